@@ -1,0 +1,120 @@
+// Package config holds the smile.json types, their defaults, loading and validation.
+package config
+
+// FileName is the configuration file looked up in the current directory.
+const FileName = "smile.json"
+
+// Providers accepted by llmProvider.
+const (
+	ProviderClaude = "claude"
+	ProviderCodex  = "codex"
+	ProviderGemini = "gemini"
+	ProviderNone   = "none"   // deterministic mode: runs the tutorial's shell blocks, no LLM
+	ProviderReplay = "replay" // replays a recorded scenario file, no LLM
+)
+
+// Runtimes accepted by llmRuntime.
+const (
+	RuntimeCLI = "cli" // provider CLI inside the learner container, driven by wrappers
+	RuntimeAPI = "api" // the orchestrator calls the provider's HTTP API itself
+)
+
+// Config is the whole of smile.json. Every field is optional; Default gives the values
+// used for fields the file leaves out.
+type Config struct {
+	Schema          string          `json:"$schema,omitempty" jsonschema:"description=URL or path of this file's JSON Schema (editors use it for completion)"`
+	Tutorial        string          `json:"tutorial" jsonschema:"description=Path to the Markdown tutorial\\, relative to the current directory,default=tutorial.md"`
+	LLMProvider     string          `json:"llmProvider" jsonschema:"description=Who plays Student and Mentor: an LLM CLI/API (claude\\, codex\\, gemini)\\, none (deterministic: runs the shell blocks)\\, or replay (a recorded scenario),enum=claude,enum=codex,enum=gemini,enum=none,enum=replay,default=claude"`
+	LLMRuntime      string          `json:"llmRuntime" jsonschema:"description=cli runs the provider's CLI in the learner container; api lets the orchestrator call the provider's HTTP API with native tool calling,enum=cli,enum=api,default=cli"`
+	MaxIterations   int             `json:"maxIterations" jsonschema:"description=Maximum Student/Mentor iterations,minimum=1,default=10"`
+	Timeout         int             `json:"timeout" jsonschema:"description=Total timeout of a run in seconds,minimum=1,default=1800"`
+	ContainerImage  string          `json:"containerImage" jsonschema:"description=Docker image the Student works in,default=smile-base:latest"`
+	OutputDir       string          `json:"outputDir" jsonschema:"description=Directory for the report\\, state and logs (created when missing),default=smile-output"`
+	FailOn          string          `json:"failOn" jsonschema:"description=Lowest gap severity that makes the run fail (exit 1); never only fails when the loop does not complete,enum=critical,enum=high,enum=medium,enum=low,enum=never,default=high"`
+	Scenario        string          `json:"scenario,omitempty" jsonschema:"description=With llmProvider replay: path of the scenario file to replay"`
+	StallThreshold  int             `json:"stallThreshold" jsonschema:"description=End the run as stalled when the same step fails the same way this many iterations in a row despite mentor notes,minimum=2,default=3"`
+	StudentBehavior StudentBehavior `json:"studentBehavior" jsonschema:"description=When and how the Student asks the Mentor for help"`
+	Container       Container       `json:"container" jsonschema:"description=The learner container"`
+	Observe         Observe         `json:"observe" jsonschema:"description=Live observation over WebSocket"`
+	LLM             LLM             `json:"llm" jsonschema:"description=Settings of the LLM runtimes"`
+}
+
+// StudentBehavior are the stuck triggers and the Student's patience.
+type StudentBehavior struct {
+	MaxRetriesBeforeHelp      int    `json:"maxRetriesBeforeHelp" jsonschema:"description=Failures of the same step before the Student asks the Mentor,minimum=1,default=3"`
+	AskOnMissingDependency    bool   `json:"askOnMissingDependency" jsonschema:"description=Ask when a command or package is not found,default=true"`
+	AskOnAmbiguousInstruction bool   `json:"askOnAmbiguousInstruction" jsonschema:"description=Ask when an instruction cannot be interpreted,default=true"`
+	AskOnCommandFailure       bool   `json:"askOnCommandFailure" jsonschema:"description=Ask when a command fails,default=true"`
+	AskOnTimeout              bool   `json:"askOnTimeout" jsonschema:"description=Ask when a step exceeds timeoutSeconds,default=true"`
+	TimeoutSeconds            int    `json:"timeoutSeconds" jsonschema:"description=Per-step timeout in seconds,minimum=1,default=60"`
+	PatienceLevel             string `json:"patienceLevel" jsonschema:"description=How persistent the Student is before asking,enum=low,enum=medium,enum=high,default=low"`
+}
+
+// Container configures the learner container.
+type Container struct {
+	KeepOnFailure bool    `json:"keepOnFailure" jsonschema:"description=Keep the container when the run fails (for debugging),default=true"`
+	KeepOnSuccess bool    `json:"keepOnSuccess" jsonschema:"description=Keep the container when the run succeeds,default=false"`
+	KeepWork      bool    `json:"keepWork" jsonschema:"description=Keep the work directory between iterations instead of resetting it,default=false"`
+	Memory        string  `json:"memory" jsonschema:"description=Memory limit (Docker syntax such as 512m or 2g),default=2g"`
+	CPUs          float64 `json:"cpus" jsonschema:"description=CPU limit in cores,exclusiveMinimum=0,default=2"`
+	PidsLimit     int     `json:"pidsLimit" jsonschema:"description=Maximum number of processes in the container,minimum=16,default=512"`
+}
+
+// Observe configures the live observation server.
+type Observe struct {
+	Enabled bool `json:"enabled" jsonschema:"description=Serve /ws/observe and the live viewer page during a run,default=true"`
+	Port    int  `json:"port" jsonschema:"description=Port on localhost for /ws/observe and the viewer (0 picks a free port),minimum=0,maximum=65535,default=0"`
+}
+
+// LLM configures the LLM runtimes (issue: LLM Student and Mentor).
+type LLM struct {
+	BaseURL              string `json:"baseURL,omitempty" jsonschema:"description=Base URL of the provider API (an OpenAI-compatible server such as vLLM or Ollama works with provider codex); empty uses the provider's standard URL or its environment variable"`
+	Models               Models `json:"models" jsonschema:"description=Model names per tier; empty uses the provider's default"`
+	MaxSteps             int    `json:"maxSteps" jsonschema:"description=Maximum tool calls per Student iteration (api runtime),minimum=1,default=60"`
+	MaxConsecutiveErrors int    `json:"maxConsecutiveErrors" jsonschema:"description=Consecutive failing tool calls or API errors before an iteration is abandoned,minimum=1,default=5"`
+	ContextTokenBudget   int    `json:"contextTokenBudget" jsonschema:"description=Conversation size in tokens above which the middle of the conversation is summarised,minimum=1000,default=60000"`
+}
+
+// Models names the model of each tier.
+type Models struct {
+	Fast     string `json:"fast,omitempty" jsonschema:"description=Model for context compaction"`
+	Standard string `json:"standard,omitempty" jsonschema:"description=Model for the Student"`
+	Powerful string `json:"powerful,omitempty" jsonschema:"description=Model for the Mentor"`
+}
+
+// Default returns the configuration used when smile.json is absent; Load decodes the
+// file over it, so fields the file leaves out keep these values.
+func Default() Config {
+	return Config{
+		Tutorial:       "tutorial.md",
+		LLMProvider:    ProviderClaude,
+		LLMRuntime:     RuntimeCLI,
+		MaxIterations:  10,
+		Timeout:        1800,
+		ContainerImage: "smile-base:latest",
+		OutputDir:      "smile-output",
+		FailOn:         "high",
+		StallThreshold: 3,
+		StudentBehavior: StudentBehavior{
+			MaxRetriesBeforeHelp:      3,
+			AskOnMissingDependency:    true,
+			AskOnAmbiguousInstruction: true,
+			AskOnCommandFailure:       true,
+			AskOnTimeout:              true,
+			TimeoutSeconds:            60,
+			PatienceLevel:             "low",
+		},
+		Container: Container{
+			KeepOnFailure: true,
+			Memory:        "2g",
+			CPUs:          2,
+			PidsLimit:     512,
+		},
+		Observe: Observe{Enabled: true},
+		LLM: LLM{
+			MaxSteps:             60,
+			MaxConsecutiveErrors: 5,
+			ContextTokenBudget:   60000,
+		},
+	}
+}

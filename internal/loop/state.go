@@ -1,0 +1,215 @@
+package loop
+
+import (
+	"time"
+
+	"github.com/smile-loop/smile-loop/internal/config"
+)
+
+// StateSchemaVersion versions state.json.
+const StateSchemaVersion = 1
+
+// Status of a run. Every end produces a report.
+type Status string
+
+// Run statuses: running, then one of the ends.
+const (
+	StatusRunning       Status = "running"
+	StatusCompleted     Status = "completed"
+	StatusMaxIterations Status = "max_iterations"
+	StatusBlocker       Status = "blocker"
+	StatusTimeout       Status = "timeout"
+	StatusStalled       Status = "stalled"
+	StatusCancelled     Status = "cancelled"
+	StatusError         Status = "error"
+)
+
+// Phase is where the state machine is.
+type Phase string
+
+// Phases of the state machine (spec story 7).
+const (
+	PhaseStart   Phase = "start"
+	PhaseStudent Phase = "student"
+	PhaseCheck   Phase = "check"
+	PhaseMentor  Phase = "mentor"
+	PhaseDone    Phase = "done"
+)
+
+// Student statuses (spec 4 output schema).
+const (
+	StudentCompleted      = "completed"
+	StudentAskMentor      = "ask_mentor"
+	StudentCannotComplete = "cannot_complete"
+)
+
+// Trigger is the stuck trigger that made the Student ask (spec 5).
+type Trigger string
+
+// Stuck triggers, most specific first (5.E1).
+const (
+	TriggerMissingDependency    Trigger = "missing_dependency"
+	TriggerTimeout              Trigger = "timeout"
+	TriggerAmbiguousInstruction Trigger = "ambiguous_instruction"
+	TriggerMaxRetries           Trigger = "max_retries"
+	TriggerCommandFailure       Trigger = "command_failure"
+	TriggerNone                 Trigger = ""
+)
+
+// FailureClass classifies an observed failing command (DESIGN.md).
+type FailureClass string
+
+// Failure classes.
+const (
+	ClassMissingDependency FailureClass = "missing_dependency"
+	ClassTimeout           FailureClass = "timeout"
+	ClassTestFailure       FailureClass = "test_failure"
+	ClassLintFailure       FailureClass = "lint_failure"
+	ClassRuntimeError      FailureClass = "runtime_error"
+	ClassCommandFailure    FailureClass = "command_failure"
+	ClassToolingError      FailureClass = "tooling_error"
+	ClassUnknown           FailureClass = "unknown"
+)
+
+// State is the orchestrator's persisted state (state.json), written after every transition.
+type State struct {
+	SchemaVersion int           `json:"schemaVersion"`
+	RunID         string        `json:"runId"`
+	Tutorial      string        `json:"tutorial"`
+	Config        config.Config `json:"config"`
+	Status        Status        `json:"status"`
+	Phase         Phase         `json:"phase"`
+	Iteration     int           `json:"iteration"` // the iteration in progress or last finished, 1-based
+	StartTime     time.Time     `json:"startTime"`
+	EndTime       time.Time     `json:"endTime,omitzero"`
+	MentorNotes   []string      `json:"mentorNotes"`
+	History       []Iteration   `json:"history"`
+	// Failures counts, per step and failure signature, consecutive failing iterations (stall detection).
+	Failures    []FailureStreak `json:"failures,omitempty"`
+	Plan        []PlanStep      `json:"plan,omitempty"`
+	FinalResult *FinalResult    `json:"finalResult"`
+}
+
+// Iteration is one finished (or, during a run, in-progress) iteration.
+type Iteration struct {
+	Iteration int            `json:"iteration"`
+	Started   time.Time      `json:"started"`
+	Ended     time.Time      `json:"ended,omitzero"`
+	Student   *StudentResult `json:"studentResult,omitempty"`
+	Mentor    *MentorRecord  `json:"mentorResult,omitempty"`
+	Error     string         `json:"error,omitempty"`
+}
+
+// MentorRecord is a Mentor answer as kept in the history.
+type MentorRecord struct {
+	Notes        string    `json:"notes"`
+	Fixes        []string  `json:"fixes,omitempty"`
+	Unresolvable bool      `json:"unresolvable,omitempty"`
+	LLMCalls     []LLMCall `json:"llmCalls,omitempty"`
+	Started      time.Time `json:"started"`
+	Ended        time.Time `json:"ended"`
+}
+
+// FinalResult is how the run ended.
+type FinalResult struct {
+	Status  Status `json:"status"`
+	Reason  string `json:"reason,omitempty"`
+	Summary string `json:"summary,omitempty"`
+}
+
+// FailureStreak counts consecutive iterations failing on Step with the same Signature.
+type FailureStreak struct {
+	Step      string `json:"step"`
+	Signature string `json:"signature"`
+	Count     int    `json:"count"`
+}
+
+// StudentOutput is the Student's JSON exactly as the spec defines it (story 4).
+type StudentOutput struct {
+	Status            string   `json:"status"`
+	CurrentStep       string   `json:"currentStep,omitempty"`
+	AttemptedActions  []string `json:"attemptedActions,omitempty"`
+	Problem           string   `json:"problem,omitempty"`
+	QuestionForMentor string   `json:"questionForMentor,omitempty"`
+	Reason            string   `json:"reason,omitempty"`
+	Summary           string   `json:"summary,omitempty"`
+	FilesCreated      []string `json:"filesCreated,omitempty"`
+	CommandsRun       []string `json:"commandsRun,omitempty"`
+}
+
+// StudentResult is the Student's output plus what the loop observed during the attempt.
+type StudentResult struct {
+	StudentOutput
+	Trigger  Trigger         `json:"trigger,omitempty"` // the stuck trigger behind ask_mentor
+	Findings []Finding       `json:"findings,omitempty"`
+	Commands []CommandRecord `json:"commands,omitempty"`
+	Files    []FileRecord    `json:"files,omitempty"`
+	LLMCalls []LLMCall       `json:"llmCalls,omitempty"`
+	Plan     []PlanStep      `json:"plan,omitempty"`
+	// Raw is the Student's raw output when it was not clean JSON; ParseError says why recovery failed.
+	Raw        string `json:"raw,omitempty"`
+	ParseError string `json:"parseError,omitempty"`
+}
+
+// Finding is one place the Student got stuck, with what the loop knows of it. The
+// report turns findings into gaps; a Student that stops at the first problem has one,
+// the deterministic Student has one per failing root cause.
+type Finding struct {
+	Step      string       `json:"step,omitempty"`  // the step as the Student named it
+	Quote     string       `json:"quote,omitempty"` // tutorial text the Student quoted
+	Line      int          `json:"line,omitempty"`  // tutorial line when known (0: locate from Step/Quote/Command)
+	EndLine   int          `json:"endLine,omitempty"`
+	Problem   string       `json:"problem"`
+	Question  string       `json:"question,omitempty"`
+	Trigger   Trigger      `json:"trigger,omitempty"`
+	Class     FailureClass `json:"class,omitempty"`
+	Command   string       `json:"command,omitempty"`
+	ExitCode  int          `json:"exitCode,omitempty"`
+	Output    string       `json:"output,omitempty"` // short evidence
+	AlsoAt    []int        `json:"alsoAt,omitempty"` // later lines failing from the same root cause
+	Iteration int          `json:"iteration,omitempty"`
+}
+
+// CommandRecord is one command the Student ran, as observed.
+type CommandRecord struct {
+	Iteration  int           `json:"iteration"`
+	Step       string        `json:"step,omitempty"`
+	Line       int           `json:"line,omitempty"` // tutorial line of the command, when known
+	Command    string        `json:"command"`
+	ExitCode   int           `json:"exitCode"`
+	TimedOut   bool          `json:"timedOut,omitempty"`
+	Background bool          `json:"background,omitempty"` // left running (a server)
+	Duration   time.Duration `json:"duration"`
+	Output     string        `json:"output,omitempty"` // bounded combined output
+	OutputPath string        `json:"outputPath,omitempty"`
+	Class      FailureClass  `json:"class,omitempty"` // set when the command failed
+	Summary    string        `json:"summary,omitempty"`
+}
+
+// FileRecord is a file the Student created.
+type FileRecord struct {
+	Iteration int    `json:"iteration"`
+	Path      string `json:"path"`
+	Size      int64  `json:"size"`
+}
+
+// LLMCall is one call to a model.
+type LLMCall struct {
+	Agent     string        `json:"agent"` // student, mentor, compaction
+	Provider  string        `json:"provider"`
+	Model     string        `json:"model,omitempty"`
+	TokensIn  int           `json:"tokensIn"`
+	TokensOut int           `json:"tokensOut"`
+	Duration  time.Duration `json:"duration"`
+	CostUSD   float64       `json:"costUsd,omitempty"`
+	Error     string        `json:"error,omitempty"`
+}
+
+// PlanStep is one step of the Student's reading of the tutorial, anchored to lines.
+type PlanStep struct {
+	ID        int    `json:"id"`
+	Title     string `json:"title"`
+	StartLine int    `json:"startLine"`
+	EndLine   int    `json:"endLine"`
+	DependsOn []int  `json:"dependsOn,omitempty"`
+}
