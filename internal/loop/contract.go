@@ -4,6 +4,7 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"time"
 
@@ -80,7 +81,8 @@ type StudentTask struct {
 	Notes     []string // accumulated mentor notes, oldest first
 	Behavior  config.StudentBehavior
 	Sandbox   Sandbox
-	Events    Emitter // finer events as they happen (commands, steps); never nil
+	Events    Emitter  // finer events as they happen (commands, steps); never nil
+	Callback  Callback // the wrapper API of this run; nil when the loop serves none
 }
 
 // MentorTask is everything a Mentor gets (spec 6.1).
@@ -92,6 +94,8 @@ type MentorTask struct {
 	Student   StudentResult
 	Notes     []string // notes given in earlier iterations
 	Events    Emitter
+	Sandbox   Sandbox  // the Mentor may read files there; it must not change anything
+	Callback  Callback // nil when the loop serves no wrapper API
 }
 
 // MentorResult is the Mentor's answer: plain-text notes (spec 6 output format).
@@ -118,3 +122,18 @@ func (f EmitterFunc) Emit(e Event) { f(e) }
 
 // Discard is an Emitter that drops every event.
 var Discard Emitter = EmitterFunc(func(Event) {})
+
+// Callback is the wrapper HTTP API as an agent runtime sees it: where wrappers inside the
+// container reach the orchestrator, with which token, and what they posted back.
+type Callback interface {
+	// URL is the API's base URL as seen from inside the container
+	// (http://host.docker.internal:PORT).
+	URL() string
+	// Token is the run's bearer token; pass it to wrappers through ExecRequest.Env only.
+	Token() string
+	// StudentResult blocks until a wrapper posts POST /api/student/result for iteration,
+	// and returns the raw body.
+	StudentResult(ctx context.Context, iteration int) (json.RawMessage, error)
+	// MentorResult blocks until a wrapper posts POST /api/mentor/result for iteration.
+	MentorResult(ctx context.Context, iteration int) (json.RawMessage, error)
+}
