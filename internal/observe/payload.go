@@ -1,0 +1,83 @@
+package observe
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+)
+
+// maxString bounds every string an observer receives (command output, notes): longer
+// strings keep their head and tail around a marker.
+const maxString = 4096
+
+// encoder turns events into the JSON observers receive, with every string value passed
+// through the redaction function first and then bounded. Redacting before bounding
+// matters: a secret cut in half would no longer match the redactor.
+type encoder struct {
+	redact func(string) string
+}
+
+// encode marshals v, rewrites every string in it and marshals it again. Keys are not
+// rewritten; numbers keep their exact text.
+func (c encoder) encode(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("marshal event: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, fmt.Errorf("decode event: %w", err)
+	}
+	out, err := json.Marshal(c.walk(tree))
+	if err != nil {
+		return nil, fmt.Errorf("marshal event: %w", err)
+	}
+	return out, nil
+}
+
+func (c encoder) walk(v any) any {
+	switch t := v.(type) {
+	case string:
+		return c.text(t)
+	case []any:
+		for i := range t {
+			t[i] = c.walk(t[i])
+		}
+		return t
+	case map[string]any:
+		for k, x := range t {
+			t[k] = c.walk(x)
+		}
+		return t
+	default:
+		return v
+	}
+}
+
+// text redacts then bounds one string.
+func (c encoder) text(s string) string {
+	if c.redact != nil {
+		s = c.redact(s)
+	}
+	return bound(s, maxString)
+}
+
+// bound keeps at most limit bytes of s: its head and tail, cut on rune boundaries.
+func bound(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	const marker = "\n… (truncated) …\n"
+	half := (limit - len(marker)) / 2
+	head, tail := half, len(s)-half
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + marker + s[tail:]
+}
