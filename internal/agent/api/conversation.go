@@ -1,0 +1,113 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+// conversation is one agent's exchange with a model: the messages so far, the calls
+// made (for the audit trail) and the compaction that keeps it under the token budget.
+type conversation struct {
+	client      Client
+	agent       string // student, mentor
+	model       string
+	system      string
+	tools       *Registry
+	msgs        []Message
+	maxTokens   int
+	callTimeout time.Duration
+	compactor   *compactor
+	calls       []loop.LLMCall
+	lastInput   int  // input tokens of the last call
+	compacted   bool // compacted since the last call: lastInput is stale
+	// PromptTokens of every call, in order (the benchmark reads them).
+	promptTokens []int
+}
+
+// next asks the model for its next message and appends it.
+func (c *conversation) next(ctx context.Context) (Response, error) {
+	if c.compactor != nil {
+		last := c.lastInput
+		if c.compacted {
+			last = 0
+		}
+		msgs, call, err := c.compactor.maybeCompact(ctx, c.system, c.tools, c.msgs, last)
+		if call != nil {
+			c.calls = append(c.calls, *call)
+		}
+		if err == nil && len(msgs) != len(c.msgs) {
+			c.msgs = msgs
+			c.compacted = true
+		}
+	}
+	cctx := ctx
+	if c.callTimeout > 0 {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, c.callTimeout)
+		defer cancel()
+	}
+	start := time.Now()
+	var specs []ToolSpec
+	if c.tools != nil {
+		specs = c.tools.Specs()
+	}
+	resp, err := c.client.Complete(cctx, Request{Model: c.model, System: c.system, Messages: c.msgs, Tools: specs, MaxTokens: c.maxTokens})
+	rec := loop.LLMCall{
+		Agent: c.agent, Provider: c.client.Provider(), Model: c.model,
+		TokensIn: resp.Usage.InputTokens, TokensOut: resp.Usage.OutputTokens, Duration: time.Since(start),
+	}
+	if resp.Model != "" {
+		rec.Model = resp.Model
+	}
+	if err != nil {
+		rec.Error = err.Error()
+		c.calls = append(c.calls, rec)
+		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+			return resp, fmt.Errorf("model call exceeded %s: %w", c.callTimeout, err)
+		}
+		return resp, err
+	}
+	c.calls = append(c.calls, rec)
+	c.lastInput = resp.Usage.InputTokens
+	c.compacted = false
+	c.promptTokens = append(c.promptTokens, resp.Usage.InputTokens)
+	if len(resp.Message.Parts) == 0 {
+		resp.Message.Parts = []Part{{Text: ""}}
+	}
+	c.msgs = append(c.msgs, resp.Message)
+	return resp, nil
+}
+
+// reply appends a user message (tool results and/or text).
+func (c *conversation) reply(parts ...Part) {
+	if len(parts) == 0 {
+		return
+	}
+	c.msgs = append(c.msgs, Message{Role: RoleUser, Parts: parts})
+}
+
+// clip keeps the head and tail of s within n bytes.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head := n * 2 / 3
+	tail := n - head
+	return s[:head] + fmt.Sprintf("\n… [%d bytes omitted] …\n", len(s)-head-tail) + s[len(s)-tail:]
+}
+
+func oneLine(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return s
+}

@@ -1,0 +1,143 @@
+package api
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/smile-loop/smile-loop/internal/config"
+)
+
+// CredentialsError says which environment variable the provider's API key is missing
+// from. It maps to exit code 3 (environment unavailable).
+type CredentialsError struct {
+	Provider string
+	Env      []string
+}
+
+func (e *CredentialsError) Error() string {
+	return fmt.Sprintf("llmProvider %q with llmRuntime \"api\" needs an API key: set %s (or use llmProvider \"none\" for the deterministic mode)",
+		e.Provider, strings.Join(e.Env, " or "))
+}
+
+// EnvironmentUnavailable marks the error for exit code 3.
+func (e *CredentialsError) EnvironmentUnavailable() bool { return true }
+
+// defaultModels per provider: fast (compaction), standard (Student), powerful (Mentor).
+var defaultModels = map[string]config.Models{
+	config.ProviderClaude: {Fast: "claude-haiku-4-5", Standard: "claude-sonnet-4-5", Powerful: "claude-opus-4-1"},
+	config.ProviderCodex:  {Fast: "gpt-5-mini", Standard: "gpt-5", Powerful: "gpt-5"},
+	config.ProviderGemini: {Fast: "gemini-2.5-flash", Standard: "gemini-2.5-pro", Powerful: "gemini-2.5-pro"},
+}
+
+// Endpoint is where a provider's API is and the key to use: what NewClient and the
+// key-holding proxy (internal/llmproxy) both need.
+type Endpoint struct {
+	Provider string // claude, codex, gemini
+	BaseURL  string
+	Key      string
+}
+
+// ResolveEndpoint finds the base URL and key of provider from the configuration and the
+// standard environment variables: ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL (claude),
+// OPENAI_API_KEY or CODEX_API_KEY / OPENAI_BASE_URL (codex, any OpenAI-compatible
+// server), GEMINI_API_KEY or GOOGLE_API_KEY / GOOGLE_GEMINI_BASE_URL (gemini).
+// llm.baseURL wins over the environment. A local OpenAI-compatible server (a
+// non-default base URL) may need no key.
+func ResolveEndpoint(provider string, llm config.LLM, getenv func(string) string) (Endpoint, error) {
+	ep := Endpoint{Provider: provider, BaseURL: llm.BaseURL}
+	first := func(names ...string) string {
+		for _, n := range names {
+			if v := strings.TrimSpace(getenv(n)); v != "" {
+				return v
+			}
+		}
+		return ""
+	}
+	var keyEnv []string
+	switch provider {
+	case config.ProviderClaude:
+		keyEnv = []string{"ANTHROPIC_API_KEY"}
+		if ep.BaseURL == "" {
+			ep.BaseURL = first("ANTHROPIC_BASE_URL")
+		}
+		if ep.BaseURL == "" {
+			ep.BaseURL = DefaultAnthropicURL
+		}
+	case config.ProviderCodex:
+		keyEnv = []string{"OPENAI_API_KEY", "CODEX_API_KEY"}
+		if ep.BaseURL == "" {
+			ep.BaseURL = first("OPENAI_BASE_URL")
+		}
+		if ep.BaseURL == "" {
+			ep.BaseURL = DefaultOpenAIURL
+		}
+	case config.ProviderGemini:
+		keyEnv = []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}
+		if ep.BaseURL == "" {
+			ep.BaseURL = first("GOOGLE_GEMINI_BASE_URL")
+		}
+		if ep.BaseURL == "" {
+			ep.BaseURL = DefaultGeminiURL
+		}
+	default:
+		return ep, fmt.Errorf("llmProvider %q has no LLM API: use claude, codex or gemini", provider)
+	}
+	ep.Key = first(keyEnv...)
+	localCompatible := provider == config.ProviderCodex && strings.TrimRight(ep.BaseURL, "/") != DefaultOpenAIURL
+	if ep.Key == "" && !localCompatible {
+		return ep, &CredentialsError{Provider: provider, Env: keyEnv}
+	}
+	return ep, nil
+}
+
+// NewClient returns the API client of an endpoint.
+func NewClient(ep Endpoint, hc *http.Client, retry RetryPolicy) (Client, error) {
+	switch ep.Provider {
+	case config.ProviderClaude:
+		return NewAnthropic(ep.BaseURL, ep.Key, hc, retry), nil
+	case config.ProviderCodex:
+		return NewOpenAI(ep.BaseURL, ep.Key, hc, retry), nil
+	case config.ProviderGemini:
+		return NewGemini(ep.BaseURL, ep.Key, hc, retry), nil
+	}
+	return nil, fmt.Errorf("llmProvider %q has no LLM API: use claude, codex or gemini", ep.Provider)
+}
+
+// New builds the native Student and Mentor for cfg (llmRuntime "api"): the provider's
+// client, the three model tiers (configured names over the provider's defaults) and
+// the bounds of cfg.LLM.
+func New(cfg config.Config, getenv func(string) string, logger *slog.Logger) (*Student, *Mentor, error) {
+	ep, err := ResolveEndpoint(cfg.LLMProvider, cfg.LLM, getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	client, err := NewClient(ep, &http.Client{Timeout: 10 * time.Minute}, RetryPolicy{})
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := OptionsFor(cfg, client)
+	opts.Logger = logger
+	return NewStudent(opts), NewMentor(opts), nil
+}
+
+// OptionsFor derives runtime options from the configuration for client.
+func OptionsFor(cfg config.Config, client Client) Options {
+	m := defaultModels[cfg.LLMProvider]
+	if cfg.LLM.Models.Fast != "" {
+		m.Fast = cfg.LLM.Models.Fast
+	}
+	if cfg.LLM.Models.Standard != "" {
+		m.Standard = cfg.LLM.Models.Standard
+	}
+	if cfg.LLM.Models.Powerful != "" {
+		m.Powerful = cfg.LLM.Models.Powerful
+	}
+	return Options{
+		Client: client, Fast: m.Fast, Standard: m.Standard, Powerful: m.Powerful,
+		MaxSteps: cfg.LLM.MaxSteps, MaxConsecutiveErrors: cfg.LLM.MaxConsecutiveErrors,
+		ContextTokenBudget: cfg.LLM.ContextTokenBudget,
+	}
+}

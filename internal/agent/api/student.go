@@ -1,0 +1,481 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+// Options configure the native runtime's Student and Mentor.
+type Options struct {
+	Client Client // the provider API (required)
+	// Models per tier: Fast compacts, Standard plays the Student, Powerful the Mentor.
+	Fast, Standard, Powerful string
+	MaxSteps                 int           // tool calls per Student attempt (default 60)
+	MaxConsecutiveErrors     int           // failing tool calls or API errors in a row (default 5)
+	ContextTokenBudget       int           // tokens above which the middle is summarised (0: never)
+	CallTimeout              time.Duration // per model call (default 5m)
+	MaxTokens                int           // output tokens per call (default 4096)
+	Logger                   *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxSteps <= 0 {
+		o.MaxSteps = 60
+	}
+	if o.MaxConsecutiveErrors <= 0 {
+		o.MaxConsecutiveErrors = 5
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = 5 * time.Minute
+	}
+	if o.MaxTokens <= 0 {
+		o.MaxTokens = 4096
+	}
+	if o.Fast == "" {
+		o.Fast = o.Standard
+	}
+	if o.Powerful == "" {
+		o.Powerful = o.Standard
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// Student is the native-runtime Student: it drives the model and runs its tool calls in
+// the sandbox, observing every command first-hand.
+type Student struct{ opts Options }
+
+var _ loop.Student = (*Student)(nil)
+
+// NewStudent returns a Student over opts.Client.
+func NewStudent(opts Options) *Student { return &Student{opts: opts.withDefaults()} }
+
+const studentSystem = `You are the Student in smile-loop, working through a tutorial in a Linux container.
+Act only through the tools. Run every command with run_command (working directory /workspace/work).
+When you are done call exactly one of: finish (the tutorial worked), ask_mentor (you are stuck:
+name the step, quote the tutorial text, say what you tried and ask one specific question), or
+cannot_complete (something outside your control blocks you, e.g. a paid service).
+There is no web access; the tutorial and the mentor notes are your only sources.`
+
+// Student tool arguments. Their JSON Schemas are generated from these types.
+type (
+	runCommandArgs struct {
+		Command string `json:"command" jsonschema:"description=Shell command run with bash -lc in /workspace/work unless it changes directory"`
+		Step    string `json:"step,omitempty" jsonschema:"description=The tutorial step this command belongs to (its heading or a short name)"`
+	}
+	readFileArgs struct {
+		Path string `json:"path" jsonschema:"description=File path; relative paths are under /workspace/work"`
+	}
+	writeFileArgs struct {
+		Path    string `json:"path" jsonschema:"description=File path; relative paths are under /workspace/work"`
+		Content string `json:"content" jsonschema:"description=Full new content of the file"`
+	}
+	listDirArgs struct {
+		Path string `json:"path,omitempty" jsonschema:"description=Directory; empty means /workspace/work"`
+	}
+	finishArgs struct {
+		Summary          string   `json:"summary" jsonschema:"description=What was accomplished"`
+		CurrentStep      string   `json:"currentStep,omitempty" jsonschema:"description=The last step completed"`
+		AttemptedActions []string `json:"attemptedActions,omitempty" jsonschema:"description=Actions taken"`
+		FilesCreated     []string `json:"filesCreated,omitempty"`
+	}
+	askMentorArgs struct {
+		CurrentStep       string   `json:"currentStep" jsonschema:"description=The step you are stuck on"`
+		Quote             string   `json:"quote,omitempty" jsonschema:"description=The tutorial text that is missing context or unclear\\, quoted exactly"`
+		Problem           string   `json:"problem" jsonschema:"description=What went wrong\\, with the error message"`
+		QuestionForMentor string   `json:"questionForMentor" jsonschema:"description=One specific question"`
+		AttemptedActions  []string `json:"attemptedActions,omitempty" jsonschema:"description=What you tried"`
+		Ambiguous         bool     `json:"ambiguous,omitempty" jsonschema:"description=True when the instruction itself cannot be interpreted"`
+	}
+	cannotCompleteArgs struct {
+		CurrentStep string `json:"currentStep" jsonschema:"description=The step that cannot be completed"`
+		Reason      string `json:"reason" jsonschema:"description=Why you cannot continue"`
+		Problem     string `json:"problem,omitempty"`
+	}
+)
+
+// attempt is the state of one Student iteration.
+type attempt struct {
+	opts     Options
+	task     loop.StudentTask
+	result   loop.StudentResult
+	done     bool
+	retries  loop.Retries
+	pending  *loop.Decision // a trigger fired and the model has not escalated yet
+	lastFail *loop.CommandRecord
+	files    map[string]int
+}
+
+// Attempt implements loop.Student.
+func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.StudentResult, error) {
+	if task.Sandbox == nil {
+		return loop.StudentResult{}, errors.New("api student: task has no sandbox")
+	}
+	if task.Events == nil {
+		task.Events = loop.Discard
+	}
+	a := &attempt{opts: s.opts, task: task, files: map[string]int{}}
+	conv := &conversation{
+		client: s.opts.Client, agent: "student", model: s.opts.Standard, system: studentSystem,
+		tools: a.registry(), maxTokens: s.opts.MaxTokens, callTimeout: s.opts.CallTimeout,
+		msgs: []Message{{Role: RoleUser, Parts: []Part{{Text: task.Prompt}}}},
+	}
+	if s.opts.ContextTokenBudget > 0 {
+		conv.compactor = &compactor{client: s.opts.Client, model: s.opts.Fast, budget: s.opts.ContextTokenBudget}
+	}
+	res, err := a.run(ctx, conv)
+	res.LLMCalls = conv.calls
+	return res, err
+}
+
+func (a *attempt) run(ctx context.Context, conv *conversation) (loop.StudentResult, error) {
+	consecutive := 0
+	steps := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return a.finalise(), err
+		}
+		resp, err := conv.next(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return a.finalise(), ctx.Err()
+			}
+			// Retries already happened in the transport (4.E2): the provider is not
+			// answering, which the loop treats as an unresolvable blocker.
+			return a.blocker(err), nil
+		}
+		calls := resp.Message.ToolCalls()
+		if len(calls) == 0 {
+			if out, perr := parseStudentText(resp.Message.Text()); perr == nil {
+				a.result.StudentOutput = out
+				return a.finalise(), nil
+			}
+			consecutive++
+			if consecutive >= a.opts.MaxConsecutiveErrors {
+				return a.stop(fmt.Sprintf("the model answered %d times in a row without a tool call or valid result JSON", consecutive)), nil
+			}
+			conv.reply(Part{Text: "Use the tools: run_command to act, then finish, ask_mentor or cannot_complete to end the attempt."})
+			continue
+		}
+		var results []Part
+		for _, call := range calls {
+			steps++
+			tr := conv.tools.Call(ctx, call)
+			results = append(results, Part{ToolResult: &tr})
+			if tr.IsError {
+				consecutive++
+			} else {
+				consecutive = 0
+			}
+			// Cancellation is checked after every tool call.
+			if err := ctx.Err(); err != nil {
+				return a.finalise(), err
+			}
+			if a.done {
+				break
+			}
+		}
+		conv.reply(results...)
+		switch {
+		case a.done:
+			return a.finalise(), nil
+		case steps >= a.opts.MaxSteps:
+			return a.stop(fmt.Sprintf("step limit reached: %d tool calls without finishing (llm.maxSteps)", steps)), nil
+		case consecutive >= a.opts.MaxConsecutiveErrors:
+			return a.stop(fmt.Sprintf("%d failing tool calls in a row (llm.maxConsecutiveErrors)", consecutive)), nil
+		}
+	}
+}
+
+// stop ends an attempt the model did not end itself: a stuck Student asks the Mentor.
+func (a *attempt) stop(why string) loop.StudentResult {
+	trigger := loop.TriggerMaxRetries
+	problem := why
+	if a.pending != nil && a.pending.Trigger != "" {
+		trigger = a.pending.Trigger
+	}
+	if a.lastFail != nil {
+		problem = why + "; last failure: " + a.lastFail.Summary
+	}
+	a.result.StudentOutput = loop.StudentOutput{
+		Status: loop.StudentAskMentor, CurrentStep: a.currentStep(), Problem: problem,
+		QuestionForMentor: "The attempt was stopped by smile-loop's bounds; what is missing to get past this step?",
+	}
+	a.result.Trigger = trigger
+	return a.finalise()
+}
+
+func (a *attempt) blocker(err error) loop.StudentResult {
+	a.result.StudentOutput = loop.StudentOutput{
+		Status: loop.StudentCannotComplete, CurrentStep: a.currentStep(),
+		Reason:  "the LLM provider kept failing: " + err.Error(),
+		Problem: err.Error(),
+	}
+	return a.finalise()
+}
+
+func (a *attempt) currentStep() string {
+	if a.lastFail != nil && a.lastFail.Step != "" {
+		return a.lastFail.Step
+	}
+	if n := len(a.result.Commands); n > 0 {
+		if s := a.result.Commands[n-1].Step; s != "" {
+			return s
+		}
+		return a.result.Commands[n-1].Command
+	}
+	return ""
+}
+
+// finalise fills what the loop observed into the result.
+func (a *attempt) finalise() loop.StudentResult {
+	r := &a.result
+	if len(r.CommandsRun) == 0 {
+		for _, c := range r.Commands {
+			r.CommandsRun = append(r.CommandsRun, c.Command)
+		}
+	}
+	if len(r.FilesCreated) == 0 {
+		for _, f := range r.Files {
+			r.FilesCreated = append(r.FilesCreated, f.Path)
+		}
+	}
+	if r.Status == loop.StudentAskMentor && r.Trigger == "" {
+		switch {
+		case a.pending != nil && a.pending.Trigger != "":
+			r.Trigger = a.pending.Trigger
+		case a.lastFail != nil:
+			r.Trigger = loop.TriggerForClass(a.lastFail.Class)
+		default:
+			r.Trigger = loop.TriggerAmbiguousInstruction
+		}
+	}
+	if r.Status != loop.StudentCompleted && r.Status != "" && len(r.Findings) == 0 {
+		f := loop.Finding{Step: r.CurrentStep, Problem: r.Problem, Question: r.QuestionForMentor, Trigger: r.Trigger, Iteration: a.task.Iteration}
+		if f.Problem == "" {
+			f.Problem = r.Reason
+		}
+		if a.lastFail != nil {
+			f.Class, f.Command, f.ExitCode, f.Output = a.lastFail.Class, a.lastFail.Command, a.lastFail.ExitCode, clip(a.lastFail.Output, 600)
+		}
+		r.Findings = []loop.Finding{f}
+	}
+	return *r
+}
+
+func (a *attempt) registry() *Registry {
+	return NewRegistry(
+		NewTool("run_command", "Run a shell command in the container and get its exit code and output.", a.runCommand),
+		NewTool("read_file", "Read a file in the container (up to 64 KiB).", a.readFile),
+		NewTool("write_file", "Create or overwrite a file in the container.", a.writeFile),
+		NewTool("list_dir", "List a directory in the container.", a.listDir),
+		NewTool("finish", "End the attempt: the tutorial was followed successfully.", a.finish),
+		NewTool("ask_mentor", "End the attempt and ask the mentor for help: you are stuck.", a.askMentor),
+		NewTool("cannot_complete", "End the attempt: something outside your control blocks you.", a.cannotComplete),
+	)
+}
+
+func (a *attempt) runCommand(ctx context.Context, args runCommandArgs) (string, error) {
+	if strings.TrimSpace(args.Command) == "" {
+		return "", errors.New("command is empty")
+	}
+	timeout := time.Duration(a.task.Behavior.TimeoutSeconds) * time.Second
+	res, err := a.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: args.Command, Timeout: timeout})
+	if err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	out := res.Stdout
+	if res.Stderr != "" {
+		if out != "" && !strings.HasSuffix(out, "\n") {
+			out += "\n"
+		}
+		out += res.Stderr
+	}
+	rec := loop.CommandRecord{
+		Iteration: a.task.Iteration, Step: args.Step, Command: args.Command, ExitCode: res.ExitCode,
+		TimedOut: res.TimedOut, Duration: res.Duration, Output: clip(out, 4000), OutputPath: res.OutputPath,
+	}
+	rec.Class, rec.Summary = loop.Classify(args.Command, res.ExitCode, out, res.TimedOut)
+	a.result.Commands = append(a.result.Commands, rec)
+	a.task.Events.Emit(loop.NewEvent(loop.EventCommand, rec))
+	text := fmt.Sprintf("exit code: %d\n%s", res.ExitCode, clip(out, 8000))
+	if res.TimedOut {
+		text = fmt.Sprintf("timed out after %s and was stopped\n%s", timeout, clip(out, 8000))
+	}
+	step := args.Step
+	if step == "" {
+		step = args.Command
+	}
+	if rec.Class == "" {
+		a.retries.Succeed(step)
+		a.pending = nil
+		return text, nil
+	}
+	// A failure: apply the stuck triggers to what was observed (spec story 5).
+	prev := a.pending
+	a.lastFail = &a.result.Commands[len(a.result.Commands)-1]
+	d := loop.Decide(a.task.Behavior, loop.Observation{Step: step, Class: rec.Class, Attempts: a.retries.Fail(step)})
+	switch d.Action {
+	case loop.ActionAskMentor:
+		a.pending = &d
+		// 4.E4: a step that exceeds its timeout ends the attempt with ask_mentor; so does
+		// a Student that keeps failing after a trigger already told it to ask.
+		if rec.Class == loop.ClassTimeout || prev != nil {
+			a.endAsk(step, rec, d.Trigger)
+			return text, nil
+		}
+		text += "\n\n[smile-loop] stuck trigger " + string(d.Trigger) + " fired (" + d.Reason + "). Call ask_mentor now unless the tutorial itself tells you how to continue."
+	case loop.ActionCannotComplete:
+		a.pending = &d
+		if prev != nil {
+			a.endCannot(step, rec, d.Reason)
+			return text, nil
+		}
+		text += "\n\n[smile-loop] " + d.Reason + ". If you cannot continue from the tutorial alone, call cannot_complete."
+	}
+	return text, errors.New(rec.Summary)
+}
+
+func (a *attempt) endAsk(step string, rec loop.CommandRecord, trigger loop.Trigger) {
+	a.result.StudentOutput = loop.StudentOutput{
+		Status: loop.StudentAskMentor, CurrentStep: step, Problem: rec.Summary,
+		QuestionForMentor: fmt.Sprintf("`%s` failed (%s). What does the tutorial leave out here?", rec.Command, rec.Class),
+	}
+	a.result.Trigger = trigger
+	a.done = true
+}
+
+func (a *attempt) endCannot(step string, rec loop.CommandRecord, reason string) {
+	a.result.StudentOutput = loop.StudentOutput{Status: loop.StudentCannotComplete, CurrentStep: step, Problem: rec.Summary, Reason: reason}
+	a.done = true
+}
+
+func containerPath(p string) string {
+	if p == "" {
+		return loop.WorkMount
+	}
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	return path.Join(loop.WorkMount, p)
+}
+
+func (a *attempt) readFile(ctx context.Context, args readFileArgs) (string, error) {
+	data, err := a.task.Sandbox.ReadFile(ctx, containerPath(args.Path), 64<<10)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", args.Path, err)
+	}
+	return string(data), nil
+}
+
+func (a *attempt) writeFile(ctx context.Context, args writeFileArgs) (string, error) {
+	p := containerPath(args.Path)
+	if err := a.task.Sandbox.WriteFile(ctx, p, []byte(args.Content), 0o644); err != nil {
+		return "", fmt.Errorf("write %s: %w", args.Path, err)
+	}
+	rec := loop.FileRecord{Iteration: a.task.Iteration, Path: p, Size: int64(len(args.Content))}
+	if i, ok := a.files[p]; ok {
+		a.result.Files[i] = rec
+	} else {
+		a.files[p] = len(a.result.Files)
+		a.result.Files = append(a.result.Files, rec)
+	}
+	return fmt.Sprintf("wrote %d bytes to %s", len(args.Content), p), nil
+}
+
+func listCommand(p string) string {
+	return "ls -la -- '" + strings.ReplaceAll(containerPath(p), "'", `'\''`) + "'"
+}
+
+func (a *attempt) listDir(ctx context.Context, args listDirArgs) (string, error) {
+	res, err := a.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: listCommand(args.Path), Timeout: 30 * time.Second})
+	if err != nil {
+		return "", fmt.Errorf("sandbox: %w", err)
+	}
+	if res.ExitCode != 0 {
+		return "", fmt.Errorf("list %s: %s", args.Path, strings.TrimSpace(res.Stderr))
+	}
+	return clip(res.Stdout, 8000), nil
+}
+
+func (a *attempt) finish(_ context.Context, args finishArgs) (string, error) {
+	a.result.StudentOutput = loop.StudentOutput{
+		Status: loop.StudentCompleted, Summary: args.Summary, CurrentStep: args.CurrentStep,
+		AttemptedActions: args.AttemptedActions, FilesCreated: args.FilesCreated,
+	}
+	a.done = true
+	return "attempt finished", nil
+}
+
+func (a *attempt) askMentor(_ context.Context, args askMentorArgs) (string, error) {
+	a.result.StudentOutput = loop.StudentOutput{
+		Status: loop.StudentAskMentor, CurrentStep: args.CurrentStep, Problem: args.Problem,
+		QuestionForMentor: args.QuestionForMentor, AttemptedActions: args.AttemptedActions,
+	}
+	switch {
+	case args.Ambiguous:
+		a.result.Trigger = loop.TriggerAmbiguousInstruction
+	case a.pending != nil && a.pending.Trigger != "":
+		a.result.Trigger = a.pending.Trigger
+	}
+	f := loop.Finding{Step: args.CurrentStep, Quote: args.Quote, Problem: args.Problem, Question: args.QuestionForMentor, Iteration: a.task.Iteration}
+	a.done = true
+	a.result.Findings = []loop.Finding{f}
+	a.fillFinding()
+	return "question sent to the mentor", nil
+}
+
+func (a *attempt) cannotComplete(_ context.Context, args cannotCompleteArgs) (string, error) {
+	a.result.StudentOutput = loop.StudentOutput{Status: loop.StudentCannotComplete, CurrentStep: args.CurrentStep, Reason: args.Reason, Problem: args.Problem}
+	a.result.Findings = []loop.Finding{{Step: args.CurrentStep, Problem: firstNonEmpty(args.Problem, args.Reason), Iteration: a.task.Iteration}}
+	a.fillFinding()
+	a.done = true
+	return "attempt ended", nil
+}
+
+// fillFinding adds the observed evidence of the last failure to the Student's finding.
+func (a *attempt) fillFinding() {
+	f := &a.result.Findings[0]
+	if a.lastFail != nil {
+		f.Class, f.Command, f.ExitCode, f.Output = a.lastFail.Class, a.lastFail.Command, a.lastFail.ExitCode, clip(a.lastFail.Output, 600)
+	}
+	if f.Trigger == "" {
+		f.Trigger = a.result.Trigger
+	}
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// parseStudentText reads a Student result the model wrote as text instead of a tool call.
+func parseStudentText(text string) (loop.StudentOutput, error) {
+	var out loop.StudentOutput
+	i, j := strings.Index(text, "{"), strings.LastIndex(text, "}")
+	if i < 0 || j < i {
+		return out, errors.New("no JSON object")
+	}
+	if err := json.Unmarshal([]byte(text[i:j+1]), &out); err != nil {
+		return out, err
+	}
+	switch out.Status {
+	case loop.StudentCompleted, loop.StudentAskMentor, loop.StudentCannotComplete:
+		return out, nil
+	}
+	return out, fmt.Errorf("unknown status %q", out.Status)
+}
