@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
 // maxString bounds every string an observer receives (command output, notes): longer
@@ -36,6 +38,28 @@ func (c encoder) encode(v any) ([]byte, error) {
 		return nil, fmt.Errorf("marshal event: %w", err)
 	}
 	return out, nil
+}
+
+// event returns e with its payload redacted (as a generic JSON tree), for writers that
+// format text from it. Without a redaction function e is returned as it is.
+func (c encoder) event(e loop.Event) loop.Event {
+	if c.redact == nil || e.Data == nil {
+		return e
+	}
+	raw, err := json.Marshal(e.Data)
+	if err != nil {
+		e.Data = nil
+		return e
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		e.Data = nil
+		return e
+	}
+	e.Data = c.walk(tree)
+	return e
 }
 
 func (c encoder) walk(v any) any {

@@ -187,15 +187,18 @@ func (s *Snapshot) addGap(f loop.Finding) {
 	}
 }
 
-// planIndex finds a step in the plan by title, else by the tutorial line it covers.
-func (s *Snapshot) planIndex(step string, line int) int {
-	for i, p := range s.Plan {
+func (s *Snapshot) planIndex(step string, line int) int { return planIndex(s.Plan, step, line) }
+
+// planIndex finds a step in the plan by title, else by the tutorial line it covers:
+// 1-based, 0 when not found.
+func planIndex(plan []loop.PlanStep, step string, line int) int {
+	for i, p := range plan {
 		if step != "" && p.Title == step {
 			return i + 1
 		}
 	}
 	if line > 0 {
-		for i, p := range s.Plan {
+		for i, p := range plan {
 			if line >= p.StartLine && line <= p.EndLine {
 				return i + 1
 			}
