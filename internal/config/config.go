@@ -23,13 +23,13 @@ const (
 // used for fields the file leaves out.
 type Config struct {
 	Schema          string          `json:"$schema,omitempty" jsonschema:"description=URL or path of this file's JSON Schema (editors use it for completion)"`
-	Tutorial        string          `json:"tutorial" jsonschema:"description=Path to the Markdown tutorial\\, relative to the current directory,default=tutorial.md"`
+	Tutorial        string          `json:"tutorial" jsonschema:"description=Path to the Markdown tutorial\\, relative to the current directory,minLength=1,default=tutorial.md"`
 	LLMProvider     string          `json:"llmProvider" jsonschema:"description=Who plays Student and Mentor: an LLM CLI/API (claude\\, codex\\, gemini)\\, none (deterministic: runs the shell blocks)\\, or replay (a recorded scenario),enum=claude,enum=codex,enum=gemini,enum=none,enum=replay,default=claude"`
 	LLMRuntime      string          `json:"llmRuntime" jsonschema:"description=cli runs the provider's CLI in the learner container; api lets the orchestrator call the provider's HTTP API with native tool calling,enum=cli,enum=api,default=cli"`
 	MaxIterations   int             `json:"maxIterations" jsonschema:"description=Maximum Student/Mentor iterations,minimum=1,default=10"`
 	Timeout         int             `json:"timeout" jsonschema:"description=Total timeout of a run in seconds,minimum=1,default=1800"`
-	ContainerImage  string          `json:"containerImage" jsonschema:"description=Docker image the Student works in,default=smile-base:latest"`
-	OutputDir       string          `json:"outputDir" jsonschema:"description=Directory for the report\\, state and logs (created when missing),default=smile-output"`
+	ContainerImage  string          `json:"containerImage" jsonschema:"description=Docker image the Student works in,minLength=1,default=smile-base:latest"`
+	OutputDir       string          `json:"outputDir" jsonschema:"description=Directory for the report\\, state and logs (created when missing),minLength=1,default=smile-output"`
 	FailOn          string          `json:"failOn" jsonschema:"description=Lowest gap severity that makes the run fail (exit 1); never only fails when the loop does not complete,enum=critical,enum=high,enum=medium,enum=low,enum=never,default=high"`
 	Scenario        string          `json:"scenario,omitempty" jsonschema:"description=With llmProvider replay: path of the scenario file to replay"`
 	StallThreshold  int             `json:"stallThreshold" jsonschema:"description=End the run as stalled when the same step fails the same way this many iterations in a row despite mentor notes,minimum=2,default=3"`
@@ -55,7 +55,7 @@ type Container struct {
 	KeepOnFailure bool    `json:"keepOnFailure" jsonschema:"description=Keep the container when the run fails (for debugging),default=true"`
 	KeepOnSuccess bool    `json:"keepOnSuccess" jsonschema:"description=Keep the container when the run succeeds,default=false"`
 	KeepWork      bool    `json:"keepWork" jsonschema:"description=Keep the work directory between iterations instead of resetting it,default=false"`
-	Memory        string  `json:"memory" jsonschema:"description=Memory limit (Docker syntax such as 512m or 2g),default=2g"`
+	Memory        string  `json:"memory" jsonschema:"description=Memory limit (Docker syntax such as 512m or 2g; at least 6m),pattern=^[0-9]+([.][0-9]+)? ?[bBkKmMgGtT]?[iI]?[bB]?$,default=2g"`
 	CPUs          float64 `json:"cpus" jsonschema:"description=CPU limit in cores,exclusiveMinimum=0,default=2"`
 	PidsLimit     int     `json:"pidsLimit" jsonschema:"description=Maximum number of processes in the container,minimum=16,default=512"`
 }
