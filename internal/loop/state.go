@@ -98,6 +98,8 @@ type Iteration struct {
 	Student   *StudentResult `json:"studentResult,omitempty"`
 	Mentor    *MentorRecord  `json:"mentorResult,omitempty"`
 	Error     string         `json:"error,omitempty"`
+	// PlanRejected lists why the plan the Student submitted in this iteration was refused.
+	PlanRejected []string `json:"planRejected,omitempty"`
 }
 
 // MentorRecord is a Mentor answer as kept in the history.

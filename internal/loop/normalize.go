@@ -1,0 +1,285 @@
+package loop
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/tutorial"
+)
+
+// maxCommandOutput bounds the output kept per command in the state.
+const maxCommandOutput = 4000
+
+// normalize makes a Student result trustworthy for the rest of the run: a status the
+// spec knows (recovering from the raw text if need be), secrets masked, every failing
+// command classified, the stuck triggers enforced (5.S2, 5.E1), at least one finding
+// naming its trigger and context for ask_mentor (5.S3), findings located in the
+// tutorial, and a submitted plan validated.
+func (r *runner) normalize(res StudentResult, it *Iteration) StudentResult {
+	n := it.Iteration
+	res = maskValue(r.mask, res)
+	res.Status = NormalizeStudentStatus(res.Status)
+	for i := range res.Commands {
+		c := &res.Commands[i]
+		c.Iteration = n
+		if len(c.Output) > maxCommandOutput {
+			c.Output = "…" + c.Output[len(c.Output)-maxCommandOutput:]
+		}
+		if (c.ExitCode != 0 || c.TimedOut) && c.Class == "" {
+			c.Class, c.Summary = Classify(c.Command, c.ExitCode, c.Output, c.TimedOut)
+		}
+		if c.Line == 0 {
+			c.Line, _ = commandLine(r.o.Tutorial, c.Command)
+		}
+	}
+	for i := range res.Files {
+		res.Files[i].Iteration = n
+	}
+	if len(res.Plan) > 0 {
+		lines := 0
+		if r.o.Tutorial.Map != nil {
+			lines = r.o.Tutorial.Map.LineCount()
+		}
+		if err := ValidatePlan(res.Plan, lines); err != nil {
+			var pe *PlanError
+			if ok := asPlanError(err, &pe); ok {
+				it.PlanRejected = pe.Reasons
+			}
+			r.emit(EventError, ErrorData{Message: fmt.Sprintf("iteration %d: %v", n, err)})
+		} else {
+			r.st.Plan = res.Plan
+			r.emit(EventPlanAccepted, map[string]any{"steps": res.Plan})
+		}
+	}
+	switch res.Status {
+	case StudentAskMentor:
+		r.enforceTrigger(&res)
+	}
+	if res.Status != StudentCompleted && len(res.Findings) == 0 {
+		res.Findings = []Finding{findingFromOutput(res)}
+	}
+	for i := range res.Findings {
+		f := &res.Findings[i]
+		f.Iteration = n
+		if f.Trigger == "" && res.Status == StudentAskMentor {
+			f.Trigger = res.Trigger
+		}
+		if f.Class == "" && f.Command != "" && f.ExitCode != 0 {
+			f.Class, _ = Classify(f.Command, f.ExitCode, f.Output, false)
+		}
+		if f.Line == 0 {
+			f.Line, f.EndLine = locateFinding(r.o.Tutorial, *f)
+		}
+		if f.Problem == "" {
+			f.Problem = firstNonEmpty(res.Problem, res.Reason, "the Student got stuck here")
+		}
+	}
+	return res
+}
+
+func asPlanError(err error, pe **PlanError) bool {
+	p, ok := err.(*PlanError)
+	if ok {
+		*pe = p
+	}
+	return ok
+}
+
+// enforceTrigger makes sure an ask_mentor names an enabled trigger: the one the Student
+// gave, else the most specific one the evidence supports. A disabled trigger never
+// escalates (5.S2): when no enabled trigger fits, the result becomes cannot_complete.
+func (r *runner) enforceTrigger(res *StudentResult) {
+	b := r.o.Config.StudentBehavior
+	var candidates []Trigger
+	if res.Trigger != "" {
+		candidates = append(candidates, res.Trigger)
+	}
+	for _, f := range res.Findings {
+		if f.Trigger != "" {
+			candidates = append(candidates, f.Trigger)
+		}
+		if f.Class != "" {
+			candidates = append(candidates, TriggerForClass(f.Class))
+		}
+	}
+	var lastFail *CommandRecord
+	for i := range res.Commands {
+		if c := &res.Commands[i]; c.ExitCode != 0 || c.TimedOut {
+			lastFail = c
+		}
+	}
+	if lastFail != nil {
+		candidates = append(candidates, TriggerForClass(lastFail.Class))
+		if failedAttempts(res.Commands, lastFail.Command) >= max(b.MaxRetriesBeforeHelp, 1) {
+			candidates = append(candidates, TriggerMaxRetries)
+		}
+	}
+	if len(candidates) == 0 {
+		candidates = append(candidates, inferTrigger(res))
+	}
+	best := TriggerNone
+	for _, t := range candidates {
+		if TriggerEnabled(b, t) && (best == TriggerNone || MoreSpecific(t, best)) {
+			best = t
+		}
+	}
+	if best == TriggerNone {
+		res.Status = StudentCannotComplete
+		res.Reason = firstNonEmpty(res.Reason, fmt.Sprintf("asked the mentor (%s) but %s is disabled: %s",
+			candidates[0], toggleName(candidates[0]), firstNonEmpty(res.Problem, res.QuestionForMentor, "no details")))
+		res.Trigger = TriggerNone
+		return
+	}
+	res.Trigger = best
+	if res.Problem == "" && lastFail != nil {
+		res.Problem = firstNonEmpty(lastFail.Summary, fmt.Sprintf("`%s` exited %d", lastFail.Command, lastFail.ExitCode))
+	}
+}
+
+var reMissingWords = regexp.MustCompile(`(?i)command not found|not installed|no module named|cannot find module|unable to locate package|missing dependency|is not recognized`)
+var reTimeoutWords = regexp.MustCompile(`(?i)timed? ?out|took too long|never (?:finished|returned)|hangs?\b`)
+
+// inferTrigger guesses the trigger of an ask_mentor without observed commands from
+// its words.
+func inferTrigger(res *StudentResult) Trigger {
+	text := res.Problem + " " + res.QuestionForMentor
+	switch {
+	case reMissingWords.MatchString(text):
+		return TriggerMissingDependency
+	case reTimeoutWords.MatchString(text):
+		return TriggerTimeout
+	case regexp.MustCompile(`(?i)exit(?:ed)? (?:code|status)? ?[1-9]|error:|failed|traceback`).MatchString(text):
+		return TriggerCommandFailure
+	default:
+		return TriggerAmbiguousInstruction
+	}
+}
+
+func failedAttempts(cmds []CommandRecord, command string) int {
+	n := 0
+	for _, c := range cmds {
+		if c.Command == command && (c.ExitCode != 0 || c.TimedOut) {
+			n++
+		}
+	}
+	return n
+}
+
+// findingFromOutput is the one finding of a Student that stopped without listing any.
+func findingFromOutput(res StudentResult) Finding {
+	f := Finding{
+		Step:     res.CurrentStep,
+		Problem:  firstNonEmpty(res.Problem, res.Reason, "the Student got stuck here"),
+		Question: res.QuestionForMentor,
+		Trigger:  res.Trigger,
+	}
+	for i := len(res.Commands) - 1; i >= 0; i-- {
+		c := res.Commands[i]
+		if c.ExitCode != 0 || c.TimedOut {
+			f.Command, f.ExitCode, f.Class, f.Line = c.Command, c.ExitCode, c.Class, c.Line
+			f.Output = clip(strings.TrimSpace(c.Output), 500)
+			break
+		}
+	}
+	if q := quoted(res.Problem); q != "" {
+		f.Quote = q
+	}
+	return f
+}
+
+var reQuoted = regexp.MustCompile("[\"“`']([^\"”`']{6,})[\"”`']")
+
+func quoted(s string) string {
+	if m := reQuoted.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// locateFinding finds the tutorial lines a finding is about: its command, then its
+// quote, then the step it names.
+func locateFinding(tut *tutorial.Tutorial, f Finding) (int, int) {
+	if tut == nil || tut.Map == nil {
+		return 0, 0
+	}
+	if f.Command != "" {
+		if l, e := commandLine(tut, f.Command); l > 0 {
+			return l, e
+		}
+	}
+	for _, q := range []string{f.Quote, f.Step} {
+		if strings.TrimSpace(q) == "" {
+			continue
+		}
+		if loc, ok := tut.Map.Locate(q); ok && loc.Line > 0 {
+			return loc.Line, max(loc.EndLine, loc.Line)
+		}
+		for _, needle := range needles(q) {
+			if l := findLine(tut, needle); l > 0 {
+				return l, l
+			}
+		}
+	}
+	return 0, 0
+}
+
+// commandLine finds the line of a command among the tutorial's code blocks.
+func commandLine(tut *tutorial.Tutorial, command string) (int, int) {
+	command = strings.TrimSpace(command)
+	if tut == nil || tut.Map == nil || command == "" {
+		return 0, 0
+	}
+	for _, cb := range tut.Map.CodeBlocks() {
+		for _, c := range cb.Commands {
+			if strings.TrimSpace(c.Text) == command {
+				return c.StartLine, c.EndLine
+			}
+		}
+	}
+	if l := findLine(tut, firstLine(command)); l > 0 {
+		return l, l
+	}
+	return 0, 0
+}
+
+// needles are the parts of a step name worth searching for: the whole, text in quotes
+// or backticks, and what follows "Step 3:".
+func needles(s string) []string {
+	out := []string{s}
+	for _, m := range reQuoted.FindAllStringSubmatch(s, -1) {
+		out = append(out, m[1])
+	}
+	if i := strings.Index(s, ":"); i > 0 && i < len(s)-4 {
+		out = append(out, s[i+1:])
+	}
+	if i := strings.Index(s, " ("); i > 4 {
+		out = append(out, s[:i])
+	}
+	return out
+}
+
+var markup = strings.NewReplacer("#", "", "*", "", "_", "", "`", "", ">", "", "$ ", "")
+
+// findLine returns the first line containing needle, ignoring case and inline markup;
+// headings win over other lines.
+func findLine(tut *tutorial.Tutorial, needle string) int {
+	needle = strings.ToLower(strings.Join(strings.Fields(markup.Replace(needle)), " "))
+	if len([]rune(needle)) < 4 {
+		return 0
+	}
+	first := 0
+	for i := 1; i <= tut.Map.LineCount(); i++ {
+		raw := tut.Map.Line(i)
+		line := strings.ToLower(strings.Join(strings.Fields(markup.Replace(raw)), " "))
+		if strings.Contains(line, needle) {
+			if strings.HasPrefix(strings.TrimSpace(raw), "#") {
+				return i
+			}
+			if first == 0 {
+				first = i
+			}
+		}
+	}
+	return first
+}

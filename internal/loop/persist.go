@@ -1,0 +1,119 @@
+package loop
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Files of a run's state directory.
+const (
+	StateFile     = "state.json"
+	StatePrevFile = "state.json.prev"
+	IterationsDir = "iterations"
+	ScenarioFile  = "scenario.json"
+	LockFile      = ".smile.lock"
+)
+
+// SaveState writes st to dir/state.json atomically: a temp file in the same directory,
+// fsync, the previous state.json kept as state.json.prev, rename, fsync of the directory.
+// A crash at any point leaves either the old or the new state complete on disk.
+func SaveState(dir string, st *State) error {
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode state: %w", err)
+	}
+	path := filepath.Join(dir, StateFile)
+	if _, err := os.Stat(path); err == nil {
+		// keep the previous copy; a link is atomic and leaves state.json in place
+		prev := filepath.Join(dir, StatePrevFile)
+		_ = os.Remove(prev)
+		if err := os.Link(path, prev); err != nil {
+			if err := copyFile(path, prev); err != nil {
+				return fmt.Errorf("keep previous state: %w", err)
+			}
+		}
+	}
+	return writeAtomic(path, append(data, '\n'))
+}
+
+// LoadState reads dir/state.json, falling back to state.json.prev when the current copy
+// is unreadable.
+func LoadState(dir string) (*State, error) {
+	st, err := readState(filepath.Join(dir, StateFile))
+	if err == nil {
+		return st, nil
+	}
+	if prev, perr := readState(filepath.Join(dir, StatePrevFile)); perr == nil {
+		return prev, nil
+	}
+	return nil, err
+}
+
+func readState(path string) (*State, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read state: %w", err)
+	}
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		return nil, fmt.Errorf("decode state %s: %w", path, err)
+	}
+	if st.SchemaVersion != StateSchemaVersion {
+		return nil, fmt.Errorf("state %s has schema version %d, this build reads %d", path, st.SchemaVersion, StateSchemaVersion)
+	}
+	return &st, nil
+}
+
+// SaveIteration writes the human-readable record of one iteration, iterations/NNN.json.
+func SaveIteration(dir string, it Iteration) error {
+	d := filepath.Join(dir, IterationsDir)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return fmt.Errorf("create iterations directory: %w", err)
+	}
+	data, err := json.MarshalIndent(it, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode iteration %d: %w", it.Iteration, err)
+	}
+	return writeAtomic(filepath.Join(d, fmt.Sprintf("%03d.json", it.Iteration)), append(data, '\n'))
+}
+
+// writeAtomic writes data to path through a synced temp file and a rename.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}
+
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(to, data)
+}
