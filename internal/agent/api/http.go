@@ -36,7 +36,9 @@ func (e *APIError) Error() string {
 }
 
 // RateLimited reports a 429 (or Anthropic's 529 overloaded).
-func (e *APIError) RateLimited() bool { return e.Status == http.StatusTooManyRequests || e.Status == 529 }
+func (e *APIError) RateLimited() bool {
+	return e.Status == http.StatusTooManyRequests || e.Status == 529
+}
 
 // Auth reports an authentication or permission failure.
 func (e *APIError) Auth() bool {

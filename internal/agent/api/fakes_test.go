@@ -1,0 +1,353 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+// hostSandbox is a loop.Sandbox over a temporary directory on the host (a fake for the
+// sandbox package's interface; the real engine runs in the e2e tests). /workspace/work
+// maps to the directory.
+type hostSandbox struct{ dir string }
+
+func newHostSandbox(t *testing.T) *hostSandbox { return &hostSandbox{dir: t.TempDir()} }
+
+func (h *hostSandbox) host(p string) string {
+	if strings.HasPrefix(p, loop.WorkMount) {
+		return filepath.Join(h.dir, strings.TrimPrefix(p, loop.WorkMount))
+	}
+	return filepath.Join(h.dir, p)
+}
+
+func (h *hostSandbox) Start(context.Context) error { return nil }
+func (h *hostSandbox) Exec(ctx context.Context, req loop.ExecRequest) (loop.ExecResult, error) {
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, "bash", "-c", strings.ReplaceAll(req.Command, loop.WorkMount, h.dir))
+	cmd.Dir = h.dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	res := loop.ExecResult{Stdout: out.String(), Stderr: errb.String(), Duration: time.Since(start)}
+	if ctx.Err() != nil {
+		res.TimedOut, res.ExitCode = true, 124
+		return res, nil
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		res.ExitCode = ee.ExitCode()
+	} else if err != nil {
+		return res, err
+	}
+	return res, nil
+}
+func (h *hostSandbox) WriteFile(_ context.Context, p string, data []byte, mode os.FileMode) error {
+	hp := h.host(p)
+	if err := os.MkdirAll(filepath.Dir(hp), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(hp, data, mode)
+}
+func (h *hostSandbox) ReadFile(_ context.Context, p string, limit int64) ([]byte, error) {
+	f, err := os.Open(h.host(p))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
+}
+func (h *hostSandbox) Reset(context.Context) error              { return nil }
+func (h *hostSandbox) HostAddr(context.Context) (string, error) { return "127.0.0.1", nil }
+func (h *hostSandbox) Close(context.Context, bool) error        { return nil }
+
+// view is a provider-neutral reading of a wire request, decoded independently of the
+// clients under test (plain maps), for the scripted models.
+type view struct {
+	System      string
+	Texts       []string // every text, in order
+	ToolResults []string // every tool result content, in order
+	Assistant   int      // assistant turns so far
+	Tools       []string
+	Model       string
+	Body        []byte
+}
+
+func (v view) has(s string) bool {
+	for _, t := range append(append([]string{v.System}, v.Texts...), v.ToolResults...) {
+		if strings.Contains(t, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (v view) lastResult() string {
+	if len(v.ToolResults) == 0 {
+		return ""
+	}
+	return v.ToolResults[len(v.ToolResults)-1]
+}
+
+// reply is what a scripted model answers.
+type reply struct {
+	Text  string
+	Calls []call
+}
+
+type call struct {
+	Name string
+	Args map[string]any
+}
+
+func tool(name string, kv ...any) call {
+	args := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		args[kv[i].(string)] = kv[i+1]
+	}
+	return call{Name: name, Args: args}
+}
+
+type brain func(v view) reply
+
+// modelServer is an httptest server speaking one provider's wire format.
+type modelServer struct {
+	*httptest.Server
+	mu       sync.Mutex
+	requests []view
+	// fail, when set, answers a request with an error status instead (n counts requests).
+	fail func(n int, w http.ResponseWriter) bool
+}
+
+func (m *modelServer) views() []view {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]view(nil), m.requests...)
+}
+
+func get(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+func list(m map[string]any, k string) []any { l, _ := m[k].([]any); return l }
+func obj(x any) map[string]any              { o, _ := x.(map[string]any); return o }
+
+func newModelServer(t *testing.T, provider string, b brain) *modelServer {
+	t.Helper()
+	m := newServer(provider, b)
+	t.Cleanup(m.Close)
+	return m
+}
+
+func newBenchServer(_ *testing.B, b brain) *modelServer { return newServer("anthropic", b) }
+
+func newServer(provider string, b brain) *modelServer {
+	m := &modelServer{}
+	n := 0
+	m.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		m.mu.Lock()
+		n++
+		cur := n
+		m.mu.Unlock()
+		if m.fail != nil && m.fail(cur, w) {
+			return
+		}
+		var req map[string]any
+		if err := json.Unmarshal(body, &req); err != nil {
+			http.Error(w, `{"error":{"message":"bad json"}}`, 400)
+			return
+		}
+		var v view
+		v.Body = body
+		switch provider {
+		case "anthropic":
+			if r.URL.Path != "/v1/messages" || r.Header.Get("x-api-key") != "test-key" || r.Header.Get("anthropic-version") == "" {
+				w.WriteHeader(401)
+				fmt.Fprint(w, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`)
+				return
+			}
+			v = viewAnthropic(req, body)
+		case "openai":
+			if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer test-key" {
+				w.WriteHeader(401)
+				fmt.Fprint(w, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`)
+				return
+			}
+			v = viewOpenAI(req, body)
+		case "gemini":
+			if !strings.HasPrefix(r.URL.Path, "/v1beta/models/") || !strings.HasSuffix(r.URL.Path, ":generateContent") || r.Header.Get("x-goog-api-key") != "test-key" {
+				w.WriteHeader(403)
+				fmt.Fprint(w, `{"error":{"code":403,"message":"API key not valid","status":"PERMISSION_DENIED"}}`)
+				return
+			}
+			v = viewGemini(req, body)
+			v.Model = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1beta/models/"), ":generateContent")
+		}
+		m.mu.Lock()
+		m.requests = append(m.requests, v)
+		m.mu.Unlock()
+		rep := b(v)
+		inTok, outTok := len(body)/4, 20
+		w.Header().Set("Content-Type", "application/json")
+		switch provider {
+		case "anthropic":
+			var content []any
+			if rep.Text != "" {
+				content = append(content, map[string]any{"type": "text", "text": rep.Text})
+			}
+			stop := "end_turn"
+			for i, c := range rep.Calls {
+				content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", cur, i), "name": c.Name, "input": c.Args})
+				stop = "tool_use"
+			}
+			_ = json.NewEncoder(w).Encode(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": v.Model,
+				"content": content, "stop_reason": stop, "usage": map[string]any{"input_tokens": inTok, "output_tokens": outTok}})
+		case "openai":
+			msg := map[string]any{"role": "assistant", "content": nil}
+			if rep.Text != "" {
+				msg["content"] = rep.Text
+			}
+			finish := "stop"
+			var tcs []any
+			for i, c := range rep.Calls {
+				args, _ := json.Marshal(c.Args)
+				tcs = append(tcs, map[string]any{"id": fmt.Sprintf("call_%d_%d", cur, i), "type": "function", "function": map[string]any{"name": c.Name, "arguments": string(args)}})
+				finish = "tool_calls"
+			}
+			if tcs != nil {
+				msg["tool_calls"] = tcs
+			}
+			_ = json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "model": v.Model,
+				"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+				"usage":   map[string]any{"prompt_tokens": inTok, "completion_tokens": outTok, "total_tokens": inTok + outTok}})
+		case "gemini":
+			var parts []any
+			if rep.Text != "" {
+				parts = append(parts, map[string]any{"text": rep.Text})
+			}
+			for _, c := range rep.Calls {
+				parts = append(parts, map[string]any{"functionCall": map[string]any{"name": c.Name, "args": c.Args}})
+			}
+			_ = json.NewEncoder(w).Encode(map[string]any{
+				"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}},
+				"usageMetadata": map[string]any{"promptTokenCount": inTok, "candidatesTokenCount": outTok, "totalTokenCount": inTok + outTok},
+				"modelVersion":  v.Model})
+		}
+	}))
+	return m
+}
+
+func viewAnthropic(req map[string]any, body []byte) view {
+	v := view{System: get(req, "system"), Model: get(req, "model"), Body: body}
+	for _, tl := range list(req, "tools") {
+		v.Tools = append(v.Tools, get(obj(tl), "name"))
+	}
+	for _, mm := range list(req, "messages") {
+		msg := obj(mm)
+		if get(msg, "role") == "assistant" {
+			v.Assistant++
+		}
+		for _, bb := range list(msg, "content") {
+			blk := obj(bb)
+			switch get(blk, "type") {
+			case "text":
+				v.Texts = append(v.Texts, get(blk, "text"))
+			case "tool_result":
+				v.ToolResults = append(v.ToolResults, get(blk, "content"))
+			}
+		}
+	}
+	return v
+}
+
+func viewOpenAI(req map[string]any, body []byte) view {
+	v := view{Model: get(req, "model"), Body: body}
+	for _, tl := range list(req, "tools") {
+		v.Tools = append(v.Tools, get(obj(obj(tl)["function"]), "name"))
+	}
+	for _, mm := range list(req, "messages") {
+		msg := obj(mm)
+		switch get(msg, "role") {
+		case "system":
+			v.System = get(msg, "content")
+		case "assistant":
+			v.Assistant++
+		case "tool":
+			v.ToolResults = append(v.ToolResults, get(msg, "content"))
+		case "user":
+			v.Texts = append(v.Texts, get(msg, "content"))
+		}
+	}
+	return v
+}
+
+func viewGemini(req map[string]any, body []byte) view {
+	v := view{Body: body}
+	if si := obj(req["systemInstruction"]); si != nil {
+		for _, p := range list(si, "parts") {
+			v.System += get(obj(p), "text")
+		}
+	}
+	for _, tl := range list(req, "tools") {
+		for _, d := range list(obj(tl), "functionDeclarations") {
+			v.Tools = append(v.Tools, get(obj(d), "name"))
+		}
+	}
+	for _, cc := range list(req, "contents") {
+		c := obj(cc)
+		if get(c, "role") == "model" {
+			v.Assistant++
+		}
+		for _, pp := range list(c, "parts") {
+			p := obj(pp)
+			if t := get(p, "text"); t != "" {
+				v.Texts = append(v.Texts, t)
+			}
+			if fr := obj(p["functionResponse"]); fr != nil {
+				resp := obj(fr["response"])
+				v.ToolResults = append(v.ToolResults, get(resp, "output")+get(resp, "error"))
+			}
+		}
+	}
+	return v
+}
+
+// clientFor returns the client under test for a provider's fake server.
+func clientFor(provider, url string, retry RetryPolicy) Client {
+	switch provider {
+	case "anthropic":
+		return NewAnthropic(url, "test-key", nil, retry)
+	case "openai":
+		return NewOpenAI(url+"/v1", "test-key", nil, retry)
+	default:
+		return NewGemini(url, "test-key", nil, retry)
+	}
+}
+
+var providers = []string{"anthropic", "openai", "gemini"}
+
+// recordingEmitter keeps the events of an attempt.
+type recordingEmitter struct {
+	mu     sync.Mutex
+	events []loop.Event
+}
+
+func (r *recordingEmitter) Emit(e loop.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
