@@ -115,7 +115,9 @@ func (h *Hub) Emit(e loop.Event) {
 		return
 	}
 	for o := range h.observers {
-		o.enqueue(e.Type, raw)
+		if !o.enqueue(e.Type, raw) {
+			delete(h.observers, o) // cut off; its goroutine closes the connection
+		}
 	}
 }
 
@@ -168,7 +170,7 @@ func (h *Hub) subscribe() (*observer, error) {
 		return nil, err
 	}
 	o := newObserver(h.opts)
-	o.enqueue(loop.EventConnected, raw)
+	_ = o.enqueue(loop.EventConnected, raw)
 	if h.closed {
 		o.finish()
 	}
@@ -177,6 +179,7 @@ func (h *Hub) subscribe() (*observer, error) {
 	return o, nil
 }
 
+// unsubscribe removes the observer (if Emit has not already cut it off).
 func (h *Hub) unsubscribe(o *observer) {
 	h.mu.Lock()
 	delete(h.observers, o)
@@ -236,12 +239,15 @@ func newObserver(o HubOptions) *observer {
 }
 
 // enqueue adds an event, joining the batch at the tail of the queue when it can. It never
-// blocks: an observer whose backlog overflows is cut off.
-func (o *observer) enqueue(t loop.EventType, raw []byte) {
+// blocks: an observer whose backlog overflows is cut off, and enqueue reports false.
+func (o *observer) enqueue(t loop.EventType, raw []byte) bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.dropped || o.finished {
-		return
+	if o.dropped {
+		return false
+	}
+	if o.finished {
+		return true
 	}
 	n := len(o.queue)
 	switch {
@@ -254,12 +260,13 @@ func (o *observer) enqueue(t loop.EventType, raw []byte) {
 		o.dropped = true
 		o.queue = nil
 		close(o.stop)
-		return
+		return false
 	}
 	select {
 	case o.notify <- struct{}{}:
 	default:
 	}
+	return true
 }
 
 // finish marks the run over: the writer flushes what is queued, then closes.

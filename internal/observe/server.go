@@ -86,7 +86,17 @@ func (h *Hub) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer conn.CloseNow()
-	ctx := conn.CloseRead(r.Context())
+	// Read in the background so pings and close frames are answered. (Not CloseRead: in
+	// coder/websocket 1.8 its policy-violation close waits 15s on its own goroutine.)
+	conn.SetReadLimit(4096)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go func() {
+		defer cancel()
+		if _, _, err := conn.Read(ctx); err == nil {
+			conn.Close(websocket.StatusPolicyViolation, "observers are read-only")
+		}
+	}()
 
 	o, err := h.subscribe()
 	if err != nil {
