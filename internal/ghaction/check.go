@@ -1,0 +1,108 @@
+package ghaction
+
+import (
+	"context"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// Limits GitHub puts on check runs.
+const (
+	MaxAnnotationsPerRequest = 50
+	MaxSummary               = 65535 // characters of a check-run summary or text
+)
+
+// CheckRun is what the check run shows.
+type CheckRun struct {
+	Name       string
+	Conclusion string // success, failure, neutral
+	Title      string
+	Summary    string // Markdown, capped at MaxSummary
+	Gaps       []Gap
+	FailOn     string
+	DetailsURL string
+}
+
+// annotationLevel maps severities: failing gaps are failures, the rest warnings, low notices.
+func annotationLevel(g Gap, failOn string) string {
+	switch {
+	case AtOrAbove(g.Severity, failOn):
+		return "failure"
+	case g.Severity == "low":
+		return "notice"
+	default:
+		return "warning"
+	}
+}
+
+func annotations(gaps []Gap, failOn string) []*github.CheckRunAnnotation {
+	out := make([]*github.CheckRunAnnotation, 0, len(gaps))
+	for _, g := range gaps {
+		msg := g.Problem
+		if g.SuggestedFix != "" {
+			msg += "\n\nSuggested fix: " + g.SuggestedFix
+		}
+		out = append(out, &github.CheckRunAnnotation{
+			Path:            github.String(g.Path),
+			StartLine:       github.Int(max(g.Line, 1)),
+			EndLine:         github.Int(max(g.last(), 1)),
+			AnnotationLevel: github.String(annotationLevel(g, failOn)),
+			Title:           github.String(truncate(fmt.Sprintf("smile-loop: %s gap", orDefault(g.Severity, "unrated")), 255)),
+			Message:         github.String(truncate(msg, MaxSummary)),
+		})
+	}
+	return out
+}
+
+// PostCheck creates a completed check run on the event's commit, sending annotations in
+// batches of MaxAnnotationsPerRequest (the first with the create, the rest as updates).
+func (g *GitHub) PostCheck(ctx context.Context, cr CheckRun) (int64, error) {
+	anns := annotations(cr.Gaps, cr.FailOn)
+	output := func(batch []*github.CheckRunAnnotation) *github.CheckRunOutput {
+		return &github.CheckRunOutput{
+			Title:       github.String(truncate(cr.Title, 255)),
+			Summary:     github.String(CapMarkdown(cr.Summary, MaxSummary, "")),
+			Annotations: batch,
+		}
+	}
+	first := anns[:min(MaxAnnotationsPerRequest, len(anns))]
+	now := github.Timestamp{Time: time.Now()}
+	opts := github.CreateCheckRunOptions{
+		Name:        cr.Name,
+		HeadSHA:     g.Event.SHA,
+		Status:      github.String("completed"),
+		Conclusion:  github.String(cr.Conclusion),
+		CompletedAt: &now,
+		Output:      output(first),
+	}
+	if cr.DetailsURL != "" {
+		opts.DetailsURL = github.String(cr.DetailsURL)
+	}
+	run, _, err := g.Client.Checks.CreateCheckRun(ctx, g.Event.Owner, g.Event.Repo, opts)
+	if err != nil {
+		return 0, fmt.Errorf("create check run %q: %w", cr.Name, err)
+	}
+	for i := len(first); i < len(anns); i += MaxAnnotationsPerRequest {
+		batch := anns[i:min(i+MaxAnnotationsPerRequest, len(anns))]
+		if _, _, err := g.Client.Checks.UpdateCheckRun(ctx, g.Event.Owner, g.Event.Repo, run.GetID(), github.UpdateCheckRunOptions{
+			Name: cr.Name, Output: output(batch),
+		}); err != nil {
+			return run.GetID(), fmt.Errorf("add annotations %d-%d to check run %d: %w", i+1, i+len(batch), run.GetID(), err)
+		}
+	}
+	return run.GetID(), nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := s[:max(n-len("…"), 0)]
+	for len(cut) > 0 && !utf8.ValidString(cut) {
+		cut = cut[:len(cut)-1]
+	}
+	return cut + "…"
+}

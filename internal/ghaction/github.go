@@ -1,0 +1,97 @@
+package ghaction
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// GitHub posts to one repository's REST API for one event.
+type GitHub struct {
+	Client *github.Client
+	Event  Event
+	Log    *slog.Logger
+}
+
+// PRFile is one file a pull request changes.
+type PRFile struct {
+	Path   string
+	Status string // added, modified, removed, renamed, …
+	Hunks  Hunks
+}
+
+// ChangedFiles lists every file of the pull request (pulls/{n}/files, all pages).
+func (g *GitHub) ChangedFiles(ctx context.Context) ([]PRFile, error) {
+	var out []PRFile
+	opt := &github.ListOptions{PerPage: 100}
+	for {
+		files, resp, err := g.Client.PullRequests.ListFiles(ctx, g.Event.Owner, g.Event.Repo, g.Event.PR, opt)
+		if err != nil {
+			return nil, fmt.Errorf("list files of pull request #%d: %w", g.Event.PR, err)
+		}
+		for _, f := range files {
+			out = append(out, PRFile{Path: f.GetFilename(), Status: f.GetStatus(), Hunks: ParsePatch(f.GetPatch())})
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opt.Page = resp.NextPage
+	}
+}
+
+// Why explains a failed GitHub call for the log: status, GitHub's message, and what
+// usually causes it.
+func Why(err error) string {
+	var (
+		er  *github.ErrorResponse
+		rl  *github.RateLimitError
+		abr *github.AbuseRateLimitError
+	)
+	switch {
+	case errors.As(err, &rl):
+		return fmt.Sprintf("primary rate limit exhausted until %s", rl.Rate.Reset.Format("15:04:05 MST"))
+	case errors.As(err, &abr):
+		return "secondary rate limit: " + abr.Message
+	case errors.As(err, &er) && er.Response != nil:
+		msg := fmt.Sprintf("HTTP %d %s", er.Response.StatusCode, er.Message)
+		for _, e := range er.Errors {
+			if e.Message != "" {
+				msg += "; " + e.Message
+			}
+		}
+		switch er.Response.StatusCode {
+		case http.StatusForbidden, http.StatusNotFound:
+			msg += " (the token cannot write here: a pull request from a fork gets a read-only token, or the workflow lacks the permission)"
+		case http.StatusUnprocessableEntity:
+			msg += " (GitHub refused the request's content)"
+		case http.StatusTooManyRequests:
+			msg += " (rate limited; retries exhausted)"
+		default:
+			if er.Response.StatusCode >= 500 {
+				msg += " (GitHub is failing; retries exhausted)"
+			}
+		}
+		return msg
+	}
+	return err.Error()
+}
+
+func statusOf(err error) int {
+	var er *github.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil {
+		return er.Response.StatusCode
+	}
+	var rl *github.RateLimitError
+	if errors.As(err, &rl) {
+		return http.StatusForbidden
+	}
+	return 0
+}
+
+// isOwn reports whether a comment body was written by smile-loop.
+func isOwn(body string) bool { return strings.Contains(body, markerPrefix) }
