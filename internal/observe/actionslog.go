@@ -52,6 +52,7 @@ func (a *ActionsLog) Emit(e loop.Event) {
 			a.endGroup()
 			a.command(&githubactions.Command{Name: "group", Message: fmt.Sprintf("Iteration %d", d.Iteration)})
 			a.inGroup = true
+			return
 		}
 	case loop.EventLoopComplete:
 		a.endGroup()
