@@ -10,6 +10,7 @@ type Tutorial struct {
 	Path    string // as given by the user
 	AbsPath string
 	Dir     string // absolute directory of the tutorial; images resolve relative to it
+	Root    string // nearest ancestor of Dir with .git (Dir when none); local images must stay inside it
 	Raw     []byte // the file exactly as read
 
 	// Body is what the Student sees: the file without front matter. Lines of Body

@@ -1,0 +1,273 @@
+package tutorial
+
+import (
+	"regexp"
+	"strings"
+)
+
+// prompt matches a console prompt: "$ ", "# ", "% ", optionally after "(venv) " or
+// "user@host:~/dir".
+var prompt = regexp.MustCompile(`^\s*(?:\([^)]*\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*)?([$#%])(?:\s|$)`)
+
+// promptStyle reports whether a shell block is written as a session: its first
+// non-blank line starts with "$ ".
+func promptStyle(lines []string) bool {
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		return strings.HasPrefix(t, "$ ")
+	}
+	return false
+}
+
+// consoleCommands splits a console session: prompt lines are commands (continued by a
+// trailing backslash, open quotes, compound commands or here-documents; "> " secondary
+// prompts are dropped), every other line is output of the command before it.
+func consoleCommands(lines []string, lineNos []int) []Command {
+	var out []Command
+	for i := 0; i < len(lines); {
+		loc := prompt.FindStringSubmatchIndex(lines[i])
+		if loc == nil {
+			if len(out) > 0 {
+				c := &out[len(out)-1]
+				if c.Output != "" || lines[i] != "" {
+					if c.Output != "" {
+						c.Output += "\n"
+					}
+					c.Output += lines[i]
+				}
+			}
+			i++
+			continue
+		}
+		first := strings.TrimRight(lines[i][loc[1]:], " \t")
+		if strings.TrimSpace(first) == "" {
+			i++
+			continue
+		}
+		n := joinCommand(lines, i, first, true)
+		out = append(out, Command{Text: n.text, StartLine: lineNos[i], EndLine: lineNos[i+n.count-1]})
+		i += n.count
+	}
+	for i := range out {
+		out[i].Output = strings.TrimRight(out[i].Output, "\n ")
+	}
+	return out
+}
+
+// scriptCommands splits a shell script: every line that is not blank or a comment starts
+// a command, which continues over backslash-newlines, open quotes, pipelines and lists
+// ending in | && ||, compound commands (if … fi, for … done, { … }) and here-documents.
+func scriptCommands(lines []string, lineNos []int) []Command {
+	var out []Command
+	for i := 0; i < len(lines); {
+		t := strings.TrimSpace(lines[i])
+		if t == "" || strings.HasPrefix(t, "#") {
+			i++
+			continue
+		}
+		n := joinCommand(lines, i, strings.TrimRight(lines[i], " \t"), false)
+		out = append(out, Command{Text: n.text, StartLine: lineNos[i], EndLine: lineNos[i+n.count-1]})
+		i += n.count
+	}
+	return out
+}
+
+type joined struct {
+	text  string
+	count int // physical lines used
+}
+
+// joinCommand gathers the command starting at lines[i] (whose text, prompt removed, is
+// first) with every line that continues it.
+func joinCommand(lines []string, i int, first string, console bool) joined {
+	var sc shellScanner
+	parts := []string{first}
+	used := 1
+	cur := first
+	for {
+		sc.scan(cur)
+		// Here-documents: their bodies follow the line that opened them.
+		for len(sc.heredocs) > 0 && i+used < len(lines) {
+			h := sc.heredocs[0]
+			body := lines[i+used]
+			if console {
+				body = strings.TrimPrefix(body, "> ")
+			}
+			parts = append(parts, body)
+			used++
+			check := body
+			if h.stripTabs {
+				check = strings.TrimLeft(check, "\t")
+			}
+			if strings.TrimRight(check, " \t") == h.delim {
+				sc.heredocs = sc.heredocs[1:]
+			}
+		}
+		if !sc.continues() || i+used >= len(lines) {
+			break
+		}
+		next := lines[i+used]
+		if console {
+			if prompt.MatchString(next) && !sc.inQuote() {
+				break // a new prompt ends an unterminated command
+			}
+			next = strings.TrimPrefix(strings.TrimPrefix(next, ">"), " ")
+		}
+		next = strings.TrimRight(next, " \t")
+		parts = append(parts, next)
+		used++
+		cur = next
+	}
+	return joined{text: strings.Join(parts, "\n"), count: used}
+}
+
+type heredoc struct {
+	delim     string
+	stripTabs bool
+}
+
+// shellScanner follows just enough shell syntax, line by line, to know whether a command
+// goes on: quotes, backslash-newline, trailing operators, compound-command depth and
+// pending here-documents.
+type shellScanner struct {
+	quote    byte // ' " or ` while inside quotes
+	depth    int  // open if/case/do/{ and $( … )
+	parens   int
+	trailing bool // the line ended with \ or an operator that needs more
+	heredocs []heredoc
+}
+
+func (s *shellScanner) inQuote() bool { return s.quote != 0 }
+
+func (s *shellScanner) continues() bool {
+	return s.quote != 0 || s.trailing || s.depth > 0 || s.parens > 0 || len(s.heredocs) > 0
+}
+
+var openers = map[string]int{"if": 1, "case": 1, "do": 1, "{": 1, "fi": -1, "esac": -1, "done": -1, "}": -1}
+
+// scan reads one physical line.
+func (s *shellScanner) scan(line string) {
+	s.trailing = false
+	cmdPos := s.quote == 0
+	word := strings.Builder{}
+	wordIsCmd := cmdPos
+	flush := func() {
+		if word.Len() == 0 {
+			return
+		}
+		w := word.String()
+		word.Reset()
+		next := false
+		if wordIsCmd {
+			if d, ok := openers[w]; ok {
+				s.depth = max(s.depth+d, 0)
+			}
+			switch w {
+			case "if", "then", "else", "elif", "do", "while", "until", "!", "{", "time":
+				next = true
+			}
+		}
+		if strings.HasSuffix(w, "()") {
+			next = true
+		}
+		wordIsCmd = next
+	}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if s.quote != 0 {
+			switch {
+			case c == '\\' && s.quote != '\'' && i+1 < len(line):
+				i++
+			case c == s.quote:
+				s.quote = 0
+			}
+			continue
+		}
+		switch c {
+		case '\\':
+			if i+1 >= len(line) {
+				flush()
+				s.trailing = true
+				return
+			}
+			word.WriteByte(c)
+			word.WriteByte(line[i+1])
+			i++
+		case '\'', '"', '`':
+			s.quote = c
+			word.WriteByte(c)
+		case '#':
+			if word.Len() == 0 { // a comment
+				flush()
+				s.trailingOperator(line[:i])
+				return
+			}
+			word.WriteByte(c)
+		case ' ', '\t':
+			flush()
+		case ';', '&', '|':
+			flush()
+			wordIsCmd = true
+			if c == ';' && i+1 < len(line) && line[i+1] == ';' {
+				i++
+			}
+		case '(':
+			if i+1 < len(line) && line[i+1] == ')' { // "name()" of a function definition
+				word.WriteString("()")
+				i++
+				continue
+			}
+			if (i > 0 && line[i-1] == '$') || word.Len() == 0 {
+				s.parens++
+			}
+			word.WriteByte(c)
+		case ')':
+			if s.parens > 0 {
+				s.parens--
+			}
+			flush()
+			wordIsCmd = true
+		case '<':
+			if i+1 < len(line) && line[i+1] == '<' && (i+2 >= len(line) || line[i+2] != '<') {
+				flush()
+				j := i + 2
+				h := heredoc{}
+				if j < len(line) && line[j] == '-' {
+					h.stripTabs = true
+					j++
+				}
+				for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+					j++
+				}
+				k := j
+				for k < len(line) && !strings.ContainsRune(" \t;&|<>()", rune(line[k])) {
+					k++
+				}
+				h.delim = strings.NewReplacer("'", "", `"`, "", `\`, "").Replace(line[j:k])
+				if h.delim != "" {
+					s.heredocs = append(s.heredocs, h)
+				}
+				i = k - 1
+				continue
+			}
+			flush()
+		default:
+			word.WriteByte(c)
+		}
+	}
+	flush()
+	if s.quote == 0 {
+		s.trailingOperator(line)
+	}
+}
+
+// trailingOperator notes a line that ends in | && || (the command goes on).
+func (s *shellScanner) trailingOperator(line string) {
+	t := strings.TrimRight(line, " \t")
+	if strings.HasSuffix(t, "|") || strings.HasSuffix(t, "&&") {
+		s.trailing = true
+	}
+}
