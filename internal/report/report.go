@@ -1,0 +1,324 @@
+// Package report turns a run's state into the report: the model (Build), its renderings
+// (Markdown, JSON, SARIF, audit log) and writing them (Write).
+//
+// Gaps. Every place the Student got stuck (a loop.Finding, or the Student's own
+// ask_mentor/cannot_complete output when it recorded no finding) becomes a gap. The
+// same gap seen in several iterations, or once as a finding and once as the Student's
+// problem, appears once with every iteration it was seen in.
+//
+// Location. A gap's line is, in this order: the finding's line; the line map's
+// Locate of the quoted text; Locate of the step name; the range of the Student's plan
+// step of that name; the line of the command the loop recorded; the line of the code
+// block command matching the failing command. When none matches, the gap says its
+// location could not be determined: a line is never invented.
+//
+// Category and severity. The failure class (or the stuck trigger when no command was
+// classified) gives the category; the category gives the severity:
+//
+//	missing_dependency                          missing prerequisite     high
+//	"No such file", "does not exist", ENOENT    missing step             high
+//	command_failure, runtime_error, tooling_…   command failure          high
+//	test_failure, lint_failure                  failing check            high
+//	timeout; permission, network, port errors   environment assumption   medium
+//	ambiguous_instruction, a question only      ambiguous instruction    medium
+//	anything else                               other                    low
+//
+// A gap that stopped the run (the Student reported cannot_complete, the Mentor found no
+// way forward, or the run ended as blocker or stalled on it) is critical.
+//
+// Suggested fix. The Mentor's fix for that finding (MentorRecord.Fixes, same order as
+// the findings) when present; else the part of the Mentor's notes that speaks of the
+// gap; else a rule for the category.
+package report
+
+import (
+	"cmp"
+	"log/slog"
+	"time"
+
+	"github.com/smile-loop/smile-loop/internal/redact"
+)
+
+// SchemaVersion versions smile-report.json; it changes when a field changes meaning or
+// disappears (adding fields does not change it).
+const SchemaVersion = 1
+
+// File names written by Write.
+const (
+	MarkdownFile = "smile-report.md"
+	JSONFile     = "smile-report.json"
+	SARIFFile    = "smile-report.sarif"
+	AuditFile    = "smile-audit.log"
+)
+
+// Severity of a gap.
+type Severity string
+
+// Severities, most severe first.
+const (
+	Critical Severity = "critical"
+	High     Severity = "high"
+	Medium   Severity = "medium"
+	Low      Severity = "low"
+)
+
+// Rank orders severities: critical 4 … low 1, unknown 0.
+func (s Severity) Rank() int {
+	switch s {
+	case Critical:
+		return 4
+	case High:
+		return 3
+	case Medium:
+		return 2
+	case Low:
+		return 1
+	}
+	return 0
+}
+
+// Category of a gap.
+type Category string
+
+// Categories (one SARIF rule each).
+const (
+	MissingPrerequisite   Category = "missing prerequisite"
+	MissingStep           Category = "missing step"
+	CommandFailure        Category = "command failure"
+	FailingCheck          Category = "failing check"
+	EnvironmentAssumption Category = "environment assumption"
+	AmbiguousInstruction  Category = "ambiguous instruction"
+	Other                 Category = "other"
+)
+
+// Categories lists every category in a stable order.
+func Categories() []Category {
+	return []Category{MissingPrerequisite, MissingStep, CommandFailure, FailingCheck,
+		EnvironmentAssumption, AmbiguousInstruction, Other}
+}
+
+// Options tune Build.
+type Options struct {
+	// Secrets are masked in every output (see redact.FromEnv).
+	Secrets []string
+	// RepoRoot is the repository root; SARIF and Meta.TutorialURI are relative to it.
+	RepoRoot string
+	// TutorialURI overrides the tutorial's repository-relative path.
+	TutorialURI string
+	// Now gives the report's timestamp (and the end of a run still marked running).
+	Now func() time.Time
+	// LogsDir is where full command outputs were saved. A CommandRecord.OutputPath is
+	// read for the audit log only when it lies inside LogsDir (relative paths resolve
+	// against it); "" reads none.
+	LogsDir string
+	// Version of smile-action, for the report's meta and the SARIF tool.
+	Version string
+	// MaxOutput caps each command output kept in the JSON and Markdown (default 4096
+	// bytes); the full text is in the audit log.
+	MaxOutput int
+	// Logger receives warnings (an unreadable output file); nil discards them.
+	Logger *slog.Logger
+}
+
+// Report is the whole report; smile-report.json is its JSON encoding.
+type Report struct {
+	SchemaVersion   int              `json:"schemaVersion" jsonschema:"description=Version of this report format,minimum=1"`
+	Meta            Meta             `json:"meta"`
+	Gaps            []Gap            `json:"gaps" jsonschema:"description=Every gap found\\, in tutorial order (unlocated gaps last); empty when the tutorial passed"`
+	Timeline        []TimelineEntry  `json:"timeline" jsonschema:"description=One entry per iteration\\, in order"`
+	AuditTrail      AuditTrail       `json:"auditTrail"`
+	Recommendations []Recommendation `json:"recommendations" jsonschema:"description=What to change in the tutorial\\, most important first"`
+
+	redactor *redact.Redactor
+	auditLog string // full audit log text, masked; "" when the report was not built here
+}
+
+// Meta describes the run.
+type Meta struct {
+	Tutorial     string     `json:"tutorial" jsonschema:"description=Tutorial path as given to the run"`
+	TutorialURI  string     `json:"tutorialUri,omitempty" jsonschema:"description=Tutorial path relative to the repository root\\, with forward slashes"`
+	TutorialName string     `json:"tutorialName" jsonschema:"description=The tutorial's first heading or its file name"`
+	RunID        string     `json:"runId,omitempty"`
+	Status       string     `json:"status" jsonschema:"description=How the run ended,enum=completed,enum=max_iterations,enum=blocker,enum=timeout,enum=stalled,enum=cancelled,enum=error,enum=running"`
+	Completed    bool       `json:"completed" jsonschema:"description=The Student completed the tutorial"`
+	Reason       string     `json:"reason,omitempty" jsonschema:"description=Why the run ended that way"`
+	Summary      string     `json:"summary,omitempty" jsonschema:"description=The Student's or the loop's summary of the run"`
+	Iterations   int        `json:"iterations" jsonschema:"minimum=0"`
+	Duration     int64      `json:"duration" jsonschema:"description=Run duration in whole seconds,minimum=0"`
+	DurationMS   int64      `json:"durationMs" jsonschema:"description=Run duration in milliseconds,minimum=0"`
+	StartTime    time.Time  `json:"startTime,omitzero"`
+	EndTime      time.Time  `json:"endTime,omitzero"`
+	Timestamp    time.Time  `json:"timestamp" jsonschema:"description=When the report was generated"`
+	Provider     string     `json:"provider,omitempty" jsonschema:"description=llmProvider of the run"`
+	Runtime      string     `json:"runtime,omitempty" jsonschema:"description=llmRuntime of the run"`
+	FailOn       string     `json:"failOn,omitempty" jsonschema:"description=failOn of the run's configuration"`
+	GapCounts    GapCounts  `json:"gapCounts"`
+	Generator    Generator  `json:"generator"`
+	Tokens       TokenTotal `json:"tokens"`
+}
+
+// GapCounts counts gaps per severity.
+type GapCounts struct {
+	Total    int `json:"total" jsonschema:"minimum=0"`
+	Critical int `json:"critical" jsonschema:"minimum=0"`
+	High     int `json:"high" jsonschema:"minimum=0"`
+	Medium   int `json:"medium" jsonschema:"minimum=0"`
+	Low      int `json:"low" jsonschema:"minimum=0"`
+}
+
+// Generator names the tool that wrote the report.
+type Generator struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// TokenTotal sums the LLM calls of the run.
+type TokenTotal struct {
+	In      int     `json:"in" jsonschema:"minimum=0"`
+	Out     int     `json:"out" jsonschema:"minimum=0"`
+	CostUSD float64 `json:"costUsd,omitempty" jsonschema:"minimum=0"`
+}
+
+// Gap is one problem of the tutorial.
+type Gap struct {
+	ID           int       `json:"id" jsonschema:"description=1-based\\, unique in this report,minimum=1"`
+	Title        string    `json:"title"`
+	Location     Location  `json:"location"`
+	Problem      string    `json:"problem"`
+	SuggestedFix string    `json:"suggestedFix"`
+	FixSource    string    `json:"fixSource" jsonschema:"description=Where the suggested fix comes from,enum=mentor,enum=mentor_notes,enum=rule"`
+	Severity     Severity  `json:"severity" jsonschema:"enum=critical,enum=high,enum=medium,enum=low"`
+	Category     Category  `json:"category" jsonschema:"enum=missing prerequisite,enum=missing step,enum=command failure,enum=failing check,enum=environment assumption,enum=ambiguous instruction,enum=other"`
+	RuleID       string    `json:"ruleId" jsonschema:"description=Stable id of the category (the SARIF rule)"`
+	Trigger      string    `json:"trigger,omitempty" jsonschema:"description=Stuck trigger that made the Student ask"`
+	Class        string    `json:"class,omitempty" jsonschema:"description=Failure class of the failing command"`
+	Step         string    `json:"step,omitempty" jsonschema:"description=The step as the Student named it"`
+	Question     string    `json:"question,omitempty" jsonschema:"description=The Student's question for the Mentor"`
+	Iterations   []int     `json:"iterations" jsonschema:"description=Every iteration the gap was seen in"`
+	Evidence     *Evidence `json:"evidence,omitempty"`
+	AlsoAt       []int     `json:"alsoAt,omitempty" jsonschema:"description=Later lines failing from the same root cause"`
+	Fingerprint  string    `json:"fingerprint" jsonschema:"description=Stable across re-runs and line shifts: tutorial path\\, category and the quoted text (or command\\, step\\, problem)"`
+}
+
+// Location is where a gap is in the tutorial.
+type Location struct {
+	Found       bool     `json:"found" jsonschema:"description=False when the location could not be determined (line and text are then empty)"`
+	Line        int      `json:"line,omitempty" jsonschema:"minimum=1"`
+	EndLine     int      `json:"endLine,omitempty" jsonschema:"minimum=1"`
+	Text        string   `json:"text,omitempty" jsonschema:"description=The tutorial line(s) at that place"`
+	HeadingPath []string `json:"headingPath,omitempty" jsonschema:"description=Headings enclosing the line\\, outermost first"`
+	Source      string   `json:"source,omitempty" jsonschema:"description=How the line was found,enum=finding,enum=quote,enum=step,enum=plan,enum=command"`
+	Quote       string   `json:"quote,omitempty" jsonschema:"description=What the Student quoted or named (when it differs from text); all there is when the location was not found"`
+}
+
+// Evidence is the failing command behind a gap.
+type Evidence struct {
+	Command  string `json:"command,omitempty"`
+	ExitCode int    `json:"exitCode"`
+	Output   string `json:"output,omitempty" jsonschema:"description=Short output (its end when long)"`
+}
+
+// TimelineEntry is one iteration.
+type TimelineEntry struct {
+	Iteration      int       `json:"iteration" jsonschema:"minimum=1"`
+	Started        time.Time `json:"started,omitzero"`
+	Ended          time.Time `json:"ended,omitzero"`
+	DurationMS     int64     `json:"durationMs" jsonschema:"minimum=0"`
+	Result         string    `json:"result" jsonschema:"description=The Student's status (completed\\, ask_mentor\\, cannot_complete)\\, or error/incomplete"`
+	CurrentStep    string    `json:"currentStep,omitempty"`
+	Actions        string    `json:"actions" jsonschema:"description=Summary of what the Student did"`
+	Problem        string    `json:"problem,omitempty"`
+	Trigger        string    `json:"trigger,omitempty"`
+	Commands       int       `json:"commands" jsonschema:"minimum=0"`
+	FailedCommands int       `json:"failedCommands" jsonschema:"minimum=0"`
+	MentorNotes    string    `json:"mentorNotes,omitempty"`
+	Unresolvable   bool      `json:"unresolvable,omitempty"`
+	Error          string    `json:"error,omitempty"`
+	GapIDs         []int     `json:"gapIds,omitempty"`
+}
+
+// AuditTrail is everything the run did (9.S2).
+type AuditTrail struct {
+	Commands []CommandEntry `json:"commands"`
+	Files    []FileEntry    `json:"files"`
+	LLMCalls []LLMCallEntry `json:"llmCalls"`
+}
+
+// CommandEntry is one command the Student ran.
+type CommandEntry struct {
+	Iteration       int    `json:"iteration" jsonschema:"minimum=0"`
+	Step            string `json:"step,omitempty"`
+	Line            int    `json:"line,omitempty" jsonschema:"minimum=1"`
+	Command         string `json:"command"`
+	ExitCode        int    `json:"exitCode"`
+	TimedOut        bool   `json:"timedOut,omitempty"`
+	Background      bool   `json:"background,omitempty"`
+	DurationMS      int64  `json:"durationMs" jsonschema:"minimum=0"`
+	Class           string `json:"class,omitempty"`
+	Summary         string `json:"summary" jsonschema:"description=One line about the output"`
+	Output          string `json:"output,omitempty" jsonschema:"description=Output\\, truncated when long (see outputTruncated)"`
+	OutputTruncated bool   `json:"outputTruncated,omitempty" jsonschema:"description=The full output is in smile-audit.log"`
+}
+
+// FileEntry is one file the Student created.
+type FileEntry struct {
+	Iteration int    `json:"iteration" jsonschema:"minimum=0"`
+	Path      string `json:"path"`
+	Size      int64  `json:"size" jsonschema:"minimum=0"`
+}
+
+// LLMCallEntry is one model call.
+type LLMCallEntry struct {
+	Iteration  int     `json:"iteration" jsonschema:"minimum=0"`
+	Agent      string  `json:"agent"`
+	Provider   string  `json:"provider"`
+	Model      string  `json:"model,omitempty"`
+	TokensIn   int     `json:"tokensIn" jsonschema:"minimum=0"`
+	TokensOut  int     `json:"tokensOut" jsonschema:"minimum=0"`
+	DurationMS int64   `json:"durationMs" jsonschema:"minimum=0"`
+	CostUSD    float64 `json:"costUsd,omitempty" jsonschema:"minimum=0"`
+	Error      string  `json:"error,omitempty"`
+}
+
+// Recommendation is one prioritised change to the tutorial.
+type Recommendation struct {
+	Priority int      `json:"priority" jsonschema:"description=1 is the most important,minimum=1"`
+	Severity Severity `json:"severity" jsonschema:"enum=critical,enum=high,enum=medium,enum=low"`
+	Text     string   `json:"text"`
+	GapIDs   []int    `json:"gapIds" jsonschema:"description=The gaps this recommendation fixes"`
+}
+
+// Failed reports whether the run fails the job: it did not complete, or it has a gap
+// at or above failOn (critical, high, medium, low). failOn "never" fails only when the
+// run did not complete; an unknown or empty failOn means high.
+func (r *Report) Failed(failOn string) bool {
+	if r == nil || !r.Meta.Completed {
+		return true
+	}
+	if failOn == "never" {
+		return false
+	}
+	threshold := Severity(failOn).Rank()
+	if threshold == 0 {
+		threshold = High.Rank()
+	}
+	for _, g := range r.Gaps {
+		if g.Severity.Rank() >= threshold {
+			return true
+		}
+	}
+	return false
+}
+
+// MaxSeverity is the highest severity of the gaps, "" when there is none.
+func (r *Report) MaxSeverity() Severity {
+	var best Severity
+	for _, g := range r.Gaps {
+		if g.Severity.Rank() > best.Rank() {
+			best = g.Severity
+		}
+	}
+	return best
+}
+
+func cmpSeverity(a, b Severity) int { return cmp.Compare(b.Rank(), a.Rank()) }

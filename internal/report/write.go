@@ -1,0 +1,153 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+)
+
+// Files are the paths Write wrote.
+type Files struct {
+	Markdown string `json:"markdown"`
+	JSON     string `json:"json"`
+	SARIF    string `json:"sarif"`
+	Audit    string `json:"audit"`
+}
+
+// WriteOption tunes Write.
+type WriteOption func(*writeConfig)
+
+type writeConfig struct {
+	fallback  io.Writer
+	attempts  int
+	delay     time.Duration
+	writeFile func(path string, data []byte) error
+}
+
+// WithFallback sets where the Markdown report goes when the files cannot be written
+// (default os.Stdout, as the spec asks: 9.E3).
+func WithFallback(w io.Writer) WriteOption { return func(c *writeConfig) { c.fallback = w } }
+
+// WithRetry sets how often a failed write is tried in all (default 3) and the first
+// delay between tries (default 200ms, doubling).
+func WithRetry(attempts int, delay time.Duration) WriteOption {
+	return func(c *writeConfig) { c.attempts, c.delay = max(1, attempts), delay }
+}
+
+// withWriteFile replaces the file writer (tests inject failures with it).
+func withWriteFile(f func(string, []byte) error) WriteOption {
+	return func(c *writeConfig) { c.writeFile = f }
+}
+
+// WriteError is a report that could not be written to its directory. When FellBack is
+// true the Markdown report was written to the fallback writer (standard output) instead.
+type WriteError struct {
+	Dir      string
+	Err      error
+	FellBack bool
+}
+
+func (e *WriteError) Error() string {
+	msg := fmt.Sprintf("write report to %s: %v", e.Dir, e.Err)
+	if e.FellBack {
+		msg += " (the Markdown report was printed to standard output instead)"
+	}
+	return msg + "; make the directory writable or choose another output directory"
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// Write renders r and writes smile-report.md, smile-report.json, smile-report.sarif and
+// smile-audit.log into dir, creating dir when missing (9.E4). Each file is replaced
+// atomically. A failed write is retried; when it keeps failing the Markdown report is
+// written to the fallback writer and a *WriteError is returned (9.E3).
+func Write(dir string, r *Report, opts ...WriteOption) (Files, error) {
+	cfg := writeConfig{fallback: os.Stdout, attempts: 3, delay: 200 * time.Millisecond, writeFile: writeAtomic}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	md := RenderMarkdown(r)
+	js, err := RenderJSON(r)
+	if err != nil {
+		return Files{}, err
+	}
+	sarif, err := RenderSARIF(r)
+	if err != nil {
+		return Files{}, err
+	}
+	audit := RenderAuditLog(r)
+	files := Files{
+		Markdown: filepath.Join(dir, MarkdownFile),
+		JSON:     filepath.Join(dir, JSONFile),
+		SARIF:    filepath.Join(dir, SARIFFile),
+		Audit:    filepath.Join(dir, AuditFile),
+	}
+	contents := []struct {
+		path string
+		data []byte
+	}{{files.JSON, js}, {files.SARIF, sarif}, {files.Audit, []byte(audit)}, {files.Markdown, []byte(md)}}
+
+	b := backoff.NewExponentialBackOff()
+	b.InitialInterval = cfg.delay
+	b.RandomizationFactor = 0
+	op := func() error {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create directory: %w", err)
+		}
+		for _, c := range contents {
+			if err := cfg.writeFile(c.path, c.data); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var policy backoff.BackOff = backoff.WithMaxRetries(b, uint64(cfg.attempts-1))
+	if cfg.delay <= 0 {
+		policy = backoff.WithMaxRetries(&backoff.ZeroBackOff{}, uint64(cfg.attempts-1))
+	}
+	err = backoff.Retry(op, policy)
+	if err == nil {
+		return files, nil
+	}
+	werr := &WriteError{Dir: dir, Err: err}
+	if cfg.fallback != nil {
+		if _, ferr := io.WriteString(cfg.fallback, md); ferr == nil {
+			werr.FellBack = true
+		} else {
+			werr.Err = errors.Join(err, fmt.Errorf("write report to fallback: %w", ferr))
+		}
+	}
+	return Files{}, werr
+}
+
+// writeAtomic writes data to path through a temporary file in the same directory.
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
