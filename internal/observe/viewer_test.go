@@ -72,7 +72,7 @@ func TestViewerInChromium(t *testing.T) {
 	text := func(sel string) string {
 		t.Helper()
 		q, _ := json.Marshal(sel)
-		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(` + string(q) + `).textContent`))
+		s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector(`+string(q)+`).textContent`))
 		require.NoError(t, err, sel)
 		return s
 	}
