@@ -34,8 +34,11 @@ func ParseStudentOutput(raw string) (StudentOutput, error) {
 	if text == "" {
 		return StudentOutput{}, fmt.Errorf("%w: the output is empty", ErrStudentOutput)
 	}
-	if out, ok := decodeCandidate(text); ok {
-		return out, nil
+	var whole any
+	if json.Unmarshal([]byte(text), &whole) == nil {
+		if out, ok := fromValue(whole); ok {
+			return out, nil
+		}
 	}
 	var (
 		best   StudentOutput
@@ -90,7 +93,7 @@ func plausibleObjectStart(rest string) bool {
 		return false
 	}
 	c := rest[0]
-	return c == '"' || c == '\'' || c == '}' || c == 0xE2 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'
+	return c == '"' || c == '\'' || c == '}' || c == '/' || c == 0xE2 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'
 }
 
 // matchBrace returns the end (exclusive) of the object starting at s[i], string-aware;
