@@ -102,7 +102,9 @@ func orDefault(s, def string) string {
 // gapLine renders a gap as one Markdown list item (review body, summary, issue).
 func gapLine(g Gap, link string) string {
 	loc := fmt.Sprintf("%s:%d", g.Path, g.Line)
-	if g.last() > g.Line {
+	if g.Line == 0 {
+		loc = g.Path + " (line unknown)"
+	} else if g.last() > g.Line {
 		loc = fmt.Sprintf("%s:%d-%d", g.Path, g.Line, g.last())
 	}
 	if link != "" {
@@ -119,7 +121,7 @@ func gapLine(g Gap, link string) string {
 
 // blobLink links to the gap's lines at sha.
 func blobLink(ev Event, sha string, g Gap) string {
-	if ev.Owner == "" || sha == "" {
+	if ev.Owner == "" || sha == "" || g.Line == 0 {
 		return ""
 	}
 	frag := fmt.Sprintf("#L%d", g.Line)

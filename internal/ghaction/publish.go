@@ -34,6 +34,9 @@ type Publisher struct {
 	Workspace string
 	PRFiles   []PRFile // the pull request's files, when known
 	Log       *slog.Logger
+	// Redact masks secrets in every text that leaves the job (comments, annotations,
+	// summary, issues); nil leaves text as it is (the report is redacted already).
+	Redact func(string) string
 }
 
 // Outcome is what Publish did.
@@ -58,6 +61,7 @@ func (p *Publisher) Publish(ctx context.Context, results []Result) (out Outcome,
 			err = fmt.Errorf("write runner file command: %v", r)
 		}
 	}()
+	results = p.redacted(results)
 	var all []Gap
 	for _, r := range results {
 		all = append(all, r.Gaps...)
@@ -301,4 +305,23 @@ func Summary(results []Result, failOn string) string {
 		}
 	}
 	return b.String()
+}
+
+// redacted returns a copy of results with every published text passed through Redact.
+func (p *Publisher) redacted(results []Result) []Result {
+	if p.Redact == nil {
+		return results
+	}
+	out := make([]Result, len(results))
+	for i, r := range results {
+		r.Markdown, r.Err, r.Status = p.Redact(r.Markdown), p.Redact(r.Err), p.Redact(r.Status)
+		gaps := make([]Gap, len(r.Gaps))
+		for j, g := range r.Gaps {
+			g.Text, g.Problem, g.SuggestedFix, g.Heading = p.Redact(g.Text), p.Redact(g.Problem), p.Redact(g.SuggestedFix), p.Redact(g.Heading)
+			gaps[j] = g
+		}
+		r.Gaps = gaps
+		out[i] = r
+	}
+	return out
 }

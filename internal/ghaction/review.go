@@ -107,11 +107,26 @@ func (g *GitHub) Review(ctx context.Context, gaps []Gap, files []PRFile) (Review
 		out.Deleted++
 	}
 
+	// The gaps outside the diff ride in the body of the first review, unless an
+	// earlier run already posted the same set.
+	body := ""
+	if len(out.Outside) > 0 {
+		body = g.reviewBody(out.Outside)
+		posted, err := g.bodyAlreadyPosted(ctx, body)
+		if err != nil {
+			return out, err
+		}
+		if posted {
+			body = ""
+		}
+	}
 	for i := 0; i < len(create); i += MaxCommentsPerReview {
 		batch := create[i:min(i+MaxCommentsPerReview, len(create))]
-		err := g.createReview(ctx, "", batch)
+		err := g.createReview(ctx, body, batch)
 		if err == nil {
 			out.Created += len(batch)
+			out.BodyPosted = out.BodyPosted || body != ""
+			body = ""
 			continue
 		}
 		if statusOf(err) != http.StatusUnprocessableEntity {
@@ -131,17 +146,18 @@ func (g *GitHub) Review(ctx context.Context, gaps []Gap, files []PRFile) (Review
 			out.Created++
 		}
 	}
-
-	rest := append(append([]Gap(nil), out.Outside...), out.Refused...)
-	if len(rest) == 0 {
-		return out, nil
+	if len(out.Refused) > 0 {
+		// The refused comments join the gaps outside the diff in one body.
+		body = g.reviewBody(append(append([]Gap(nil), out.Outside...), out.Refused...))
+		posted, err := g.bodyAlreadyPosted(ctx, body)
+		if err != nil {
+			return out, err
+		}
+		if posted {
+			body = ""
+		}
 	}
-	body := g.reviewBody(rest)
-	posted, err := g.bodyAlreadyPosted(ctx, body)
-	if err != nil {
-		return out, err
-	}
-	if posted {
+	if body == "" {
 		return out, nil
 	}
 	if err := g.createReview(ctx, body, nil); err != nil {

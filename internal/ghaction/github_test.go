@@ -1,0 +1,246 @@
+package ghaction_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/smile-loop/smile-loop/internal/ghaction"
+	"github.com/smile-loop/smile-loop/internal/ghaction/ghactiontest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	token   = "ghs_faketoken"
+	headSHA = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+)
+
+// docsPatch: docs/a.md lines 1-8 and 40-44 are in the diff.
+const docsPatch = "@@ -1,6 +1,8 @@\n # Install\n \n-Run:\n+Run these:\n+\n ```bash\n pip install requests\n+python app.py\n ```\n@@ -38,3 +40,5 @@ ## Use\n text 40\n+curl localhost:8080\n+echo done\n text 43\n text 44"
+
+var fastRetry = ghaction.RetryPolicy{MaxRetries: 3, MaxWait: 3 * time.Second, MaxElapsed: 10 * time.Second, Initial: 10 * time.Millisecond}
+
+func newGitHub(t *testing.T) (*ghactiontest.GitHub, *ghaction.GitHub) {
+	t.Helper()
+	fake := ghactiontest.NewGitHub(t, "Codertocat", "Hello-World", token)
+	fake.AddPR(2, headSHA, map[string]string{"docs/a.md": docsPatch, "src/main.go": "@@ -1 +1 @@\n-a\n+b"})
+	c, err := ghaction.NewClient(token, fake.URL(), fastRetry, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	require.NoError(t, err)
+	ev := ghaction.Event{Name: "pull_request", Owner: "Codertocat", Repo: "Hello-World", SHA: headSHA, PR: 2, RunID: "77", Server: "https://github.com"}
+	return fake, &ghaction.GitHub{Client: c, Event: ev, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+}
+
+func gap(line, end int, problem string) ghaction.Gap {
+	return ghaction.Gap{Path: "docs/a.md", Line: line, EndLine: end, Problem: problem, SuggestedFix: "Say so.", Severity: "high", Category: "missing prerequisite",
+		Fingerprint: fmt.Sprintf("fp-%s", strings.ReplaceAll(problem, " ", "-"))}
+}
+
+func TestReviewAnchorsOnDiffAndRerunsDoNotPileUp(t *testing.T) {
+	t.Parallel()
+	fake, gh := newGitHub(t)
+	ctx := context.Background()
+	files, err := gh.ChangedFiles(ctx)
+	require.NoError(t, err)
+	require.Len(t, files, 2)
+
+	gaps := []ghaction.Gap{
+		gap(7, 0, "pip missing"),          // in diff
+		gap(6, 8, "code block broken"),    // multi-line in diff: start 6 < line 8
+		gap(41, 42, "server not started"), // multi-line in the second hunk
+		gap(20, 22, "outside the diff"),   // not in the diff → review body
+		{Path: "docs/a.md", Problem: "unlocated", Severity: "low", Fingerprint: "fp-unlocated"},
+	}
+	gaps[0].Text, gaps[0].SuggestedFix = "pip install requests", "Replace `pip` with `python3 -m pip`"
+	out, err := gh.Review(ctx, gaps, files)
+	require.NoError(t, err)
+	assert.Equal(t, 3, out.Created)
+	assert.Len(t, out.Outside, 2)
+	assert.True(t, out.BodyPosted)
+	assert.Empty(t, out.Problems)
+
+	comments, reviews, _, _ := fake.Snapshot()
+	require.Len(t, comments, 3)
+	byLine := map[int]*github.PullRequestComment{}
+	for _, c := range comments {
+		byLine[c.GetLine()] = c
+	}
+	assert.Nil(t, byLine[7].StartLine)
+	assert.Contains(t, byLine[7].GetBody(), "```suggestion\npython3 -m pip install requests\n```")
+	assert.Equal(t, 6, byLine[8].GetStartLine())
+	assert.Equal(t, 41, byLine[42].GetStartLine())
+	assert.NotContains(t, byLine[8].GetBody(), "suggestion")
+	require.Len(t, reviews, 1, "comments and the gaps outside the diff in one review")
+	body := reviews[0].GetBody()
+	assert.Contains(t, body, "[`docs/a.md:20-22`](https://github.com/Codertocat/Hello-World/blob/"+headSHA+"/docs/a.md#L20-L22)")
+	assert.Contains(t, body, "`docs/a.md (line unknown)`")
+
+	// Re-run with the same gaps: nothing new is posted.
+	before := len(fake.Requests)
+	out, err = gh.Review(ctx, gaps, files)
+	require.NoError(t, err)
+	assert.Equal(t, ghaction.ReviewOutcome{Unchanged: 3, Outside: out.Outside}, out)
+	assert.Equal(t, 1, fake.Count("POST", "/reviews"), "no new review")
+	assert.Greater(t, len(fake.Requests), before)
+
+	// Someone replies to the line-42 comment; then a run where the pip gap changed its
+	// fix, the code-block gap is gone, the server gap is gone (but has a reply).
+	fake.AddComment(&github.PullRequestComment{Body: github.String("We'll fix it"), InReplyTo: github.Int64(byLine[42].GetID()), Path: github.String("docs/a.md"), Line: github.Int(42)})
+	gaps2 := []ghaction.Gap{gaps[0], gaps[3]}
+	gaps2[0].SuggestedFix = "Install pip first with apt-get install python3-pip."
+	out, err = gh.Review(ctx, gaps2, files)
+	require.NoError(t, err)
+	assert.Equal(t, 1, out.Updated)
+	assert.Equal(t, 1, out.Deleted)
+	assert.Equal(t, 1, out.KeptReplied)
+	assert.Equal(t, 0, out.Created)
+	assert.True(t, out.BodyPosted, "the outside set changed, so a new body is posted")
+	comments, reviews, _, _ = fake.Snapshot()
+	assert.Len(t, comments, 3) // updated pip + replied server + the reply
+	for _, c := range comments {
+		if c.GetLine() == 7 {
+			assert.Contains(t, c.GetBody(), "apt-get install python3-pip")
+			assert.NotContains(t, c.GetBody(), "suggestion")
+		}
+	}
+	_ = reviews
+}
+
+func TestReviewBatchesOf30AndRefusedComments(t *testing.T) {
+	t.Parallel()
+	fake, gh := newGitHub(t)
+	ctx := context.Background()
+	// 65 gaps on diff lines (all on lines 1..8 / 40..44, different fingerprints).
+	lines := []int{1, 2, 3, 4, 5, 6, 7, 8, 40, 41, 42, 43, 44}
+	var gaps []ghaction.Gap
+	for i := 0; i < 65; i++ {
+		gaps = append(gaps, gap(lines[i%len(lines)], 0, fmt.Sprintf("problem %d", i)))
+	}
+	files, err := gh.ChangedFiles(ctx)
+	require.NoError(t, err)
+	// A file list where GitHub and smile-loop disagree: smile-loop believes line 30 is
+	// in the diff, GitHub refuses it with 422.
+	lying := append([]ghaction.PRFile(nil), files...)
+	lying[0].Hunks = append(ghaction.Hunks{{30, 30}}, lying[0].Hunks...)
+	gaps = append(gaps, gap(30, 0, "refused by github"))
+	out, err := gh.Review(ctx, gaps, lying)
+	require.NoError(t, err)
+	assert.Equal(t, 65, out.Created)
+	require.Len(t, out.Refused, 1)
+	assert.Equal(t, 30, out.Refused[0].Line)
+	require.Len(t, out.Problems, 1)
+	assert.Contains(t, out.Problems[0], "HTTP 422")
+	assert.Contains(t, out.Problems[0], "Line could not be resolved")
+	for _, r := range fake.Requests {
+		if r.Method == "POST" && strings.HasSuffix(r.Path, "/reviews") {
+			var req struct{ Comments []json.RawMessage }
+			require.NoError(t, json.Unmarshal(r.Body, &req))
+			assert.LessOrEqual(t, len(req.Comments), ghaction.MaxCommentsPerReview)
+		}
+	}
+	_, reviews, _, _ := fake.Snapshot()
+	assert.Contains(t, reviews[len(reviews)-1].GetBody(), "refused by github")
+}
+
+func TestCheckRunAnnotationsInBatchesOf50(t *testing.T) {
+	t.Parallel()
+	fake, gh := newGitHub(t)
+	var gaps []ghaction.Gap
+	for i := 0; i < 120; i++ {
+		g := gap(i+1, 0, fmt.Sprintf("p%d", i))
+		g.Severity = []string{"critical", "high", "medium", "low"}[i%4]
+		gaps = append(gaps, g)
+	}
+	id, err := gh.PostCheck(context.Background(), ghaction.CheckRun{Name: "smile-loop", Conclusion: "failure", Title: "t", Summary: strings.Repeat("x", 70000), Gaps: gaps, FailOn: "high"})
+	require.NoError(t, err)
+	_, _, runs, _ := fake.Snapshot()
+	require.Len(t, runs, 1)
+	assert.Equal(t, id, runs[0].ID)
+	assert.Equal(t, "failure", runs[0].Conclusion)
+	assert.Equal(t, headSHA, runs[0].HeadSHA)
+	require.Len(t, runs[0].Annotations, 120)
+	assert.Equal(t, 1, fake.Count("POST", "/check-runs"))
+	assert.Equal(t, 2, fake.Count("PATCH", fmt.Sprintf("/check-runs/%d", id)))
+	levels := map[string]int{}
+	for _, a := range runs[0].Annotations {
+		levels[a.GetAnnotationLevel()]++
+	}
+	assert.Equal(t, map[string]int{"failure": 60, "warning": 30, "notice": 30}, levels)
+	assert.LessOrEqual(t, len(runs[0].Summary), ghaction.MaxSummary)
+}
+
+func TestRetriesRateLimitsAndServerErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		fails []ghactiontest.Failure
+		ok    bool
+	}{
+		{"429 with Retry-After", []ghactiontest.Failure{ghactiontest.RateLimited}, true},
+		{"secondary rate limit 403 with retry-after", []ghactiontest.Failure{ghactiontest.Secondary}, true},
+		{"primary rate limit 403", []ghactiontest.Failure{{Status: 403, Message: "API rate limit exceeded",
+			Header: map[string]string{"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": fmt.Sprint(time.Now().Add(time.Second).Unix())}}}, true},
+		{"5xx twice", []ghactiontest.Failure{ghactiontest.BadGateway, ghactiontest.BadGateway}, true},
+		{"5xx beyond the bound", []ghactiontest.Failure{ghactiontest.BadGateway, ghactiontest.BadGateway, ghactiontest.BadGateway, ghactiontest.BadGateway, ghactiontest.BadGateway}, false},
+		{"read-only token is not retried", []ghactiontest.Failure{ghactiontest.ReadOnly}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			fake, gh := newGitHub(t)
+			fake.FailNext("POST /check-runs", tt.fails...)
+			_, err := gh.PostCheck(context.Background(), ghaction.CheckRun{Name: "smile-loop", Conclusion: "success", Title: "t", Summary: "s"})
+			if tt.ok {
+				require.NoError(t, err)
+				assert.Equal(t, len(tt.fails)+1, fake.Count("POST", "/check-runs"))
+				return
+			}
+			require.Error(t, err)
+			if tt.fails[0].Status == 403 {
+				assert.Equal(t, 1, fake.Count("POST", "/check-runs"))
+				assert.Contains(t, ghaction.Why(err), "HTTP 403 Resource not accessible by integration")
+				assert.Contains(t, ghaction.Why(err), "fork")
+			} else {
+				assert.Equal(t, fastRetry.MaxRetries+1, fake.Count("POST", "/check-runs"))
+				assert.Contains(t, ghaction.Why(err), "HTTP 502")
+			}
+		})
+	}
+}
+
+func TestAuditIssues(t *testing.T) {
+	t.Parallel()
+	fake, gh := newGitHub(t)
+	gh.Event = ghaction.Event{Name: "schedule", Owner: "Codertocat", Repo: "Hello-World", SHA: "abc", RunID: "9", Server: "https://github.com"}
+	ctx := context.Background()
+	failing := ghaction.Result{Tutorial: "docs/a.md", Status: "blocker", Gaps: []ghaction.Gap{gap(3, 0, "pip missing")}}
+	passing := ghaction.Result{Tutorial: "docs/b.md", Status: "completed", Passed: true}
+
+	out, err := gh.Audit(ctx, []ghaction.Result{failing, passing})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"docs/a.md"}, out.Opened)
+	out, err = gh.Audit(ctx, []ghaction.Result{failing, passing})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"docs/a.md"}, out.Unchanged)
+	failing.Gaps = append(failing.Gaps, gap(5, 0, "port busy"))
+	out, err = gh.Audit(ctx, []ghaction.Result{failing})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"docs/a.md"}, out.Updated)
+	_, _, _, issues := fake.Snapshot()
+	require.Len(t, issues, 1)
+	assert.Equal(t, "smile-loop: docs/a.md fails the tutorial audit (2 gaps)", issues[0].GetTitle())
+	assert.Contains(t, issues[0].GetBody(), "port busy")
+
+	failing.Passed, failing.Gaps = true, nil
+	out, err = gh.Audit(ctx, []ghaction.Result{failing})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"docs/a.md"}, out.Closed)
+	_, _, _, issues = fake.Snapshot()
+	assert.Equal(t, "closed", issues[0].GetState())
+	assert.Len(t, fake.IssueComments[1], 1)
+}

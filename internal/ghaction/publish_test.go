@@ -1,0 +1,145 @@
+package ghaction_test
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sethvargo/go-githubactions"
+	"github.com/smile-loop/smile-loop/internal/ghaction"
+	"github.com/smile-loop/smile-loop/internal/ghaction/ghactiontest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// result writes report files into the workspace like a run does.
+func result(t *testing.T, ws string) ghaction.Result {
+	t.Helper()
+	dir := filepath.Join(ws, "smile-output", "docs-a")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	var files []string
+	for name, content := range map[string]string{
+		"smile-report.md": "# Report for docs/a.md\n", "smile-report.json": `{"schemaVersion":1}`,
+		"smile-report.sarif": `{"version":"2.1.0"}`, "smile-audit.log": "audit\n",
+	} {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(content), 0o644))
+		files = append(files, p)
+	}
+	g1 := gap(7, 0, "pip missing")
+	g1.SuggestedFix = "Install pip with the token ghp_secretvalue123"
+	return ghaction.Result{Tutorial: "docs/a.md", Status: "blocker", Gaps: []ghaction.Gap{g1, gap(20, 0, "outside the diff")},
+		Markdown: "# Report for docs/a.md\n", Files: files}
+}
+
+func publisher(t *testing.T, env *ghactiontest.Env, gh *ghaction.GitHub, arts *ghactiontest.Artifacts, out io.Writer) *ghaction.Publisher {
+	t.Helper()
+	in, err := ghaction.ReadInputs(func(string) string { return "" })
+	require.NoError(t, err)
+	in.FailOn = "high"
+	ev, err := ghaction.ReadEvent(env.Getenv)
+	require.NoError(t, err)
+	gh.Event = ev
+	p := &ghaction.Publisher{
+		Action:    githubactions.New(githubactions.WithGetenv(env.Getenv), githubactions.WithWriter(out)),
+		Getenv:    env.Getenv,
+		GitHub:    gh,
+		Inputs:    in,
+		Event:     ev,
+		Workspace: env.Workspace(),
+		Log:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Redact:    func(s string) string { return strings.ReplaceAll(s, "ghp_secretvalue123", "***") },
+	}
+	if arts != nil {
+		p.Artifacts = &ghaction.Artifacts{ResultsURL: arts.URL(), Token: arts.Token}
+	}
+	return p
+}
+
+func TestPublishOnPullRequest(t *testing.T) {
+	t.Parallel()
+	fake, gh := newGitHub(t)
+	arts := ghactiontest.NewArtifacts(t)
+	arts.Fail = 1 // one 503 from the results service, retried
+	env := ghactiontest.NewEnv(t, "pull_request", ghactiontest.Fixture(t, "pull_request-opened.with-null-body.json"))
+	var log bytes.Buffer
+	p := publisher(t, env, gh, arts, &log)
+	out, err := p.Publish(context.Background(), []ghaction.Result{result(t, env.Workspace())})
+	require.NoError(t, err)
+	assert.Empty(t, out.NotPosted)
+	assert.Equal(t, ghaction.StatusFailed, out.Status)
+	assert.Equal(t, 0, out.Annotated, "the check run carries the annotations")
+
+	assert.Equal(t, map[string]string{
+		"status": "failed", "gaps": "2",
+		"report-json": "smile-output/docs-a/smile-report.json", "report-markdown": "smile-output/docs-a/smile-report.md",
+		"report-sarif": "smile-output/docs-a/smile-report.sarif",
+		"artifact-url": "https://github.com/Codertocat/Hello-World/actions/runs/1234/artifacts/4000",
+	}, env.Outputs(t))
+	summary := env.Summary(t)
+	assert.Contains(t, summary, "| `docs/a.md` | ❌ failed | blocker | 2 |")
+	assert.Contains(t, summary, "# Report for docs/a.md")
+	assert.Equal(t, map[string]string{
+		"smile-report.md": "# Report for docs/a.md\n", "smile-report.json": `{"schemaVersion":1}`,
+		"smile-report.sarif": `{"version":"2.1.0"}`, "smile-audit.log": "audit\n",
+	}, arts.Files(t, "smile-report"))
+
+	comments, reviews, runs, _ := fake.Snapshot()
+	require.Len(t, comments, 1)
+	assert.Equal(t, 7, comments[0].GetLine())
+	assert.Contains(t, comments[0].GetBody(), "Install pip with the token ***")
+	assert.NotContains(t, comments[0].GetBody(), "ghp_secretvalue123")
+	require.Len(t, reviews, 1)
+	assert.Contains(t, reviews[0].GetBody(), "outside the diff")
+	require.Len(t, runs, 1)
+	assert.Equal(t, "failure", runs[0].Conclusion)
+	assert.Len(t, runs[0].Annotations, 2)
+	assert.NotContains(t, log.String(), "ghp_secretvalue123")
+}
+
+func TestPublishFromForkDegrades(t *testing.T) {
+	t.Parallel()
+	fake, gh := newGitHub(t)
+	fake.ReadOnly = true
+	env := ghactiontest.NewEnv(t, "pull_request", forkVariant(t, ghactiontest.Fixture(t, "pull_request-opened.payload.json")))
+	// No ACTIONS_RUNTIME_TOKEN: the artifact cannot be uploaded either.
+	var log bytes.Buffer
+	p := publisher(t, env, gh, nil, &log)
+	p.Artifacts = &ghaction.Artifacts{}
+	out, err := p.Publish(context.Background(), []ghaction.Result{result(t, env.Workspace())})
+	require.NoError(t, err)
+	assert.Equal(t, 2, out.Annotated)
+	require.Len(t, out.NotPosted, 3)
+	assert.Contains(t, out.NotPosted[0], "ACTIONS_RUNTIME_TOKEN")
+	assert.Contains(t, out.NotPosted[1], "could not post the check run: HTTP 403 Resource not accessible by integration")
+	assert.Contains(t, out.NotPosted[2], "could not post the review: HTTP 403")
+
+	l := log.String()
+	assert.Contains(t, l, "::notice::pull request from a fork")
+	assert.Contains(t, l, "::warning::could not post the check run: HTTP 403")
+	assert.Contains(t, l, "::warning endLine=7,file=docs/a.md,line=7,title=smile-loop%3A high gap::pip missing Suggested fix: Install pip with the token ***")
+	assert.Contains(t, l, "::warning endLine=20,file=docs/a.md,line=20,title=smile-loop%3A high gap::outside the diff")
+	assert.NotContains(t, l, "ghp_secretvalue123")
+	assert.Equal(t, "failed", env.Outputs(t)["status"])
+	assert.Contains(t, env.Summary(t), "# Report for docs/a.md")
+	assert.NotContains(t, env.Summary(t), "artifacts/")
+}
+
+func TestPublishNothingToTest(t *testing.T) {
+	t.Parallel()
+	_, gh := newGitHub(t)
+	env := ghactiontest.NewEnv(t, "pull_request", ghactiontest.Fixture(t, "pull_request-synchronize.payload.json"))
+	var log bytes.Buffer
+	p := publisher(t, env, gh, nil, &log)
+	out, err := p.Publish(context.Background(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, ghaction.StatusNothing, out.Status)
+	assert.Equal(t, "skipped", env.Outputs(t)["status"])
+	assert.Equal(t, "0", env.Outputs(t)["gaps"])
+	assert.Contains(t, env.Summary(t), "No tutorial to test")
+}
