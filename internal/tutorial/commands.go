@@ -254,6 +254,9 @@ func (s *shellScanner) scan(line string) {
 				continue
 			}
 			flush()
+			for i+1 < len(line) && line[i+1] == '<' { // <<< here-string
+				i++
+			}
 		default:
 			word.WriteByte(c)
 		}

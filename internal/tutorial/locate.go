@@ -33,6 +33,8 @@ var stopWords = map[string]bool{
 	"on": true, "is": true, "it": true, "be": true, "for": true, "with": true, "this": true,
 	"that": true, "you": true, "your": true, "then": true, "as": true, "at": true, "by": true,
 	"from": true, "if": true, "are": true, "we": true, "will": true, "can": true, "s": true, "t": true,
+	// the Student's own narration around a quote
+	"i": true, "was": true, "my": true, "me": true, "says": true, "said": true, "step": true, "section": true,
 }
 
 var (
