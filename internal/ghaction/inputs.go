@@ -31,6 +31,8 @@ type Inputs struct {
 	ArtifactName  string
 	CheckName     string
 	Image         string
+	Command       string // run or discover
+	ReportDir     string // post the reports found here instead of running
 }
 
 // InputError is an input the workflow must fix; it names the input.
@@ -63,6 +65,8 @@ func ReadInputs(getInput func(string) string) (Inputs, error) {
 		ArtifactName: getInput("artifact-name"),
 		CheckName:    getInput("check-name"),
 		Image:        getInput("container-image"),
+		Command:      strings.ToLower(getInput("command")),
+		ReportDir:    getInput("report-dir"),
 	}
 	var errs []error
 	in.Tutorials = SplitList(getInput("tutorials"))
@@ -123,6 +127,10 @@ func ReadInputs(getInput func(string) string) (Inputs, error) {
 	if strings.ContainsAny(in.ArtifactName, "\":<>|*?\\/\r\n") {
 		errs = append(errs, &InputError{"artifact-name", in.ArtifactName, "a name without \" : < > | * ? \\ / or line breaks"})
 	}
+	if in.Command == "" {
+		in.Command = "run"
+	}
+	oneOf("command", in.Command, "run", "discover")
 	if in.CheckName == "" {
 		in.CheckName = "smile-loop"
 	}
