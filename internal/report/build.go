@@ -235,7 +235,7 @@ func buildTimeline(st *loop.State, gaps []Gap) []TimelineEntry {
 func actionSummary(s *loop.StudentResult) string {
 	var parts []string
 	if s.Summary != "" {
-		parts = append(parts, strings.TrimSpace(s.Summary))
+		parts = append(parts, strings.TrimRight(strings.TrimSpace(s.Summary), "."))
 	} else if n := len(s.AttemptedActions); n > 0 {
 		shown := s.AttemptedActions[:min(n, 5)]
 		txt := strings.Join(shown, "; ")

@@ -203,11 +203,14 @@ func evidence(f loop.Finding, cmds []loop.CommandRecord) *Evidence {
 		return nil
 	}
 	e := &Evidence{Command: f.Command, ExitCode: f.ExitCode, Output: f.Output}
-	if e.Output == "" || e.ExitCode == 0 {
-		for _, c := range cmds {
-			if normCmd(c.Command) == normCmd(f.Command) && (c.ExitCode != 0 || c.TimedOut) {
-				e.Output = cmp.Or(e.Output, c.Output)
-				e.ExitCode = cmp.Or(e.ExitCode, c.ExitCode)
+	if e.Output == "" {
+		// The recorded run of that command: a failing one first.
+		for _, failing := range []bool{true, false} {
+			for _, c := range cmds {
+				if normCmd(c.Command) == normCmd(f.Command) && (c.ExitCode != 0 || c.TimedOut) == failing && e.Output == "" {
+					e.Output = c.Output
+					e.ExitCode = cmp.Or(e.ExitCode, c.ExitCode)
+				}
 			}
 		}
 	}
@@ -255,8 +258,25 @@ func locate(f loop.Finding, tut *tutorial.Tutorial, plan []loop.PlanStep, cmds [
 				return at(loc.Line, loc.EndLine, "quote")
 			}
 		}
+	}
+	// A failing command the loop saw run at a known line is more precise than a step name.
+	c := normCmd(f.Command)
+	if c != "" {
+		for _, r := range cmds {
+			if normCmd(r.Command) == c && valid(r.Line) {
+				return at(r.Line, r.Line, "command")
+			}
+		}
+	}
+	if m != nil {
 		if s := strings.TrimSpace(f.Step); s != "" {
 			if loc, ok := m.Locate(s); ok && valid(loc.Line) {
+				// The step's own command, when it is in the step's section, is more precise.
+				if c != "" {
+					if line, end, ok := codeLine(m, c, loc.Line); ok {
+						return at(line, end, "command")
+					}
+				}
 				return at(loc.Line, loc.EndLine, "step")
 			}
 		}
@@ -264,30 +284,34 @@ func locate(f loop.Finding, tut *tutorial.Tutorial, plan []loop.PlanStep, cmds [
 	if f.Step != "" {
 		for _, p := range plan {
 			if norm(p.Title) == norm(f.Step) && valid(p.StartLine) {
+				if c != "" && m != nil {
+					if line, end, ok := codeLine(m, c, p.StartLine); ok && line <= max(p.EndLine, p.StartLine) {
+						return at(line, end, "command")
+					}
+				}
 				return at(p.StartLine, p.EndLine, "plan")
 			}
 		}
 	}
-	if c := normCmd(f.Command); c != "" {
-		for _, r := range cmds {
-			if normCmd(r.Command) == c && valid(r.Line) {
-				return at(r.Line, r.Line, "command")
-			}
-		}
-		if m != nil {
-			if line, end, ok := codeLine(m, c); ok {
-				return at(line, end, "command")
-			}
+	if c != "" && m != nil {
+		if line, end, ok := codeLine(m, c, 1); ok {
+			return at(line, end, "command")
 		}
 	}
 	return Location{Found: false, Quote: clip(quote, quoteBytes)}
 }
 
-// codeLine finds the code-block command matching cmd: exactly, else by containment.
-func codeLine(m *tutorial.LineMap, cmd string) (int, int, bool) {
+// codeLine finds the first code-block command at or after line from matching cmd:
+// exactly, else by containment. Commands under a different section than from's are
+// skipped when from > 1.
+func codeLine(m *tutorial.LineMap, cmd string, from int) (int, int, bool) {
 	var loose []tutorial.Command
+	section := m.HeadingPath(from)
 	for _, b := range m.CodeBlocks() {
 		for _, c := range b.Commands {
+			if c.StartLine < from || from > 1 && !hasPrefix(m.HeadingPath(c.StartLine), section) {
+				continue
+			}
 			n := normCmd(c.Text)
 			if n == cmd {
 				return c.StartLine, c.EndLine, true
@@ -301,6 +325,10 @@ func codeLine(m *tutorial.LineMap, cmd string) (int, int, bool) {
 		return loose[0].StartLine, loose[0].EndLine, true
 	}
 	return 0, 0, false
+}
+
+func hasPrefix(path, prefix []string) bool {
+	return len(path) >= len(prefix) && slices.Equal(path[:len(prefix)], prefix)
 }
 
 var (

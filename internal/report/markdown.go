@@ -217,7 +217,7 @@ func writeIteration(b *strings.Builder, e TimelineEntry) {
 		fmt.Fprintf(b, "- **Error**: %s\n", mdText(clip(e.Error, 1000)))
 	}
 	if len(e.GapIDs) > 0 {
-		fmt.Fprintf(b, "- **Gaps**: %s\n", gapRefs(e.GapIDs))
+		fmt.Fprintf(b, "- **Gaps**: %s\n", joinInts(e.GapIDs))
 	}
 	if e.MentorNotes != "" {
 		label := "Mentor Notes"

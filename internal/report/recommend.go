@@ -91,7 +91,7 @@ func where(g Gap) string {
 		s = fmt.Sprintf("Lines %d-%d", g.Location.Line, g.Location.EndLine)
 	}
 	if len(g.Location.HeadingPath) > 0 {
-		s += " (" + strings.Join(g.Location.HeadingPath, " > ") + ")"
+		s += " (" + strings.Join(g.Location.HeadingPath, " › ") + ")"
 	}
 	return s + ": "
 }
