@@ -18,7 +18,8 @@ import (
 // Unknown fields are ignored (1.E3); a near-miss of a known field (maxIteration,
 // studentBehaviour) is returned as a warning naming the intended field. Invalid JSON yields a
 // *SyntaxError naming line and column (1.E2); invalid values yield a *ValidationError listing
-// every problem at once (1.E5, 1.E6). Both are InvalidInput errors.
+// every problem at once (1.E5, 1.E6). Both are InvalidInput errors. With a
+// ValidationError the returned Config holds what could be decoded, for further checks only.
 func Load(path string) (Config, []string, error) {
 	explicit := path != "" && path != FileName
 	if path == "" {
@@ -50,6 +51,9 @@ func Parse(name string, data []byte) (Config, []string, error) {
 	}
 	warnings := nearMisses(name, doc)
 	if problems := validateDocument(doc); len(problems) > 0 {
+		// Best effort, so a caller can still check the tutorial the file names: values of
+		// the wrong type are skipped by Unmarshal and keep their defaults.
+		_ = json.Unmarshal(data, &cfg)
 		return cfg, warnings, &ValidationError{File: name, Problems: problems}
 	}
 	if err := json.Unmarshal(data, &cfg); err != nil {
