@@ -104,6 +104,17 @@ func ReadEvent(getenv func(string) string) (Event, error) {
 			return ev, &EnvError{Name: "GITHUB_EVENT_PATH", Err: fmt.Errorf("decode schedule payload: %w", err)}
 		}
 		ev.Schedule = s.Schedule
+	case "workflow_run":
+		var wr github.WorkflowRunEvent
+		if err := json.Unmarshal(payload, &wr); err != nil {
+			return ev, &EnvError{Name: "GITHUB_EVENT_PATH", Err: fmt.Errorf("decode workflow_run payload: %w", err)}
+		}
+		if sha := wr.GetWorkflowRun().GetHeadSHA(); sha != "" {
+			ev.SHA = sha
+		}
+		if ev.Owner == "" {
+			ev.Owner, ev.Repo, _ = strings.Cut(wr.GetRepo().GetFullName(), "/")
+		}
 	default:
 		var r struct {
 			Repository *github.Repository `json:"repository"`

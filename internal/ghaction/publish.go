@@ -33,7 +33,9 @@ type Publisher struct {
 	Event     Event
 	Workspace string
 	PRFiles   []PRFile // the pull request's files, when known
-	Log       *slog.Logger
+	// ExtraFiles go into the artifact besides the reports (the event record).
+	ExtraFiles []ArtifactFile
+	Log        *slog.Logger
 	// Redact masks secrets in every text that leaves the job (comments, annotations,
 	// summary, issues); nil leaves text as it is (the report is redacted already).
 	Redact func(string) string
@@ -246,7 +248,7 @@ func (p *Publisher) artifactFiles(results []Result) []ArtifactFile {
 			out = append(out, ArtifactFile{Name: name, Path: f})
 		}
 	}
-	return out
+	return append(out, p.ExtraFiles...)
 }
 
 // outputPaths returns the workspace-relative paths of one kind of report file (outputs
