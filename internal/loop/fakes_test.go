@@ -25,7 +25,9 @@ func (f *fakeSandbox) Start(ctx context.Context) error {
 	return nil
 }
 
-func (f *fakeSandbox) Exec(context.Context, ExecRequest) (ExecResult, error) { return ExecResult{}, nil }
+func (f *fakeSandbox) Exec(context.Context, ExecRequest) (ExecResult, error) {
+	return ExecResult{}, nil
+}
 
 func (f *fakeSandbox) WriteFile(context.Context, string, []byte, os.FileMode) error { return nil }
 

@@ -116,9 +116,11 @@ func TestRunEnds(t *testing.T) {
 		iteration int
 	}{
 		{
-			name:    "max iterations",
-			student: func(_ context.Context, task StudentTask) (StudentResult, error) { return ask("different " + letter(task.Iteration)), nil },
-			want:    StatusMaxIterations, reason: "maxIterations (5)", iteration: 5,
+			name: "max iterations",
+			student: func(_ context.Context, task StudentTask) (StudentResult, error) {
+				return ask("different " + letter(task.Iteration)), nil
+			},
+			want: StatusMaxIterations, reason: "maxIterations (5)", iteration: 5,
 		},
 		{
 			name: "blocker from the Student",
@@ -167,9 +169,11 @@ func TestRunEnds(t *testing.T) {
 			want: StatusError, reason: "per-iteration timeout", wantErr: true, iteration: 1,
 		},
 		{
-			name:    "agent errors end as error",
-			student: func(context.Context, StudentTask) (StudentResult, error) { return StudentResult{}, errors.New("cli crashed") },
-			want:    StatusError, reason: "2 iterations in a row failed", wantErr: true, iteration: 2,
+			name: "agent errors end as error",
+			student: func(context.Context, StudentTask) (StudentResult, error) {
+				return StudentResult{}, errors.New("cli crashed")
+			},
+			want: StatusError, reason: "2 iterations in a row failed", wantErr: true, iteration: 2,
 		},
 		{
 			name: "unparseable output twice is an error (4.E3)",
@@ -188,8 +192,10 @@ func TestRunEnds(t *testing.T) {
 			want:     StatusCancelled, reason: "interrupted", iteration: 1,
 		},
 		{
-			name:    "sandbox does not start",
-			setup:   func(o *Options) { o.Sandbox.(*fakeSandbox).startFn = func(context.Context) error { return errors.New("docker is not running") } },
+			name: "sandbox does not start",
+			setup: func(o *Options) {
+				o.Sandbox.(*fakeSandbox).startFn = func(context.Context) error { return errors.New("docker is not running") }
+			},
 			student: func(context.Context, StudentTask) (StudentResult, error) { return completed(), nil },
 			want:    StatusError, reason: "docker is not running", wantErr: true, iteration: 0,
 		},
