@@ -57,7 +57,7 @@ type untrustedReport struct {
 		FailOn      string `json:"failOn"`
 	} `json:"meta"`
 	Gaps []struct {
-		ID       int    `json:"id"`
+		ID       int `json:"id"`
 		Location struct {
 			Found       bool     `json:"found"`
 			Line        int      `json:"line"`
