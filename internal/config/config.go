@@ -55,7 +55,7 @@ type Container struct {
 	KeepOnFailure bool    `json:"keepOnFailure" jsonschema:"description=Keep the container when the run fails (for debugging),default=true"`
 	KeepOnSuccess bool    `json:"keepOnSuccess" jsonschema:"description=Keep the container when the run succeeds,default=false"`
 	KeepWork      bool    `json:"keepWork" jsonschema:"description=Keep the work directory between iterations instead of resetting it,default=false"`
-	Memory        string  `json:"memory" jsonschema:"description=Memory limit (Docker syntax such as 512m or 2g; at least 6m),pattern=^[0-9]+([.][0-9]+)? ?[bBkKmMgGtT]?[iI]?[bB]?$,default=2g"`
+	Memory        string  `json:"memory" jsonschema:"description=Memory limit (Docker syntax such as 512m or 2g; at least 6m),pattern=^[0-9]+([.][0-9]+)? ?[bBkKmMgGtT]?[iI]?[bB]?$,example=512m,example=2g,default=2g"`
 	CPUs          float64 `json:"cpus" jsonschema:"description=CPU limit in cores,exclusiveMinimum=0,default=2"`
 	PidsLimit     int     `json:"pidsLimit" jsonschema:"description=Maximum number of processes in the container,minimum=16,default=512"`
 }

@@ -33,3 +33,30 @@ func TestSchemaIsCurrent(t *testing.T) {
 	assert.Equal(t, string(want), string(got),
 		"%s is stale: run go test ./internal/config -run TestSchemaIsCurrent -update and commit it", SchemaPath)
 }
+
+// README's configuration reference must be what the schema generates: run
+// `go test ./internal/config -run TestReadmeReference -update` after changing config.go.
+func TestReadmeReference(t *testing.T) {
+	file := filepath.Join(repoRoot(t), "README.md")
+	raw, err := os.ReadFile(file)
+	require.NoError(t, err)
+	want, ok := ReplaceReference(string(raw))
+	require.True(t, ok, "README.md lacks the %s … %s markers", ReferenceStart, ReferenceEnd)
+	if *update && want != string(raw) {
+		require.NoError(t, os.WriteFile(file, []byte(want), 0o644))
+		raw = []byte(want)
+	}
+	assert.Equal(t, want, string(raw),
+		"README.md's configuration reference is stale: run go test ./internal/config -run TestReadmeReference -update")
+}
+
+func TestReferenceCoversEveryField(t *testing.T) {
+	t.Parallel()
+	ref := Reference()
+	for _, n := range walkSchema(Schema(), "") {
+		assert.Contains(t, ref, "| `"+n.path+"` |")
+	}
+	assert.Contains(t, ref, "| `llmProvider` | string | `\"claude\"` | `claude`, `codex`, `gemini`, `none`, `replay` |")
+	assert.Contains(t, ref, "| `studentBehavior.timeoutSeconds` | integer | `60` | ≥ 1 |")
+	assert.Contains(t, ref, "`scenario` is required when `llmProvider` is `\"replay\"`.")
+}
