@@ -230,3 +230,20 @@ func TestAtOrAbove(t *testing.T) {
 	assert.False(t, ghaction.AtOrAbove("medium", "high"))
 	assert.False(t, ghaction.AtOrAbove("critical", "never"))
 }
+
+func TestChooseProvider(t *testing.T) {
+	t.Parallel()
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	p, why := ghaction.ChooseProvider("claude", ghaction.Event{}, env(map[string]string{"ANTHROPIC_API_KEY": "k"}))
+	assert.Equal(t, "claude", p)
+	assert.Empty(t, why)
+	p, why = ghaction.ChooseProvider("claude", ghaction.Event{Fork: true, PR: 3}, env(nil))
+	assert.Equal(t, "none", p)
+	assert.Contains(t, why, "fork")
+	assert.Contains(t, why, "deterministic")
+	p, _ = ghaction.ChooseProvider("gemini", ghaction.Event{}, env(map[string]string{"GOOGLE_API_KEY": "k"}))
+	assert.Equal(t, "gemini", p)
+	p, why = ghaction.ChooseProvider("none", ghaction.Event{Fork: true}, env(nil))
+	assert.Equal(t, "none", p)
+	assert.Empty(t, why)
+}
