@@ -85,7 +85,7 @@ type parser struct {
 	codexErr *RunError
 }
 
-func str(m map[string]any, k string) string { s, _ := m[k].(string); return s }
+func str(m map[string]any, k string) string  { s, _ := m[k].(string); return s }
 func num(m map[string]any, k string) float64 { f, _ := m[k].(float64); return f }
 func mp(x any) map[string]any                { m, _ := x.(map[string]any); return m }
 func arr(m map[string]any, k string) []any   { a, _ := m[k].([]any); return a }

@@ -146,7 +146,10 @@ func failure(prompt string) string {
 // environment the runtime gave it.
 func callProvider() string {
 	var url string
-	req := func(u string) *http.Request { r, _ := http.NewRequest(http.MethodPost, u, bytes.NewReader([]byte(`{"model":"fake"}`))); return r }
+	req := func(u string) *http.Request {
+		r, _ := http.NewRequest(http.MethodPost, u, bytes.NewReader([]byte(`{"model":"fake"}`)))
+		return r
+	}
 	var r *http.Request
 	switch name {
 	case "claude":
@@ -207,7 +210,7 @@ func begin(c string) string {
 		tid := id("toolu")
 		emit(map[string]any{"type": "assistant", "session_id": "s-1", "parent_tool_use_id": nil, "message": map[string]any{
 			"id": id("msg"), "type": "message", "role": "assistant", "model": "claude-sonnet-4-5-20250929",
-			"content": []any{map[string]any{"type": "tool_use", "id": tid, "name": "Bash", "input": map[string]any{"command": c, "description": "Run the tutorial step"}}},
+			"content":     []any{map[string]any{"type": "tool_use", "id": tid, "name": "Bash", "input": map[string]any{"command": c, "description": "Run the tutorial step"}}},
 			"stop_reason": nil, "usage": usage()}})
 		return tid
 	case "codex":
