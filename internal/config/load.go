@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	invopop "github.com/invopop/jsonschema"
 )
 
 // Load reads the configuration at path over Default, so fields the file leaves out keep
@@ -50,13 +52,19 @@ func Parse(name string, data []byte) (Config, []string, error) {
 		return cfg, nil, err
 	}
 	warnings := nearMisses(name, doc)
+	// encoding/json matches field names case-insensitively; the schema does not. Decode
+	// only the exactly named fields the schema validated ("MaxIterations" is unknown).
+	known, err := json.Marshal(onlyKnown(doc, schemaIndex()[""]))
+	if err != nil {
+		return cfg, warnings, fmt.Errorf("re-encode %s: %w", name, err)
+	}
 	if problems := validateDocument(doc); len(problems) > 0 {
 		// Best effort, so a caller can still check the tutorial the file names: values of
 		// the wrong type are skipped by Unmarshal and keep their defaults.
-		_ = json.Unmarshal(data, &cfg)
+		_ = json.Unmarshal(known, &cfg)
 		return cfg, warnings, &ValidationError{File: name, Problems: problems}
 	}
-	if err := json.Unmarshal(data, &cfg); err != nil {
+	if err := json.Unmarshal(known, &cfg); err != nil {
 		// The schema accepted the document, so only numbers Go cannot hold get here
 		// (1e400, an integer beyond int64).
 		var te *json.UnmarshalTypeError
@@ -157,4 +165,19 @@ func ValidateTutorialPath(path string) error {
 		return &FileError{Msg: fmt.Sprintf("tutorial %s is a directory: set \"tutorial\" in %s (or the TUTORIAL argument) to a Markdown file", path, FileName)}
 	}
 	return nil
+}
+
+// onlyKnown returns v without the object members the schema s does not name.
+func onlyKnown(v any, s *invopop.Schema) any {
+	obj, ok := v.(map[string]any)
+	if !ok || s == nil || s.Properties == nil {
+		return v
+	}
+	out := make(map[string]any, len(obj))
+	for k, val := range obj {
+		if child, ok := s.Properties.Get(k); ok {
+			out[k] = onlyKnown(val, child)
+		}
+	}
+	return out
 }

@@ -284,6 +284,16 @@ func TestParseUnknownFieldsAndNearMisses(t *testing.T) {
 	}
 }
 
+// encoding/json matches names case-insensitively; smile.json does not: a differently
+// cased field is unknown (with a warning), never an unvalidated value (found by FuzzParse).
+func TestParseIgnoresDifferentlyCasedFields(t *testing.T) {
+	t.Parallel()
+	cfg, warnings, err := Parse(FileName, []byte(`{"MaxIterations": -4, "Container": {"memory": "0A00"}, "container": {"Memory": "bad"}}`))
+	require.NoError(t, err)
+	assert.Equal(t, Default(), cfg)
+	assert.Len(t, warnings, 3)
+}
+
 func TestParseWarningsSurviveValidationErrors(t *testing.T) {
 	t.Parallel()
 	_, warnings, err := Parse(FileName, []byte(`{"maxIteration": 3, "maxIterations": 0}`))
