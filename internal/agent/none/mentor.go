@@ -1,0 +1,114 @@
+package none
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+// Mentor is the rule-based Mentor of the deterministic mode: for every finding it says
+// what the tutorial is missing and where the fix belongs. It never runs anything.
+type Mentor struct{}
+
+var _ loop.Mentor = Mentor{}
+
+// Advise writes one note and one suggested fix per finding (same order as the findings).
+func (Mentor) Advise(_ context.Context, task loop.MentorTask) (loop.MentorResult, error) {
+	var notes []string
+	var fixes []string
+	for _, f := range task.Student.Findings {
+		fix := Fix(f)
+		fixes = append(fixes, fix)
+		where := fmt.Sprintf("Line %d", f.Line)
+		if len(f.AlsoAt) > 0 {
+			where += fmt.Sprintf(" (also at lines %s)", joinInts(f.AlsoAt))
+		}
+		notes = append(notes, fmt.Sprintf("%s: %s\nSuggested fix: %s", where, f.Problem, fix))
+	}
+	if len(notes) == 0 {
+		return loop.MentorResult{Notes: "The Student reported no specific failure; re-read the step \"" + task.Student.CurrentStep + "\" and check that it says what to run and where."}, nil
+	}
+	head := fmt.Sprintf("The tutorial has %d gap(s) a newcomer would hit:", len(notes))
+	return loop.MentorResult{Notes: head + "\n\n" + strings.Join(notes, "\n\n"), Fixes: fixes}, nil
+}
+
+// well-known commands and what provides them.
+var providers = map[string]string{
+	"node": "Node.js", "npm": "Node.js (which provides npm)", "npx": "Node.js (which provides npx)",
+	"pip": "pip (python3-pip)", "pip3": "pip (python3-pip)", "python": "Python", "python3": "Python 3",
+	"go": "Go", "cargo": "Rust (rustup provides cargo)", "rustc": "Rust", "java": "a Java runtime (JDK)", "mvn": "Maven",
+	"docker": "Docker", "kubectl": "kubectl", "jq": "jq", "make": "make (build-essential)", "gcc": "a C compiler (build-essential)",
+	"yarn": "Yarn", "pnpm": "pnpm", "ruby": "Ruby", "gem": "Ruby (which provides gem)", "bundle": "Bundler",
+	"psql": "the PostgreSQL client (postgresql-client)", "redis-cli": "Redis tools", "uvicorn": "uvicorn (pip install uvicorn)",
+	"flask": "Flask (pip install flask)", "poetry": "Poetry", "deno": "Deno", "bun": "Bun", "terraform": "Terraform",
+}
+
+// Fix is the rule-based suggested fix for one finding.
+func Fix(f loop.Finding) string {
+	before := fmt.Sprintf("before line %d", f.Line)
+	switch f.Class {
+	case loop.ClassMissingDependency:
+		kind, name := loop.MissingDependency(f.ExitCode, f.Output)
+		if name == "" {
+			name = firstWordOf(f.Command)
+			kind = "command"
+		}
+		switch kind {
+		case "module":
+			if strings.Contains(f.Output, "Cannot find module") || strings.HasPrefix(strings.TrimSpace(f.Command), "node") || strings.HasPrefix(strings.TrimSpace(f.Command), "npm") {
+				return fmt.Sprintf("the tutorial never installs the Node.js module `%s`; add `npm install %s` (or list it in package.json) %s", name, name, before)
+			}
+			mod := strings.SplitN(name, ".", 2)[0]
+			return fmt.Sprintf("the tutorial never installs the Python module `%s`; add an install step such as `pip install %s` (inside the virtual environment, if the tutorial uses one) %s", mod, mod, before)
+		case "package":
+			return fmt.Sprintf("the package `%s` cannot be found on a fresh system; name the right package, or the repository to add first, %s", name, before)
+		default:
+			what := providers[name]
+			if what == "" {
+				what = "`" + name + "`"
+			}
+			return fmt.Sprintf("the tutorial never installs `%s`; add an install step for %s %s, or list it under prerequisites with a link to its installation guide", name, what, before)
+		}
+	case loop.ClassTimeout:
+		return fmt.Sprintf("the command at line %d does not finish in time; say how long it takes, or, if it is a server meant to keep running, say so and how to stop it", f.Line)
+	case loop.ClassTestFailure:
+		return fmt.Sprintf("the tests at line %d fail when the tutorial is followed as written; check that the code shown earlier is complete and matches what the tests expect", f.Line)
+	case loop.ClassLintFailure:
+		return fmt.Sprintf("the linter at line %d reports problems in the code the tutorial provides; fix the code shown earlier or the lint configuration", f.Line)
+	case loop.ClassRuntimeError:
+		return fmt.Sprintf("the program crashes at line %d (%s); the code or the steps before it are incomplete — show the missing code or setup", f.Line, firstLineOf(f.Problem))
+	case loop.ClassToolingError:
+		return fmt.Sprintf("line %d needs something the reader's environment may not allow (permissions, network, disk); state the prerequisite explicitly", f.Line)
+	case "":
+		return fmt.Sprintf("say exactly which file the code at line %d goes into (its name and directory)", f.Line)
+	default:
+		return fmt.Sprintf("line %d fails on a fresh system (exit %d); add the missing step or explain the state it expects %s", f.Line, f.ExitCode, before)
+	}
+}
+
+func firstWordOf(command string) string {
+	for _, w := range strings.Fields(command) {
+		if strings.Contains(w, "=") || w == "sudo" || w == "env" {
+			continue
+		}
+		return w
+	}
+	return command
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,81 @@
+package none
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// sessionFile keeps the terminal session between commands inside the container:
+// exported variables and shell functions (an activated virtualenv, nvm) and the
+// current directory, as one terminal would.
+const sessionFile = "/tmp/.smile-session"
+
+// cwdMarker ends the stderr of every command with the directory it ended in.
+const cwdMarker = "\x1esmile-cwd="
+
+// prelude restores the session; postlude (an EXIT trap) saves it and reports the cwd.
+// sudo is a pass-through when the image has none and we are root, so a tutorial
+// written for a workstation does not fail on `sudo` alone.
+const prelude = `__smile_s=` + sessionFile + `
+if [ -f "$__smile_s.env" ]; then . "$__smile_s.env" >/dev/null 2>&1; fi
+if [ -f "$__smile_s.cwd" ]; then cd "$(cat "$__smile_s.cwd")" 2>/dev/null || true; fi
+if ! command -v sudo >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then sudo() { while [ "${1#-}" != "$1" ]; do shift; done; "$@"; }; fi
+__smile_save() {
+  __smile_rc=$?
+  { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_)='; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"
+  pwd > "$__smile_s.cwd" 2>/dev/null
+  printf '\n` + cwdMarker + `%s\n' "$PWD" >&2
+  return $__smile_rc
+}
+trap __smile_save EXIT
+`
+
+// script is one command run in the session.
+func script(command string) string {
+	return prelude + command + "\n"
+}
+
+// backgroundScript starts a never-ending command (a server) in the background with its
+// output in logPath, waits up to grace seconds, and leaves it running when it is still
+// up: the exit status is then 0 and the output says so.
+func backgroundScript(command, logPath string, grace int) string {
+	return prelude + fmt.Sprintf(`( %s ) > %s 2>&1 < /dev/null &
+__smile_pid=$!
+__smile_i=0
+while [ $__smile_i -lt %d ]; do
+  sleep 1
+  __smile_i=$((__smile_i+1))
+  if ! kill -0 $__smile_pid 2>/dev/null; then wait $__smile_pid; __smile_brc=$?; cat %s; exit $__smile_brc; fi
+done
+cat %s
+echo "[smile-loop: still running after %ds; left running in the background as pid $__smile_pid, output in %s]"
+exit 0
+`, command, shellQuote(logPath), grace, shellQuote(logPath), shellQuote(logPath), grace, logPath)
+}
+
+// splitCwd removes the cwd marker from stderr and returns the directory.
+func splitCwd(stderr string) (string, string) {
+	i := strings.LastIndex(stderr, cwdMarker)
+	if i < 0 {
+		return stderr, ""
+	}
+	rest := stderr[i+len(cwdMarker):]
+	cwd := strings.TrimSpace(strings.SplitN(rest, "\n", 2)[0])
+	return strings.TrimSuffix(stderr[:i], "\n"), cwd
+}
+
+var reServer = regexp.MustCompile(`(?:^|[\s;&|(])(python3? -m http\.server|uvicorn\s|gunicorn\s|flask run|fastapi (?:dev|run)|npm (?:run )?(?:start|dev|serve)\b|yarn (?:start|dev|serve)\b|pnpm (?:start|dev|serve)\b|node (?:server|app|index)\.js|nodemon\b|rails s(?:erver)?\b|php -S\s|hugo server|jekyll serve|ng serve|next dev|manage\.py runserver|http-server\b|serve -s\b|docker compose up\b|docker-compose up\b|streamlit run|jupyter (?:notebook|lab)\b|mkdocs serve)`)
+
+// isServer reports whether command starts something that is meant to keep running.
+func isServer(command string) bool {
+	c := strings.TrimSpace(command)
+	if strings.HasSuffix(c, "&") || strings.Contains(c, " -d") && strings.Contains(c, "compose up") {
+		return false
+	}
+	return reServer.MatchString(c)
+}
+
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
