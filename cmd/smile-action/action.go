@@ -3,9 +3,228 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/sethvargo/go-githubactions"
+	"github.com/smile-loop/smile-loop/internal/config"
+	"github.com/smile-loop/smile-loop/internal/ghaction"
 )
 
-// Placeholder until its issue lands.
-func cmdAction(_ context.Context, _ *env, _ []string) error {
-	return errors.New("action: not implemented yet")
+// actionRun is one tutorial to run in Action mode, with the inputs that override
+// smile.json.
+type actionRun struct {
+	Tutorial      string // repository-relative path
+	ConfigPath    string // "" when there is no smile.json
+	Provider      string // effective llm-provider (after the credentials fallback)
+	Runtime       string
+	FailOn        string
+	MaxIterations int
+	Image         string
+	OutputDir     string // absolute, one per tutorial
+}
+
+// runOne runs one tutorial end to end and converts its report; it is the bridge to
+// runTutorial (run.go).
+var runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
+	return ghaction.Result{Tutorial: r.Tutorial, Status: "error", Err: "running tutorials is not available in this build"}
+}
+
+// cmdAction is Action mode: GITHUB_ACTIONS=true and no subcommand. It reads the inputs
+// and the event, runs the tutorials, then publishes (ghaction.Publisher).
+func cmdAction(ctx context.Context, e *env, _ []string) error {
+	gha := githubactions.New(githubactions.WithGetenv(e.getenv), githubactions.WithWriter(e.stdout))
+	in, err := ghaction.ReadInputs(gha.GetInput)
+	if err != nil {
+		return err
+	}
+	if in.Token != "" {
+		gha.AddMask(in.Token)
+	}
+	ws := workspace(e)
+	if in.Command == "discover" {
+		_, err := discover(ctx, e, gha, in, ws)
+		return err
+	}
+	ev, err := ghaction.ReadEvent(e.getenv)
+	if err != nil {
+		return err
+	}
+	gh, err := newGitHub(e, in.Token, ev)
+	if err != nil {
+		return err
+	}
+	p := &ghaction.Publisher{
+		Action: gha, Getenv: e.getenv, GitHub: gh, Inputs: in, Event: ev, Workspace: ws, Log: e.log,
+		Artifacts: &ghaction.Artifacts{ResultsURL: e.getenv("ACTIONS_RESULTS_URL"), Token: e.getenv("ACTIONS_RUNTIME_TOKEN")},
+	}
+	if in.ReportDir != "" {
+		return actionPost(ctx, e, p, in)
+	}
+
+	cfg, cfgPath, err := actionConfig(ws, in)
+	if err != nil {
+		return err
+	}
+	failOn := firstOf(in.FailOn, cfg.FailOn)
+	p.Inputs.FailOn = failOn
+
+	// Which tutorials.
+	var changed func(context.Context) ([]ghaction.PRFile, error)
+	if ev.IsPR() && in.ChangedOnly && gh != nil {
+		changed = func(ctx context.Context) ([]ghaction.PRFile, error) {
+			files, err := gh.ChangedFiles(ctx)
+			p.PRFiles = files
+			return files, err
+		}
+	}
+	d := ghaction.Discovery{Workspace: ws, Patterns: in.Tutorials, ChangedOnly: in.ChangedOnly && changed != nil}
+	tutorials, err := d.Tutorials(ctx, ev, changed)
+	if err != nil && changed != nil {
+		gha.Warningf("could not list the pull request's files (%s); testing every tutorial matching %s", ghaction.Why(err), strings.Join(in.Tutorials, ", "))
+		d.ChangedOnly = false
+		tutorials, err = d.Tutorials(ctx, ev, nil)
+	}
+	if err != nil {
+		return err
+	}
+	if ev.IsPR() && in.ChangedOnly && gh == nil {
+		gha.Warningf("no github-token: cannot list the pull request's files, so every tutorial matching %s is tested", strings.Join(in.Tutorials, ", "))
+	}
+	if len(tutorials) == 0 {
+		where := ""
+		if ev.IsPR() && d.ChangedOnly {
+			where = " among the files this pull request changes"
+		}
+		gha.Noticef("No tutorial to test: nothing matched %s%s.", strings.Join(in.Tutorials, ", "), where)
+	}
+
+	// Which provider.
+	provider, why := ghaction.ChooseProvider(firstOf(in.LLMProvider, cfg.LLMProvider), ev, e.getenv)
+	if why != "" {
+		gha.Noticef("%s", why)
+	}
+
+	var results []ghaction.Result
+	for _, t := range tutorials {
+		gha.Group("smile-loop: " + t)
+		res := runOne(ctx, e, actionRun{
+			Tutorial: t, ConfigPath: cfgPath, Provider: provider, Runtime: in.LLMRuntime, FailOn: failOn,
+			MaxIterations: in.MaxIterations, Image: in.Image,
+			OutputDir: filepath.Join(ws, in.OutputDir, slug(t)),
+		})
+		gha.EndGroup()
+		if res.Err != "" {
+			gha.Errorf("%s: %s", t, res.Err)
+		}
+		results = append(results, res)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+
+	if ev.IsPR() && len(results) > 0 {
+		// The fork-safe pair posts from a privileged workflow_run job: record which
+		// commit these reports are about.
+		if f, err := ghaction.WriteEventRecord(filepath.Join(ws, in.OutputDir), ev); err != nil {
+			gha.Warningf("could not record the pull request for the fork-safe pair: %v", err)
+		} else {
+			p.ExtraFiles = append(p.ExtraFiles, ghaction.ArtifactFile{Name: ghaction.EventFile, Path: f})
+		}
+	}
+	out, err := p.Publish(ctx, results)
+	if err != nil {
+		return err
+	}
+	return verdict(gha, out)
+}
+
+// actionPost posts the reports of an untrusted run (report-dir), treating them as data.
+func actionPost(ctx context.Context, e *env, p *ghaction.Publisher, in ghaction.Inputs) error {
+	dir := in.ReportDir
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(p.Workspace, dir)
+	}
+	results, rec, err := ghaction.LoadReportDir(dir, in.FailOn)
+	if err != nil {
+		return err
+	}
+	p.Artifacts = nil // the reports are already an artifact of the untrusted run
+	if rec != nil {
+		if p.GitHub == nil {
+			return usageError{errors.New("report-dir: posting needs the github-token input")}
+		}
+		if err := p.GitHub.VerifyPR(ctx, *rec, p.Event.SHA); err != nil {
+			return err
+		}
+		p.Event.PR, p.Event.SHA = rec.PR, rec.HeadSHA
+		p.GitHub.Event = p.Event
+	}
+	out, err := p.Publish(ctx, results)
+	if err != nil {
+		return err
+	}
+	_ = verdict(p.Action, out)
+	return nil // the untrusted run carries the verdict; posting it succeeded
+}
+
+// verdict logs what could not be posted and turns the status into the step's result.
+func verdict(gha *githubactions.Action, out ghaction.Outcome) error {
+	if len(out.NotPosted) > 0 {
+		gha.Infof("Not posted (%d): the report, the step summary and the workflow annotations above still hold every gap.", len(out.NotPosted))
+		for _, n := range out.NotPosted {
+			gha.Infof("  - %s", n)
+		}
+	}
+	gha.Infof("smile-loop: %s, %d gap(s)", out.Status, out.Gaps)
+	switch out.Status {
+	case ghaction.StatusFailed, ghaction.StatusError:
+		return errFailed
+	}
+	return nil
+}
+
+// actionConfig loads smile.json: the config input, else ./smile.json when present.
+func actionConfig(ws string, in ghaction.Inputs) (config.Config, string, error) {
+	p := in.Config
+	if p == "" {
+		if _, err := os.Stat(filepath.Join(ws, config.FileName)); err != nil {
+			return config.Default(), "", nil
+		}
+		p = config.FileName
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(ws, p)
+	}
+	cfg, _, err := config.Load(p)
+	if err != nil {
+		return cfg, p, err
+	}
+	return cfg, p, nil
+}
+
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// slug turns a tutorial path into a directory name: docs/get-started.md → docs-get-started.
+func slug(t string) string {
+	t = strings.TrimSuffix(t, path.Ext(t))
+	var b strings.Builder
+	for _, r := range t {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	return strings.Trim(b.String(), "-.")
 }
