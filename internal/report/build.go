@@ -97,15 +97,15 @@ func buildMeta(st *loop.State, tut *tutorial.Tutorial, opts Options, now time.Ti
 		}
 	}
 	end := st.EndTime
+	if end.IsZero() && status == loop.StatusRunning {
+		end = now // interrupted: the run lasted until now
+	}
 	if end.IsZero() && len(st.History) > 0 {
 		last := st.History[len(st.History)-1]
 		end = cmp.Or(last.Ended, last.Started)
 		if last.Mentor != nil && last.Mentor.Ended.After(end) {
 			end = last.Mentor.Ended
 		}
-	}
-	if end.IsZero() && status == loop.StatusRunning {
-		end = now
 	}
 	if !end.IsZero() {
 		m.EndTime = end.UTC()

@@ -268,3 +268,5 @@ func golden(t *testing.T, path string, got []byte) {
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
+func readFile(p string) ([]byte, error) { return os.ReadFile(p) }
