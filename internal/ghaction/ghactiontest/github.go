@@ -189,6 +189,14 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	seg := strings.Split(strings.Trim(p, "/"), "/")
 	switch {
+	case route == "GET /pulls/{n}":
+		n, _ := strconv.Atoi(seg[1])
+		sha, ok := g.HeadSHA[n]
+		if !ok {
+			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+			return
+		}
+		writeJSON(w, http.StatusOK, &github.PullRequest{Number: github.Int(n), State: github.String("open"), Head: &github.PullRequestBranch{SHA: github.String(sha)}})
 	case route == "GET /pulls/{n}/files":
 		n, _ := strconv.Atoi(seg[1])
 		page(w, r, g.Files[n])
