@@ -82,8 +82,7 @@ func (m *LineMap) HeadingPath(n int) []string {
 // Section returns the heading path of line n joined for display ("Install › Linux").
 func (m *LineMap) Section(n int) string { return strings.Join(m.HeadingPath(n), " › ") }
 
-// imageRef, builder: construction.
-
+// builder walks goldmark's syntax tree once to fill a LineMap.
 type builder struct {
 	src        []byte // body with CRLF turned into LF
 	nl         []int  // offsets of '\n' in src
@@ -91,7 +90,6 @@ type builder struct {
 	m          *LineMap
 	images     []imageRef
 	lastLeaf   int // index in m.blocks of the last leaf block seen, -1 when none
-	leadFor    map[int]string
 	headingsAt []headingMark
 }
 
@@ -138,7 +136,7 @@ func splitLines(raw []byte) []string {
 
 // lineOf is the original line of byte offset off of src.
 func (b *builder) lineOf(off int) int {
-	return b.firstLine + sort.SearchInts(b.nl, off)
+	return min(b.firstLine+sort.SearchInts(b.nl, off), max(b.lastLine(), 1))
 }
 
 // segLines is the first and last line of a segment.
@@ -195,7 +193,7 @@ func (b *builder) visit(n ast.Node) (start, end int) {
 			widen(b.segLines(v.ClosureLine))
 		}
 	case *ast.Heading:
-		if start > 0 && !b.isATX(start) && end < b.lastLine() {
+		if start > 0 && !b.isATX(v) && end < b.lastLine() {
 			end++ // setext underline
 		}
 	}
@@ -207,9 +205,14 @@ func (b *builder) visit(n ast.Node) (start, end int) {
 
 func (b *builder) lastLine() int { return len(b.m.lines) }
 
-// isATX reports whether the heading on line l is written with '#'.
-func (b *builder) isATX(l int) bool {
-	return strings.HasPrefix(strings.TrimLeft(b.m.Line(l), " \t>"), "#")
+// isATX reports whether heading n is written with '#' (a setext heading has an underline
+// on the line after its text).
+func (b *builder) isATX(n *ast.Heading) bool {
+	p := n.Pos()
+	for p >= 0 && p < len(b.src) && (b.src[p] == ' ' || b.src[p] == '\t') {
+		p++
+	}
+	return p >= 0 && p < len(b.src) && b.src[p] == '#'
 }
 
 // closingFence finds the closing fence line of a fenced code block, which goldmark does

@@ -291,3 +291,18 @@ func TestFenceEdgeCases(t *testing.T) {
 		})
 	}
 }
+
+func TestHeadingsInContainers(t *testing.T) {
+	t.Parallel()
+	md := "- # Inside a list\n- Setext in a list\n  ---\n> ## Quoted\nafter\n"
+	tu, err := Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var got [][2]int
+	for _, b := range tu.Map.Blocks() {
+		if b.Kind == KindHeading {
+			got = append(got, [2]int{b.StartLine, b.EndLine})
+		}
+	}
+	assert.Equal(t, [][2]int{{1, 1}, {2, 3}, {4, 4}}, got)
+	assert.Equal(t, []string{"Inside a list", "Quoted"}, tu.Map.HeadingPath(5))
+}

@@ -34,25 +34,25 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 
 // Load reads and checks the tutorial at path under the rules of spec story 2.
 func Load(path string) (*Tutorial, error) {
+	fi, err := os.Stat(path) // before opening: opening a FIFO would block
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, &Error{Msg: msgNotFound + path, Err: err}
+	case err != nil:
+		return nil, &Error{Msg: fmt.Sprintf("read tutorial %s: %v", path, err), Err: err}
+	case fi.IsDir():
+		return nil, &Error{Msg: fmt.Sprintf("tutorial %s is a directory: name a Markdown file", path)}
+	case !fi.Mode().IsRegular():
+		return nil, &Error{Msg: fmt.Sprintf("tutorial %s is not a regular file: name a Markdown file", path)}
+	case fi.Size() > MaxSize:
+		return nil, tooLarge(path, fi.Size())
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, &Error{Msg: msgNotFound + path, Err: err}
-		}
 		return nil, &Error{Msg: fmt.Sprintf("read tutorial %s: %v", path, err), Err: err}
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, &Error{Msg: fmt.Sprintf("read tutorial %s: %v", path, err), Err: err}
-	}
-	if fi.IsDir() {
-		return nil, &Error{Msg: fmt.Sprintf("tutorial %s is a directory: name a Markdown file", path)}
-	}
-	if fi.Size() > MaxSize {
-		return nil, tooLarge(path, fi.Size())
-	}
-	raw, err := io.ReadAll(io.LimitReader(f, MaxSize+1)) // the file may grow between Stat and read
+	raw, err := io.ReadAll(io.LimitReader(f, MaxSize+1)) // the file may grow after Stat
 	if err != nil {
 		return nil, &Error{Msg: fmt.Sprintf("read tutorial %s: %v", path, err), Err: err}
 	}

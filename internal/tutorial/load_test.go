@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,6 +63,12 @@ func TestLoadErrors(t *testing.T) {
 
 	_, err = Load(dir)
 	assert.ErrorContains(t, err, "is a directory")
+
+	fifo := filepath.Join(dir, "fifo.md")
+	if syscall.Mkfifo(fifo, 0o644) == nil {
+		_, err = Load(fifo)
+		assert.ErrorContains(t, err, "not a regular file")
+	}
 }
 
 func TestParseContentRules(t *testing.T) {

@@ -56,7 +56,7 @@ func words(s string, prose bool) []string {
 }
 
 func (m *LineMap) buildIndex() {
-	for i, b := range m.blocks {
+	for _, b := range m.blocks {
 		var first, last int
 		prose := true
 		switch b.Kind {
@@ -74,7 +74,6 @@ func (m *LineMap) buildIndex() {
 		default:
 			continue
 		}
-		_ = i
 		lb := locBlock{kind: b.Kind, set: map[string]bool{}}
 		for n := first; n <= last; n++ {
 			for _, w := range words(m.Line(n), prose) {
@@ -127,7 +126,6 @@ func (m *LineMap) Locate(quote string) (loc Location, ok bool) {
 			continue
 		}
 		cover := matched / total
-		spanTokens := e - s + 1
 		lineTokens := 0
 		for _, l := range b.lines {
 			if l >= b.lines[s] && l <= b.lines[e] {
@@ -141,7 +139,6 @@ func (m *LineMap) Locate(quote string) (loc Location, ok bool) {
 		if content < shortQuoteTokens && density < minShortDensity {
 			continue
 		}
-		_ = spanTokens
 		score := 0.85*cover + 0.15*density
 		c := cand{score: score, cover: cover, density: density, start: b.lines[s], end: b.lines[e], kind: b.kind}
 		if !found || c.score > best.score+1e-9 {
