@@ -1,0 +1,546 @@
+// Package sandbox is the Docker Engine implementation of the loop's Sandbox: one
+// hardened learner container per run, reset between iterations, talking to the
+// orchestrator through host.docker.internal.
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/docker/docker/api/types"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/api/types/mount"
+	"github.com/docker/docker/api/types/network"
+	"github.com/docker/docker/client"
+	units "github.com/docker/go-units"
+	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+var _ loop.Sandbox = (*Docker)(nil)
+
+// Labels on every container this package creates.
+const (
+	LabelRun    = "org.smile-loop.run"    // the run id
+	LabelOutput = "org.smile-loop.output" // Options.OutputKey: reaping scope
+	LabelRole   = "org.smile-loop.role"   // "learner"
+)
+
+// HostAlias is the name under which the container reaches the orchestrator.
+const HostAlias = "host.docker.internal"
+
+// Capabilities the learner keeps (everything else is dropped). They are what root inside
+// the container needs to install packages (apt-get/dpkg: chown, bypass file permissions,
+// set file modes and setuid bits, drop to the _apt user), switch users (su/sudo) and
+// stop its own processes: CHOWN, DAC_OVERRIDE, FOWNER, FSETID, SETUID, SETGID, KILL,
+// NET_BIND_SERVICE (servers on ports < 1024, common in tutorials) and AUDIT_WRITE (sudo
+// logs through audit and warns without it). Dropped from Docker's default set: MKNOD,
+// NET_RAW, SETFCAP, SETPCAP, SYS_CHROOT.
+var Capabilities = []string{"CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "SETUID", "SETGID", "KILL", "NET_BIND_SERVICE", "AUDIT_WRITE"}
+
+// Reset mechanisms (Options.ResetStrategy).
+const (
+	// ResetSpare swaps in a warm spare container started in the background from the
+	// image; the used one is killed and removed asynchronously. The default: measured
+	// fastest (see bench_test.go).
+	ResetSpare = "spare"
+	// ResetRecreate removes the container and creates a new one from the image.
+	ResetRecreate = "recreate"
+)
+
+// Options configure a Docker sandbox. Paths are host paths (or, inside a container with
+// the Docker socket mounted, paths of that container: see sibling.go).
+type Options struct {
+	Image     string
+	RunID     string
+	OutputKey string // identifies the output directory; containers of crashed runs with the same key are reaped. Default: a hash of LogsDir.
+
+	TutorialDir string // mounted read-only at /workspace/tutorial
+	WorkDir     string // mounted at /workspace/work (created when missing)
+	LogsDir     string // mounted at /workspace/logs (created when missing); full command output goes to LogsDir/commands
+
+	Memory    string  // Docker syntax (512m, 2g); default 2g
+	CPUs      float64 // default 2
+	PidsLimit int64   // default 512
+
+	KeepOnFailure bool
+	KeepOnSuccess bool
+	KeepWork      bool // keep the work directory across Reset instead of emptying it
+
+	Env map[string]string // the container's whole environment besides the image's own
+
+	// OutputLimit bounds Stdout and Stderr of an ExecResult (bytes each; default 64 KiB).
+	OutputLimit int
+	// ResetStrategy is ResetSpare (default) or ResetRecreate.
+	ResetStrategy string
+	// HostGatewayIP overrides where host.docker.internal points ("" = Docker's host-gateway,
+	// or the orchestrator's own address in sibling mode).
+	HostGatewayIP string
+	// Sibling: "auto" (default) detects an orchestrator running inside a container of the
+	// same engine; "off" never does.
+	Sibling string
+
+	Logger *slog.Logger
+}
+
+// dockerAPI lists the Docker client methods the sandbox uses.
+type dockerAPI interface {
+	Ping(ctx context.Context) (types.Ping, error)
+	ImageInspect(ctx context.Context, imageID string, opts ...client.ImageInspectOption) (image.InspectResponse, error)
+	ContainerCreate(ctx context.Context, config *container.Config, hostConfig *container.HostConfig, networkingConfig *network.NetworkingConfig, platform *ocispec.Platform, containerName string) (container.CreateResponse, error)
+	ContainerStart(ctx context.Context, containerID string, options container.StartOptions) error
+	ContainerKill(ctx context.Context, containerID, signal string) error
+	ContainerRemove(ctx context.Context, containerID string, options container.RemoveOptions) error
+	ContainerList(ctx context.Context, options container.ListOptions) ([]container.Summary, error)
+	ContainerInspect(ctx context.Context, containerID string) (container.InspectResponse, error)
+	ContainerExecCreate(ctx context.Context, containerID string, options container.ExecOptions) (container.ExecCreateResponse, error)
+	ContainerExecAttach(ctx context.Context, execID string, config container.ExecAttachOptions) (types.HijackedResponse, error)
+	ContainerExecInspect(ctx context.Context, execID string) (container.ExecInspect, error)
+	CopyToContainer(ctx context.Context, containerID, dstPath string, content io.Reader, options container.CopyToContainerOptions) error
+	CopyFromContainer(ctx context.Context, containerID, srcPath string) (io.ReadCloser, container.PathStat, error)
+	NetworkInspect(ctx context.Context, networkID string, options network.InspectOptions) (network.Inspect, error)
+	Close() error
+}
+
+// Docker is a learner container on the Docker Engine.
+type Docker struct {
+	api  dockerAPI
+	opts Options
+	log  *slog.Logger
+	env  []string
+
+	sib *sibling // nil unless the orchestrator runs in a container of the same engine
+
+	mu      sync.RWMutex
+	cur     string // current container id
+	curName string
+	spare   chan spareResult // the warm spare being prepared (ResetSpare), nil when none
+	started bool
+	closed  bool
+	broken  bool // the current container was killed (fork bomb); restarted before the next Exec
+
+	bg         sync.WaitGroup // asynchronous removals
+	seq        atomic.Int64
+	cmdSeq     int
+	workCopied bool // sibling copy mode: the work directory went into a container once
+}
+
+type spareResult struct {
+	id, name string
+	err      error
+}
+
+// New connects to the Docker Engine (DOCKER_HOST and friends from the environment) and
+// checks that the image exists. It starts nothing: call Start.
+func New(ctx context.Context, o Options) (*Docker, error) {
+	cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	if err != nil {
+		return nil, &UnavailableError{Err: err}
+	}
+	d, err := newDocker(ctx, cli, o)
+	if err != nil {
+		_ = cli.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func newDocker(ctx context.Context, api dockerAPI, o Options) (*Docker, error) {
+	if o.Image == "" {
+		return nil, errors.New("sandbox: no image")
+	}
+	if o.RunID == "" {
+		return nil, errors.New("sandbox: no run id")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Memory == "" {
+		o.Memory = "2g"
+	}
+	if o.CPUs <= 0 {
+		o.CPUs = 2
+	}
+	if o.PidsLimit <= 0 {
+		o.PidsLimit = 512
+	}
+	if o.OutputLimit <= 0 {
+		o.OutputLimit = 64 << 10
+	}
+	switch o.ResetStrategy {
+	case "":
+		o.ResetStrategy = ResetSpare
+	case ResetSpare, ResetRecreate:
+	default:
+		return nil, fmt.Errorf("sandbox: unknown reset strategy %q (want %q or %q)", o.ResetStrategy, ResetSpare, ResetRecreate)
+	}
+	if _, err := units.RAMInBytes(o.Memory); err != nil {
+		return nil, fmt.Errorf("sandbox: memory limit %q: %w (use Docker syntax such as 512m or 2g)", o.Memory, err)
+	}
+	for _, p := range []*string{&o.TutorialDir, &o.WorkDir, &o.LogsDir} {
+		if *p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		*p = abs
+	}
+	if o.OutputKey == "" {
+		sum := sha256.Sum256([]byte(o.LogsDir + "\x00" + o.WorkDir))
+		o.OutputKey = hex.EncodeToString(sum[:8])
+	}
+	d := &Docker{api: api, opts: o, log: o.Logger}
+	keys := make([]string, 0, len(o.Env))
+	for k := range o.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		d.env = append(d.env, k+"="+o.Env[k])
+	}
+
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if _, err := api.Ping(pctx); err != nil {
+		return nil, &UnavailableError{Err: err}
+	}
+	if _, err := api.ImageInspect(pctx, o.Image); err != nil {
+		if client.IsErrNotFound(err) {
+			return nil, &ImageMissingError{Image: o.Image, Err: err}
+		}
+		return nil, classify("inspect image "+o.Image, o.Image, err)
+	}
+	if o.Sibling != "off" {
+		d.sib = detectSibling(pctx, api, d.log)
+	}
+	return d, nil
+}
+
+// Start reaps containers left by earlier crashed runs with the same OutputKey, then
+// creates and starts the learner container.
+func (d *Docker) Start(ctx context.Context) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.started {
+		return errors.New("sandbox: already started")
+	}
+	for _, dir := range []string{d.opts.WorkDir, d.opts.LogsDir} {
+		if dir == "" {
+			continue
+		}
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return classifyFS("create "+dir, err)
+		}
+	}
+	if d.opts.TutorialDir != "" {
+		if fi, err := os.Stat(d.opts.TutorialDir); err != nil || !fi.IsDir() {
+			return &DiskError{Op: "mount tutorial directory " + d.opts.TutorialDir, Err: fmt.Errorf("not a readable directory: %v", err)}
+		}
+	}
+	if err := d.reap(ctx); err != nil {
+		return err
+	}
+	id, name, err := d.create(ctx)
+	if err != nil {
+		return err
+	}
+	d.cur, d.curName, d.started = id, name, true
+	d.log.Debug("learner container started", "container", name, "image", d.opts.Image)
+	if d.sib != nil && len(d.mounts0()) < len(d.mountSpecs()) {
+		d.workCopied = true
+		d.opts.ResetStrategy = ResetRecreate // copied directories cannot be shared with a spare
+	}
+	if d.opts.ResetStrategy == ResetSpare {
+		d.prepareSpare()
+	}
+	return nil
+}
+
+func (d *Docker) mounts0() []mount.Mount {
+	m, _ := d.mounts()
+	return m
+}
+
+// ContainerID is the current learner container's id ("" before Start).
+func (d *Docker) ContainerID() string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.cur
+}
+
+// ContainerName is the current learner container's name ("" before Start).
+func (d *Docker) ContainerName() string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.curName
+}
+
+// reap removes containers of earlier runs that share this run's OutputKey (a crashed
+// run, or one whose container was kept for debugging). Other runs' containers are
+// never touched.
+func (d *Docker) reap(ctx context.Context) error {
+	list, err := d.api.ContainerList(ctx, container.ListOptions{
+		All:     true,
+		Filters: filters.NewArgs(filters.Arg("label", LabelOutput+"="+d.opts.OutputKey)),
+	})
+	if err != nil {
+		return classify("list earlier containers", "", err)
+	}
+	for _, c := range list {
+		if c.Labels[LabelOutput] != d.opts.OutputKey {
+			continue
+		}
+		d.log.Info("removing container of an earlier run", "container", c.ID[:12], "run", c.Labels[LabelRun])
+		if err := d.api.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
+			return classify("remove earlier container "+c.ID[:12], "", err)
+		}
+	}
+	return nil
+}
+
+var nameUnsafe = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
+
+// create creates and starts one learner container (with the sandbox lock held or from
+// a goroutine that owns no shared state).
+func (d *Docker) create(ctx context.Context) (id, name string, err error) {
+	name = fmt.Sprintf("smile-%s-%d-%s", nameUnsafe.ReplaceAllString(d.opts.RunID, "-"), d.seq.Add(1), randHex(3))
+	if len(name) > 120 {
+		name = name[:120]
+	}
+	cfg, hcfg, ncfg, err := d.containerConfig(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	resp, err := d.api.ContainerCreate(ctx, cfg, hcfg, ncfg, nil, name)
+	if err != nil {
+		return "", "", startErr("create container", d.opts.Image, err)
+	}
+	fail := func(err error) (string, string, error) {
+		d.removeNow(resp.ID)
+		return "", "", err
+	}
+	if err := d.copyIn(ctx, resp.ID); err != nil {
+		return fail(err)
+	}
+	if err := d.api.ContainerStart(ctx, resp.ID, container.StartOptions{}); err != nil {
+		return fail(startErr("start container", d.opts.Image, err))
+	}
+	return resp.ID, name, nil
+}
+
+// startErr is a known environment problem, or else Docker's own message (3.E3).
+func startErr(op, image string, err error) error {
+	if c, known := classifyKnown(op, image, err); known {
+		return c
+	}
+	return &StartError{Image: image, Err: err}
+}
+
+func (d *Docker) containerConfig(ctx context.Context) (*container.Config, *container.HostConfig, *network.NetworkingConfig, error) {
+	mem, _ := units.RAMInBytes(d.opts.Memory)
+	init := true
+	pids := d.opts.PidsLimit
+	cfg := &container.Config{
+		Image:      d.opts.Image,
+		Entrypoint: []string{"sleep", "infinity"},
+		Cmd:        nil,
+		WorkingDir: loop.WorkMount,
+		Env:        d.env,
+		Hostname:   "learner",
+		Labels: map[string]string{
+			LabelRun:    d.opts.RunID,
+			LabelOutput: d.opts.OutputKey,
+			LabelRole:   "learner",
+		},
+	}
+	mounts, err := d.mounts()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	hostIP := "host-gateway"
+	if d.opts.HostGatewayIP != "" {
+		hostIP = d.opts.HostGatewayIP
+	} else if d.sib != nil {
+		hostIP = d.sib.ip
+	}
+	hcfg := &container.HostConfig{
+		Mounts:      mounts,
+		Init:        &init,
+		CapDrop:     []string{"ALL"},
+		CapAdd:      Capabilities,
+		SecurityOpt: []string{"no-new-privileges:true"},
+		ExtraHosts:  []string{HostAlias + ":" + hostIP},
+		Resources: container.Resources{
+			Memory:     mem,
+			MemorySwap: mem, // no swap on top
+			NanoCPUs:   int64(d.opts.CPUs * 1e9),
+			PidsLimit:  &pids,
+		},
+		OomScoreAdj: 500, // the learner dies before anything else on the machine
+	}
+	var ncfg *network.NetworkingConfig
+	if d.sib != nil && d.sib.network != "" {
+		hcfg.NetworkMode = container.NetworkMode(d.sib.network)
+	}
+	return cfg, hcfg, ncfg, nil
+}
+
+// Close removes the container unless the keepOn* policy keeps it; the spare is always
+// removed, mounted directories always persist. It runs on its own deadline so that a
+// cancelled run still cleans up.
+func (d *Docker) Close(ctx context.Context, succeeded bool) error {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return nil
+	}
+	d.closed = true
+	var errs []error
+	if d.spare != nil {
+		s := <-d.spare
+		d.spare = nil
+		if s.id != "" {
+			d.removeAsync(s.id)
+		}
+	}
+	cur, name := d.cur, d.curName
+	keep := (succeeded && d.opts.KeepOnSuccess) || (!succeeded && d.opts.KeepOnFailure)
+	if cur != "" {
+		d.handOver(cctx, cur)
+		if err := d.copyOut(cctx, cur); err != nil {
+			errs = append(errs, err)
+		}
+		if keep {
+			d.log.Info("keeping the learner container for debugging", "container", name,
+				"hint", "docker exec -it "+name+" bash; remove it with docker rm -f "+name)
+		} else if err := d.api.ContainerRemove(cctx, cur, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
+			errs = append(errs, fmt.Errorf("remove container %s: %w", name, err))
+		}
+	}
+	d.mu.Unlock()
+	done := make(chan struct{})
+	go func() { d.bg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-cctx.Done():
+		errs = append(errs, fmt.Errorf("waiting for container removal: %w", cctx.Err()))
+	}
+	if len(errs) == 0 {
+		_ = d.api.Close()
+	}
+	return errors.Join(errs...)
+}
+
+// removeAsync removes a container in the background (Close waits for it).
+func (d *Docker) removeAsync(id string) {
+	d.bg.Add(1)
+	go func() {
+		defer d.bg.Done()
+		d.removeNow(id)
+	}()
+}
+
+func (d *Docker) removeNow(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := d.api.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
+		d.log.Warn("remove container", "container", shortID(id), "err", err)
+	}
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+func randHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// mountSpec is one of the three workspace directories.
+type mountSpec struct {
+	local, target string
+	readOnly      bool
+}
+
+func (d *Docker) mountSpecs() []mountSpec {
+	var out []mountSpec
+	if d.opts.TutorialDir != "" {
+		out = append(out, mountSpec{d.opts.TutorialDir, loop.TutorialMount, true})
+	}
+	if d.opts.WorkDir != "" {
+		out = append(out, mountSpec{d.opts.WorkDir, loop.WorkMount, false})
+	}
+	if d.opts.LogsDir != "" {
+		out = append(out, mountSpec{d.opts.LogsDir, loop.LogsMount, false})
+	}
+	return out
+}
+
+// mounts are the bind mounts; in sibling mode a directory no mount of the orchestrator's
+// container covers is copied in and out instead (copyIn/copyOut).
+func (d *Docker) mounts() ([]mount.Mount, error) {
+	var out []mount.Mount
+	for _, m := range d.mountSpecs() {
+		src := m.local
+		if d.sib != nil {
+			hp, ok := d.sib.hostPath(m.local)
+			if !ok {
+				continue
+			}
+			src = hp
+		}
+		out = append(out, mount.Mount{Type: mount.TypeBind, Source: src, Target: m.target, ReadOnly: m.readOnly})
+	}
+	return out, nil
+}
+
+// handOver gives the files the container's root wrote into the mounted work and logs
+// directories to the owner of those directories on the host, so that a non-root
+// orchestrator (a CI runner user) can read and delete them after the run.
+func (d *Docker) handOver(ctx context.Context, id string) {
+	var args []string
+	for _, m := range d.mountSpecs() {
+		if m.readOnly {
+			continue
+		}
+		uid, gid, ok := owner(m.local)
+		if !ok || uid == 0 {
+			continue
+		}
+		args = append(args, fmt.Sprintf("chown -R %d:%d %s 2>/dev/null", uid, gid, m.target))
+	}
+	if len(args) == 0 {
+		return
+	}
+	var out bytes.Buffer
+	if _, err := d.runPlain(ctx, id, []string{"/bin/sh", "-c", strings.Join(args, "; ") + "; exit 0"}, &out); err != nil {
+		d.log.Debug("hand over mounted files", "err", err)
+	}
+}

@@ -1,0 +1,415 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/pkg/stdcopy"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+// execMarker is set in the environment of every command; the process tree of a command
+// is every process that inherited its value, so a timeout kills daemons and setsid'd
+// children too, not just the shell.
+const execMarker = "SMILE_EXEC_ID"
+
+// Runs the command with bash -lc when the image has bash, sh -c otherwise.
+const shellWrapper = `if command -v bash >/dev/null 2>&1; then exec bash -lc "$1"; else exec sh -c "$1"; fi`
+
+// Stops, then kills, every process carrying the marker; stopping first keeps a fork
+// bomb from replacing the processes being killed. GNU grep scans all environments in
+// one process; other greps fall back to a loop.
+const killScript = `m="$1"
+pids() {
+  if printf 'a\0' | grep -qz a 2>/dev/null; then
+    grep -lsxzF -- "$m" /proc/[0-9]*/environ 2>/dev/null | sed -n 's|^/proc/\([0-9]*\)/environ$|\1|p'
+  else
+    for p in /proc/[0-9]*; do
+      if tr '\0' '\n' <"$p/environ" 2>/dev/null | grep -qxF -- "$m"; then echo "${p#/proc/}"; fi
+    done
+  fi
+}
+for sig in STOP STOP KILL; do
+  for p in $(pids); do [ "$p" != "$$" ] && kill -s "$sig" "$p" 2>/dev/null; done
+done
+exit 0`
+
+// Exec runs req.Command in the current container. A failing or timed-out command is a
+// result, not an error; the error is for the sandbox failing or ctx ending.
+func (d *Docker) Exec(ctx context.Context, req loop.ExecRequest) (loop.ExecResult, error) {
+	id, err := d.ready(ctx)
+	if err != nil {
+		return loop.ExecResult{}, err
+	}
+	marker := execMarker + "=" + randHex(8)
+	env := []string{marker}
+	keys := make([]string, 0, len(req.Env))
+	for k := range req.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env = append(env, k+"="+req.Env[k])
+	}
+	dir := req.Dir
+	if dir == "" {
+		dir = loop.WorkMount
+	} else if !path.IsAbs(dir) {
+		dir = path.Join(loop.WorkMount, dir)
+	}
+
+	out, closeOut, outPath, err := d.commandLog()
+	if err != nil {
+		return loop.ExecResult{}, err
+	}
+	defer closeOut()
+	stdout := newCapture(d.opts.OutputLimit, out)
+	stderr := newCapture(d.opts.OutputLimit, out)
+
+	start := time.Now()
+	res, err := d.run(ctx, id, execSpec{
+		cmd:    []string{"/bin/sh", "-c", shellWrapper, "smile-exec", req.Command},
+		env:    env,
+		dir:    dir,
+		user:   req.User,
+		stdin:  req.Stdin,
+		marker: marker,
+	}, req.Timeout, stdout, stderr)
+	res.Duration = time.Since(start)
+	res.Stdout, res.Stderr = stdout.String(), stderr.String()
+	res.Truncated = stdout.truncated() || stderr.truncated()
+	res.OutputPath = outPath
+	if werr := out.err(); werr != nil && err == nil {
+		err = classifyFS("write command output to "+outPath, werr)
+	}
+	return res, err
+}
+
+// ready returns the current container, restarting it first when a runaway command
+// forced a kill.
+func (d *Docker) ready(ctx context.Context) (string, error) {
+	d.mu.RLock()
+	id, started, closed, broken := d.cur, d.started, d.closed, d.broken
+	d.mu.RUnlock()
+	switch {
+	case !started:
+		return "", errors.New("sandbox: not started")
+	case closed:
+		return "", errors.New("sandbox: closed")
+	case !broken:
+		return id, nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.broken {
+		if err := d.api.ContainerStart(ctx, d.cur, container.StartOptions{}); err != nil {
+			return "", startErr("restart container after a runaway command", d.opts.Image, err)
+		}
+		d.broken = false
+	}
+	return d.cur, nil
+}
+
+type execSpec struct {
+	cmd    []string
+	env    []string
+	dir    string
+	user   string
+	stdin  []byte
+	marker string // "" for internal commands that need no tree kill
+}
+
+// run executes spec and waits for it; timeout 0 means only ctx bounds it.
+func (d *Docker) run(ctx context.Context, id string, spec execSpec, timeout time.Duration, stdout, stderr io.Writer) (loop.ExecResult, error) {
+	var res loop.ExecResult
+	cr, err := d.api.ContainerExecCreate(ctx, id, container.ExecOptions{
+		User:         spec.user,
+		AttachStdin:  len(spec.stdin) > 0,
+		AttachStdout: true,
+		AttachStderr: true,
+		Env:          spec.env,
+		WorkingDir:   spec.dir,
+		Cmd:          spec.cmd,
+	})
+	if err != nil {
+		return res, d.execErr(ctx, err)
+	}
+	hr, err := d.api.ContainerExecAttach(ctx, cr.ID, container.ExecAttachOptions{})
+	if err != nil {
+		return res, d.execErr(ctx, err)
+	}
+	var closeOnce sync.Once
+	closeConn := func() { closeOnce.Do(hr.Close) }
+	defer closeConn()
+	if len(spec.stdin) > 0 {
+		go func() {
+			_, _ = hr.Conn.Write(spec.stdin)
+			_ = hr.CloseWrite()
+		}()
+	}
+	copied := make(chan error, 1)
+	go func() {
+		_, err := stdcopy.StdCopy(stdout, stderr, hr.Reader)
+		copied <- err
+	}()
+
+	var deadline <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		deadline = t.C
+	}
+	// A background process that keeps stdout open (`server &`) holds the stream after
+	// the command itself ended: poll the exec's state and stop reading then.
+	poll := time.NewTimer(250 * time.Millisecond)
+	defer poll.Stop()
+	pollEvery := 250 * time.Millisecond
+	for done := false; !done; {
+		select {
+		case <-copied:
+			done = true
+		case <-deadline:
+			res.TimedOut = true
+			d.killTree(id, spec.marker)
+			drain(copied, 3*time.Second, closeConn)
+			done = true
+		case <-ctx.Done():
+			d.killTree(id, spec.marker)
+			closeConn()
+			return res, ctx.Err()
+		case <-poll.C:
+			ins, err := d.api.ContainerExecInspect(ctx, cr.ID)
+			if err == nil && !ins.Running && ins.Pid != 0 {
+				drain(copied, 200*time.Millisecond, closeConn)
+				done = true
+				break
+			}
+			if pollEvery < 2*time.Second {
+				pollEvery *= 2
+			}
+			poll.Reset(pollEvery)
+		}
+	}
+	if res.TimedOut {
+		res.ExitCode = 124
+		return res, nil
+	}
+	code, err := d.exitCode(ctx, cr.ID)
+	if err != nil {
+		return res, d.execErr(ctx, err)
+	}
+	res.ExitCode = code
+	return res, nil
+}
+
+// drain waits up to wait for the output copy to end, then cuts the stream.
+func drain(copied <-chan error, wait time.Duration, closeConn func()) {
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-copied:
+	case <-t.C:
+		closeConn()
+		<-copied
+	}
+}
+
+func (d *Docker) exitCode(ctx context.Context, execID string) (int, error) {
+	for i := 0; ; i++ {
+		ins, err := d.api.ContainerExecInspect(ctx, execID)
+		if err != nil {
+			return -1, err
+		}
+		if !ins.Running {
+			return ins.ExitCode, nil
+		}
+		if i >= 100 {
+			return -1, fmt.Errorf("exec %s: still running after its output ended", shortID(execID))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (d *Docker) execErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return classify("exec in learner container", d.opts.Image, err)
+}
+
+// killTree kills every process of one command. When even that cannot run (a fork bomb
+// exhausted the pids limit), it kills the whole container, which ready restarts before
+// the next command (the file system stays, processes do not).
+func (d *Docker) killTree(id, marker string) {
+	if marker == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var sink bytes.Buffer
+	_, err := d.runPlain(ctx, id, []string{"/bin/sh", "-c", killScript, "smile-kill", marker}, &sink)
+	if err == nil {
+		return
+	}
+	d.log.Warn("could not kill the command's processes; killing the container", "err", err)
+	if err := d.api.ContainerKill(ctx, id, "KILL"); err != nil {
+		d.log.Warn("kill container", "container", shortID(id), "err", err)
+	}
+	d.mu.Lock()
+	if d.cur == id {
+		d.broken = true
+	}
+	d.mu.Unlock()
+}
+
+// runPlain runs an internal command as root and returns its exit code.
+func (d *Docker) runPlain(ctx context.Context, id string, cmd []string, out io.Writer) (int, error) {
+	res, err := d.run(ctx, id, execSpec{cmd: cmd, user: "0", dir: "/"}, 0, out, out)
+	if err != nil {
+		return -1, err
+	}
+	if res.ExitCode != 0 {
+		return res.ExitCode, fmt.Errorf("%s exited with %d: %s", cmd[0], res.ExitCode, bytes.TrimSpace(limitBytes(out)))
+	}
+	return 0, nil
+}
+
+func limitBytes(w io.Writer) []byte {
+	if b, ok := w.(*bytes.Buffer); ok {
+		if b.Len() > 2048 {
+			return b.Bytes()[:2048]
+		}
+		return b.Bytes()
+	}
+	return nil
+}
+
+// commandLog opens the file that receives a command's full output (both streams, in
+// arrival order) under LogsDir/commands.
+func (d *Docker) commandLog() (*logWriter, func(), string, error) {
+	if d.opts.LogsDir == "" {
+		return &logWriter{}, func() {}, "", nil
+	}
+	d.mu.Lock()
+	d.cmdSeq++
+	n := d.cmdSeq
+	d.mu.Unlock()
+	dir := filepath.Join(d.opts.LogsDir, "commands")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, "", classifyFS("create "+dir, err)
+	}
+	p := filepath.Join(dir, fmt.Sprintf("%s-%04d.log", nameUnsafe.ReplaceAllString(d.opts.RunID, "-"), n))
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return nil, nil, "", classifyFS("create "+p, err)
+	}
+	lw := &logWriter{f: f}
+	return lw, func() {
+		if err := f.Close(); err != nil && lw.werr == nil {
+			lw.werr = err
+		}
+	}, p, nil
+}
+
+// logWriter serialises both streams into one file and remembers the first error.
+type logWriter struct {
+	mu   sync.Mutex
+	f    *os.File
+	werr error
+}
+
+func (w *logWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.f == nil || w.werr != nil {
+		return len(p), nil
+	}
+	if _, err := w.f.Write(p); err != nil {
+		w.werr = err
+	}
+	return len(p), nil
+}
+
+func (w *logWriter) err() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.werr
+}
+
+// capture keeps the head and the tail of a stream, limit bytes in all, and copies
+// everything to a side writer.
+type capture struct {
+	mu    sync.Mutex
+	limit int
+	head  []byte
+	tail  []byte // ring of the last limit-limit/2 bytes
+	pos   int
+	total int64
+	side  io.Writer
+}
+
+func newCapture(limit int, side io.Writer) *capture {
+	return &capture{limit: limit, side: side}
+}
+
+func (c *capture) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	written := len(p)
+	if c.side != nil {
+		_, _ = c.side.Write(p)
+	}
+	c.total += int64(len(p))
+	headMax := c.limit / 2
+	if n := headMax - len(c.head); n > 0 {
+		if n > len(p) {
+			n = len(p)
+		}
+		c.head = append(c.head, p[:n]...)
+		p = p[n:]
+	}
+	tailMax := c.limit - headMax
+	for len(p) > 0 {
+		if len(c.tail) < tailMax {
+			n := tailMax - len(c.tail)
+			if n > len(p) {
+				n = len(p)
+			}
+			c.tail = append(c.tail, p[:n]...)
+			p = p[n:]
+			continue
+		}
+		n := copy(c.tail[c.pos:], p)
+		c.pos = (c.pos + n) % tailMax
+		p = p[n:]
+	}
+	return written, nil
+}
+
+func (c *capture) truncated() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.total > int64(c.limit)
+}
+
+// String is the captured text: all of it, or head, a marker and tail.
+func (c *capture) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tail := append(append([]byte{}, c.tail[c.pos:]...), c.tail[:c.pos]...)
+	if c.total <= int64(c.limit) {
+		return string(c.head) + string(tail)
+	}
+	return fmt.Sprintf("%s\n… [%d bytes cut; full output in the command log] …\n%s", c.head, c.total-int64(len(c.head)+len(tail)), tail)
+}
