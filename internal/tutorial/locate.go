@@ -2,6 +2,7 @@ package tutorial
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"unicode"
 )
@@ -96,11 +97,23 @@ func isFence(l string) bool {
 // Locate finds the best place for a quote of the tutorial, as a Student would give it:
 // with or without Markdown markup, with different spacing, or only part of a sentence
 // (a heading title finds the heading). ok is false when nothing matches well enough.
+// When the quote fits several places equally well, the first in the document wins; use
+// LocateAll to choose among them.
 func (m *LineMap) Locate(quote string) (loc Location, ok bool) {
+	all := m.LocateAll(quote)
+	if len(all) == 0 {
+		return Location{}, false
+	}
+	return all[0], true
+}
+
+// LocateAll returns every place that matches the quote well enough (at most one per
+// block), best first; equal scores keep document order.
+func (m *LineMap) LocateAll(quote string) []Location {
 	m.once.Do(m.buildIndex)
 	q := quoteTokens(quote)
 	if len(q) == 0 {
-		return Location{}, false
+		return nil
 	}
 	var total float64
 	content := 0
@@ -110,13 +123,7 @@ func (m *LineMap) Locate(quote string) (loc Location, ok bool) {
 			content++
 		}
 	}
-	type cand struct {
-		score, cover, density float64
-		start, end            int
-		kind                  BlockKind
-	}
-	var best cand
-	found := false
+	var out []Location
 	for _, b := range m.index {
 		if !sharesContent(q, b) {
 			continue
@@ -126,33 +133,29 @@ func (m *LineMap) Locate(quote string) (loc Location, ok bool) {
 			continue
 		}
 		cover := matched / total
+		if cover < minCoverage {
+			continue
+		}
+		first, last := b.lines[s], b.lines[e]
 		lineTokens := 0
 		for _, l := range b.lines {
-			if l >= b.lines[s] && l <= b.lines[e] {
+			if l >= first && l <= last {
 				lineTokens++
 			}
 		}
 		density := float64(countMatched(q, b.tokens[s:e+1])) / float64(max(lineTokens, 1))
-		if cover < minCoverage {
-			continue
-		}
 		if content < shortQuoteTokens && density < minShortDensity {
 			continue
 		}
-		score := 0.85*cover + 0.15*density
-		c := cand{score: score, cover: cover, density: density, start: b.lines[s], end: b.lines[e], kind: b.kind}
-		if !found || c.score > best.score+1e-9 {
-			best, found = c, true
+		lines := make([]string, 0, last-first+1)
+		for n := first; n <= last; n++ {
+			lines = append(lines, m.Line(n))
 		}
+		out = append(out, Location{Line: first, EndLine: last, Text: strings.Join(lines, "\n"),
+			Score: min(0.85*cover+0.15*density, 1)})
 	}
-	if !found {
-		return Location{}, false
-	}
-	lines := make([]string, 0, best.end-best.start+1)
-	for n := best.start; n <= best.end; n++ {
-		lines = append(lines, m.Line(n))
-	}
-	return Location{Line: best.start, EndLine: best.end, Text: strings.Join(lines, "\n"), Score: min(best.score, 1)}, true
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score+1e-9 })
+	return out
 }
 
 func quoteTokens(quote string) []token {

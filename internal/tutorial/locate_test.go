@@ -94,3 +94,18 @@ func TestLocateIsSafeForConcurrentUse(t *testing.T) {
 		assert.Equal(t, 34, (<-done).Line)
 	}
 }
+
+func TestLocateAllOrdersRepeatedQuotes(t *testing.T) {
+	t.Parallel()
+	md := "# A\n\n```bash\nnpm install\n```\n\n# B\n\n```bash\nnpm install\nnpm test\n```\n"
+	tu, err := Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	all := tu.Map.LocateAll("npm install")
+	require.Len(t, all, 2)
+	assert.Equal(t, 4, all[0].Line, "equally good matches keep document order")
+	assert.Equal(t, 10, all[1].Line)
+	loc, ok := tu.Map.Locate("npm install")
+	require.True(t, ok)
+	assert.Equal(t, all[0], loc)
+	assert.Empty(t, tu.Map.LocateAll("cargo build"))
+}
