@@ -66,6 +66,7 @@ func benchLatency(b *testing.B, observers int, rate float64, gap time.Duration) 
 		})
 	}
 
+	time.Sleep(gap) // the connected frame took this second's first slot
 	var lat []time.Duration
 	seq := int64(0)
 	for b.Loop() {

@@ -164,8 +164,11 @@ func TestBurstIsThrottledByCoalescing(t *testing.T) {
 	var arrivals []time.Time
 	var got []loop.EventType
 	for {
-		w := readFrame(t, ctx, c)
-		arrivals = append(arrivals, time.Now())
+		_, raw, err := c.Read(ctx)
+		arrivals = append(arrivals, time.Now()) // before parsing, which is slow under -race
+		require.NoError(t, err)
+		var w wire
+		require.NoError(t, json.Unmarshal(raw, &w))
 		for _, e := range unpack(t, w) {
 			got = append(got, e.Type)
 		}
@@ -176,8 +179,9 @@ func TestBurstIsThrottledByCoalescing(t *testing.T) {
 	assert.Equal(t, want, got, "every event delivered, in order, none dropped")
 	assert.Less(t, len(arrivals), 40, "bursts are coalesced into few frames")
 	for i := 10; i < len(arrivals); i++ {
-		// at most 10 frames in any second (client-side clock, 50ms slack for delivery jitter)
-		assert.GreaterOrEqual(t, arrivals[i].Sub(arrivals[i-10]), 950*time.Millisecond, "frames %d..%d", i-10, i)
+		// at most 10 frames in any second (the server spaces frames 100ms apart; the client
+		// clock allows 100ms of delivery jitter over ten frames)
+		assert.GreaterOrEqual(t, arrivals[i].Sub(arrivals[i-10]), 900*time.Millisecond, "frames %d..%d", i-10, i)
 	}
 	t.Logf("1000 events in %d frames over %s", len(arrivals), arrivals[len(arrivals)-1].Sub(arrivals[0]))
 

@@ -20,24 +20,65 @@ type encoder struct {
 	redact func(string) string
 }
 
-// encode marshals v, rewrites every string in it and marshals it again. Keys are not
-// rewritten; numbers keep their exact text.
+// encode marshals v and rewrites every string value in it (object keys are left alone:
+// they are field names). It scans the JSON once instead of building a tree: encoding runs
+// on the loop's goroutine, so it has to be cheap.
 func (c encoder) encode(v any) ([]byte, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("marshal event: %w", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil {
-		return nil, fmt.Errorf("decode event: %w", err)
+	return c.rewrite(raw), nil
+}
+
+// rewrite passes every string value of compact JSON (as json.Marshal writes it) through
+// text. Outside string literals JSON has no quote characters, so a quote always opens a
+// literal, and a literal followed by ':' is a key.
+func (c encoder) rewrite(raw []byte) []byte {
+	var out []byte
+	last := 0
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '"' {
+			continue
+		}
+		j, escaped := i+1, false
+		for j < len(raw) && raw[j] != '"' {
+			if raw[j] == '\\' {
+				escaped = true
+				j++
+			}
+			j++
+		}
+		if j >= len(raw) {
+			break // not valid JSON; leave the rest alone
+		}
+		if j+1 < len(raw) && raw[j+1] == ':' {
+			i = j // an object key: a field name, left alone
+			continue
+		}
+		var s string
+		if escaped {
+			if err := json.Unmarshal(raw[i:j+1], &s); err != nil {
+				i = j
+				continue
+			}
+		} else {
+			s = string(raw[i+1 : j])
+		}
+		if ns := c.text(s); ns != s {
+			if out == nil {
+				out = make([]byte, 0, len(raw))
+			}
+			q, _ := json.Marshal(ns)
+			out = append(append(out, raw[last:i]...), q...)
+			last = j + 1
+		}
+		i = j
 	}
-	out, err := json.Marshal(c.walk(tree))
-	if err != nil {
-		return nil, fmt.Errorf("marshal event: %w", err)
+	if out == nil {
+		return raw
 	}
-	return out, nil
+	return append(out, raw[last:]...)
 }
 
 // event returns e with its payload redacted (as a generic JSON tree), for writers that
