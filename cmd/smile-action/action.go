@@ -11,6 +11,7 @@ import (
 	"github.com/sethvargo/go-githubactions"
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/ghaction"
+	"github.com/smile-loop/smile-loop/internal/redact"
 )
 
 // actionRun is one tutorial to run in Action mode, with the inputs that override
@@ -59,6 +60,7 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 	p := &ghaction.Publisher{
 		Action: gha, Getenv: e.getenv, GitHub: gh, Inputs: in, Event: ev, Workspace: ws, Log: e.log,
 		Artifacts: &ghaction.Artifacts{ResultsURL: e.getenv("ACTIONS_RESULTS_URL"), Token: e.getenv("ACTIONS_RUNTIME_TOKEN")},
+		Redact:    secretMasker(e).String,
 	}
 	if in.ReportDir != "" {
 		return actionPost(ctx, e, p, in)
@@ -203,6 +205,19 @@ func actionConfig(ws string, in ghaction.Inputs) (config.Config, string, error) 
 		return cfg, p, err
 	}
 	return cfg, p, nil
+}
+
+// secretMasker masks the secrets of the environment (the process's and the injected
+// one) in everything Action mode posts.
+func secretMasker(e *env) *redact.Redactor {
+	environ := os.Environ()
+	for _, name := range []string{"INPUT_GITHUB-TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN",
+		"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "OPENAI_API_KEY", "CODEX_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"} {
+		if v := e.getenv(name); v != "" {
+			environ = append(environ, name+"="+v)
+		}
+	}
+	return redact.New(redact.FromEnv(environ)...)
 }
 
 func firstOf(vs ...string) string {

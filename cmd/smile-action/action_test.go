@@ -199,3 +199,19 @@ func writeJSON(t *testing.T, v any) string {
 	require.NoError(t, os.WriteFile(p, b, 0o644))
 	return p
 }
+
+func TestSecretMaskerCoversInjectedSecrets(t *testing.T) {
+	t.Parallel()
+	vars := map[string]string{"INPUT_GITHUB-TOKEN": "ghs_0123456789abcdef", "ANTHROPIC_API_KEY": "sk-ant-0123456789abcdef"}
+	m := secretMasker(&env{getenv: func(k string) string { return vars[k] }})
+	got := m.String("token ghs_0123456789abcdef and key sk-ant-0123456789abcdef")
+	assert.NotContains(t, got, "ghs_0123456789abcdef")
+	assert.NotContains(t, got, "sk-ant-0123456789abcdef")
+}
+
+func TestSlug(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"docs/get-started.md": "docs-get-started", "README.md": "README", "a b/c.d.md": "a-b-c.d"} {
+		assert.Equal(t, want, slug(in), in)
+	}
+}
