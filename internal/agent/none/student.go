@@ -422,7 +422,7 @@ var (
 	reWriteVerb = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append)\b`)
 	// "Create a file with this content:" without saying which
 	reNamelessFile = regexp.MustCompile(`(?i)\b(create|save|put|paste|write)\b[^.:]*\bfile\b`)
-	reAppend       = regexp.MustCompile(`(?i)\b(append|add (?:the following |this )?(?:lines? |code )?(?:to|at the end of))\b`)
+	reAppend       = regexp.MustCompile(`(?i)\b(append|add\b[^.]*?\b(?:to|at the end of))\b`)
 	rePathTick     = regexp.MustCompile("`([^`\\s]+)`")
 	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name)=["']?([^"'\s}]+)`)
 	knownNames     = map[string]bool{"Dockerfile": true, "Makefile": true, "Procfile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "Caddyfile": true, "Jenkinsfile": true, ".env": true}
