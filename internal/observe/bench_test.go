@@ -129,3 +129,46 @@ func BenchmarkEmit(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLoopThroughput runs a simulated loop — per op one plan step: step_start, three
+// commands each "taking" 1ms in the sandbox, step_end, a state change — with the default
+// hub settings, with no observer and with 10 observers reading. 8.S3 asks for the same
+// steps/s in both.
+func BenchmarkLoopThroughput(b *testing.B) {
+	for _, n := range []int{0, 10} {
+		b.Run(fmt.Sprintf("observers=%d", n), func(b *testing.B) {
+			hub, srv := startHub(b, observe.HubOptions{})
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			for range n {
+				c := dial(b, wsURL(srv))
+				go func() {
+					for {
+						if _, _, err := c.Read(ctx); err != nil {
+							return
+						}
+					}
+				}()
+			}
+			for hub.Observers() < n {
+				time.Sleep(time.Millisecond)
+			}
+			step := 0
+			start := time.Now()
+			for b.Loop() {
+				step++
+				name := fmt.Sprint("step ", step)
+				hub.Emit(loop.NewEvent(loop.EventStepStart, loop.StepData{Step: name, Line: step}))
+				for i := range 3 {
+					time.Sleep(time.Millisecond) // the command runs in the container
+					hub.Emit(loop.NewEvent(loop.EventCommand, loop.CommandRecord{Iteration: 1, Step: name, Line: step,
+						Command: fmt.Sprint("make target-", i), Output: "ok", Duration: time.Millisecond}))
+				}
+				hub.Emit(loop.NewEvent(loop.EventStepEnd, loop.StepData{Step: name, Line: step, OK: true}))
+				hub.Emit(loop.NewEvent(loop.EventStateChange, loop.StateChangeData{Status: loop.StatusRunning, Phase: loop.PhaseStudent, Iteration: 1}))
+			}
+			b.ReportMetric(float64(step)/time.Since(start).Seconds(), "steps/s")
+			b.ReportMetric(float64(hub.Observers()), "observers")
+		})
+	}
+}

@@ -125,7 +125,7 @@ func (h *Hub) Emit(e loop.Event) {
 func (h *Hub) State() Snapshot {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.state.clone()
+	return h.state.view(h.opts.MaxCommands)
 }
 
 // Observers is the number of observers connected right now.
@@ -164,7 +164,7 @@ func (h *Hub) subscribe() (*observer, error) {
 	raw, err := h.enc.encode(loop.Event{
 		Type: loop.EventConnected,
 		Time: time.Now().UTC(),
-		Data: ConnectedData{State: h.state},
+		Data: ConnectedData{State: h.state.view(h.opts.MaxCommands)},
 	})
 	if err != nil {
 		return nil, err

@@ -66,10 +66,11 @@ func newSnapshot(o HubOptions, now time.Time) Snapshot {
 	}
 }
 
-// clone copies the snapshot deeply enough that later apply calls cannot change it.
-func (s Snapshot) clone() Snapshot {
+// view copies the snapshot deeply enough that later apply calls cannot change it, with at
+// most maxCommands commands.
+func (s Snapshot) view(maxCommands int) Snapshot {
 	s.Plan = slices.Clone(s.Plan)
-	s.Commands = slices.Clone(s.Commands)
+	s.Commands = slices.Clone(s.Commands[max(0, len(s.Commands)-maxCommands):])
 	s.MentorNotes = slices.Clone(s.MentorNotes)
 	s.Gaps = slices.Clone(s.Gaps)
 	if s.Student != nil {
@@ -127,8 +128,8 @@ func (s *Snapshot) apply(e loop.Event, maxCommands int) {
 		if d, ok := decode[loop.CommandRecord](e.Data); ok {
 			s.CommandsTotal++
 			s.Commands = append(s.Commands, d)
-			if over := len(s.Commands) - maxCommands; over > 0 {
-				s.Commands = slices.Delete(s.Commands, 0, over)
+			if len(s.Commands) >= 2*maxCommands { // amortised: trim once per maxCommands
+				s.Commands = append(s.Commands[:0], s.Commands[len(s.Commands)-maxCommands:]...)
 			}
 		}
 	case loop.EventTrigger:
