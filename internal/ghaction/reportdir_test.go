@@ -1,6 +1,7 @@
 package ghaction_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -63,4 +64,22 @@ func TestLoadReportDirTreatsTheArtifactAsData(t *testing.T) {
 	}
 	_, _, err = ghaction.LoadReportDir(t.TempDir(), "")
 	assert.ErrorContains(t, err, "no smile-report.json")
+}
+
+func TestVerifyPR(t *testing.T) {
+	t.Parallel()
+	_, gh := newGitHub(t)
+	ctx := context.Background()
+	rec := ghaction.EventRecord{Repository: "Codertocat/Hello-World", PR: 2, HeadSHA: headSHA}
+	require.NoError(t, gh.VerifyPR(ctx, rec, headSHA))
+
+	var rde *ghaction.ReportDirError
+	moved := rec
+	moved.HeadSHA = "1111111111111111111111111111111111111111"
+	require.ErrorAs(t, gh.VerifyPR(ctx, moved, ""), &rde, "the pull request moved on")
+	assert.Contains(t, rde.Error(), "moved on")
+	require.ErrorAs(t, gh.VerifyPR(ctx, rec, "2222222222222222222222222222222222222222"), &rde, "not the workflow run's commit")
+	other := rec
+	other.Repository = "evil/fork"
+	require.ErrorAs(t, gh.VerifyPR(ctx, other, headSHA), &rde, "another repository")
 }
