@@ -6,7 +6,8 @@
 //
 //   - the Student runs the prompt's "FIX$ cmd" lines (mentor notes) and then its
 //     "$ cmd" lines (the tutorial), stopping at the first failure with ask_mentor;
-//   - the Mentor answers notes naming the failed command;
+//   - the Mentor answers notes naming the failed command, plus "FIX$ cmd" when the
+//     prompt (the tutorial) carries "FAKECLI:MENTOR_FIX=cmd";
 //   - "FAKECLI:RATE_LIMIT=N" in the prompt fails the first N runs with a rate limit;
 //     "FAKECLI:AUTH" always fails authentication;
 //   - when the provider's base-URL variable is set it first calls that URL with the
@@ -57,6 +58,11 @@ func main() {
 	}
 	if mentor {
 		notes := "NOTES: the tutorial assumes a tool it never installs. " + lastFailed(prompt)
+		if i := strings.Index(prompt, "FAKECLI:MENTOR_FIX="); i >= 0 {
+			fix, _, _ := strings.Cut(prompt[i+len("FAKECLI:MENTOR_FIX="):], "\n")
+			fix, _, _ = strings.Cut(fix, "-->")
+			notes += "\nFIX$ " + strings.TrimSpace(fix)
+		}
 		finish(notes, start, 1)
 		return
 	}
