@@ -69,23 +69,42 @@ func (r *Redactor) Empty() bool { return r == nil || r.replacer == nil }
 
 // String returns s with every secret replaced by Mask.
 func (r *Redactor) String(s string) string {
-	if r.Empty() || s == "" {
+	if r.Empty() || !r.containsAny(s) {
 		return s
 	}
 	return r.replacer.Replace(s)
 }
 
+// containsAny is a fast pre-check: strings.Contains is vectorised, the replacer is not,
+// and almost no text contains a secret.
+func (r *Redactor) containsAny(s string) bool {
+	if len(s) < MinSecretLen {
+		return false
+	}
+	for _, sec := range r.secrets {
+		if strings.Contains(s, sec) {
+			return true
+		}
+	}
+	return false
+}
+
 // Bytes returns b with every secret replaced by Mask (a new slice when anything changed).
 func (r *Redactor) Bytes(b []byte) []byte {
-	if r.Empty() || len(b) == 0 {
+	if r.Empty() || len(b) < MinSecretLen {
 		return b
 	}
-	s := string(b)
-	out := r.replacer.Replace(s)
-	if out == s {
+	found := false
+	for _, sec := range r.secrets {
+		if bytes.Contains(b, []byte(sec)) {
+			found = true
+			break
+		}
+	}
+	if !found {
 		return b
 	}
-	return []byte(out)
+	return []byte(r.replacer.Replace(string(b)))
 }
 
 // Writer returns a writer that masks secrets before passing text to w, also when a

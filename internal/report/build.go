@@ -250,7 +250,7 @@ func actionSummary(s *loop.StudentResult) string {
 			failed++
 		}
 	}
-	if len(s.Commands) > 0 || len(parts) == 0 {
+	if s.Summary == "" && (len(s.Commands) > 0 || len(parts) == 0) {
 		parts = append(parts, fmt.Sprintf("ran %d command%s (%d failed), created %d file%s",
 			len(s.Commands), plural(len(s.Commands)), failed, len(s.Files), plural(len(s.Files))))
 	}

@@ -56,17 +56,16 @@ func buildRecommendations(r *Report) []Recommendation {
 		}
 		recs = append(recs, rec{Recommendation{Severity: sev, GapIDs: ids, Text: text + "."}, first})
 	}
-	if !r.Meta.Completed {
-		text := fmt.Sprintf("The run ended as %s before the Student finished the tutorial, so the steps after that point were not tested", r.Meta.Status)
+	// A run that ended early for a reason other than its gaps (timeout, iterations used
+	// up, error, cancelled) left part of the tutorial untested: say so.
+	if !r.Meta.Completed && (len(r.Gaps) == 0 || r.Meta.Status != "blocker" && r.Meta.Status != "stalled") {
+		text := fmt.Sprintf("The run ended as %s before the Student finished the tutorial", r.Meta.Status)
 		if r.Meta.Reason != "" {
-			text += " (" + oneLine(r.Meta.Reason) + ")"
+			text += " (" + strings.TrimRight(oneLine(r.Meta.Reason), ".") + ")"
 		}
-		text += "; fix the gaps above and run smile-loop again."
-		if len(r.Gaps) == 0 {
-			text = fmt.Sprintf("The run ended as %s before the Student finished the tutorial", r.Meta.Status)
-			if r.Meta.Reason != "" {
-				text += " (" + oneLine(r.Meta.Reason) + ")"
-			}
+		if len(r.Gaps) > 0 {
+			text += "; the steps after the last gap were not tested. Fix the gaps above and run smile-loop again."
+		} else {
 			text += "; see the timeline and smile-audit.log, then run smile-loop again."
 		}
 		recs = append(recs, rec{Recommendation{Severity: High, GapIDs: []int{}, Text: text}, int(^uint(0) >> 1)})
