@@ -6,6 +6,8 @@
 //
 // Usage: smile-wrapper student|mentor
 //
+//	smile-wrapper print-shim   prints the exit-code shell shim (the image installs it)
+//
 // Environment: SMILE_API_URL, SMILE_TOKEN (given only to this process by the runtime),
 // SMILE_PROVIDER (claude, codex, gemini), optional SMILE_MODEL, SMILE_SHIM (exit-code
 // shim, default /usr/local/lib/smile/shim.sh), SMILE_WORKDIR, SMILE_MAX_ATTEMPTS
@@ -53,6 +55,10 @@ type status struct {
 }
 
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) int {
+	if len(args) == 1 && args[0] == "print-shim" {
+		_, _ = io.WriteString(os.Stdout, headless.Shim)
+		return 0
+	}
 	if len(args) != 1 || (args[0] != headless.RoleStudent && args[0] != headless.RoleMentor) {
 		fmt.Fprintln(stderr, "usage: smile-wrapper student|mentor")
 		return headless.ExitUsage
