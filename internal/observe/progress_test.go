@@ -106,6 +106,20 @@ func TestTerminalRedactsAndTicks(t *testing.T) {
 	assert.NotContains(t, out.String(), "hunt", "redacted before being shortened")
 }
 
+func TestTerminalStepLabels(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	term := observe.NewTerminal(&out, observe.TerminalOptions{TTY: true, Tick: -1, Now: func() time.Time { return t0 }})
+	term.Emit(at(0, loop.EventStepStart, loop.StepData{Step: "step 2 of 5: Install", Line: 7}))
+	assert.Equal(t, "\r\x1b[2K● iteration – · step 2 of 5: Install · 0s · 0 gaps", out.String())
+
+	out.Reset()
+	plain := observe.NewTerminal(&out, observe.TerminalOptions{})
+	plain.Emit(at(0, loop.EventStepStart, loop.StepData{Step: "step 2 of 5: Install", Line: 7}))
+	plain.Emit(at(0, loop.EventStepStart, loop.StepData{Step: "Configure", Line: 9}))
+	assert.Equal(t, "14:00:00 step 2 of 5: Install [line 7]\n14:00:00 step: Configure [line 9]\n", out.String())
+}
+
 func TestIsTTY(t *testing.T) {
 	t.Parallel()
 	env := func(kv ...string) func(string) string {

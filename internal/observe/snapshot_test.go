@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -29,6 +30,20 @@ func TestSnapshotApply(t *testing.T) {
 				assert.Equal(t, 3, s.Iteration)
 				assert.Equal(t, loop.PhaseCheck, s.Phase)
 				assert.Equal(t, []string{"n"}, s.MentorNotes)
+			},
+		},
+		{
+			name: "raw JSON payloads (as the loop's secret masking leaves them)",
+			events: []loop.Event{
+				{Type: loop.EventIterationStart, Data: json.RawMessage(`{"iteration":2,"timestamp":"2026-11-22T14:00:00Z"}`)},
+				{Type: loop.EventCommand, Data: json.RawMessage(`{"iteration":2,"command":"npm i","exitCode":1}`)},
+				{Type: loop.EventGap, Data: json.RawMessage(`not json`)},
+			},
+			check: func(t *testing.T, s Snapshot) {
+				assert.Equal(t, 2, s.Iteration)
+				require.Len(t, s.Commands, 1)
+				assert.Equal(t, 1, s.Commands[0].ExitCode)
+				assert.Empty(t, s.Gaps)
 			},
 		},
 		{

@@ -202,11 +202,12 @@ func (t *Terminal) drawLive() {
 		fmt.Fprintf(&b, "/%d", t.opts.MaxIterations)
 	}
 	if t.step != "" {
-		b.WriteString(" · step ")
+		b.WriteString(" · ")
 		if i := planIndex(t.plan, t.step, t.line); i > 0 {
-			fmt.Fprintf(&b, "%d/%d ", i, len(t.plan))
+			fmt.Fprintf(&b, "step %d/%d %s", i, len(t.plan), oneLine(t.step, 40))
+		} else {
+			b.WriteString(strings.Replace(stepText(oneLine(t.step, 48)), "step: ", "step ", 1))
 		}
-		b.WriteString(oneLine(t.step, 40))
 	}
 	fmt.Fprintf(&b, " · %s · %d gap%s", t.opts.Now().Sub(t.start).Round(time.Second), len(t.gaps), plural(len(t.gaps)))
 	t.write("\r\x1b[2K" + truncate(b.String(), t.opts.Width-1))

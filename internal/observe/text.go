@@ -67,7 +67,7 @@ func plainLine(e loop.Event) (line string, ok bool) {
 		}
 	case loop.EventStepStart:
 		if d, ok := decode[loop.StepData](e.Data); ok {
-			return "step: " + oneLine(d.Step, 120) + at(d.Line), true
+			return stepText(oneLine(d.Step, 120)) + at(d.Line), true
 		}
 	case loop.EventStepEnd:
 		if d, ok := decode[loop.StepData](e.Data); ok {
@@ -125,6 +125,15 @@ func plainLine(e loop.Event) (line string, ok bool) {
 		}
 	}
 	return "", false
+}
+
+// stepText labels a step name, unless it is already a label such as "step 2 of 5: Install"
+// (loop.StepLabel).
+func stepText(name string) string {
+	if len(name) > 5 && strings.EqualFold(name[:5], "step ") {
+		return name
+	}
+	return "step: " + name
 }
 
 func commandLine(c loop.CommandRecord) string {
