@@ -6,11 +6,13 @@
 // same gap seen in several iterations, or once as a finding and once as the Student's
 // problem, appears once with every iteration it was seen in.
 //
-// Location. A gap's line is, in this order: the finding's line; the line map's
-// Locate of the quoted text; Locate of the step name; the range of the Student's plan
-// step of that name; the line of the command the loop recorded; the line of the code
-// block command matching the failing command. When none matches, the gap says its
-// location could not be determined: a line is never invented.
+// Location. A gap's line is, in this order: the finding's own line (when it exists in
+// the tutorial); Locate of the quoted text; the line the loop recorded for the failing
+// command; Locate of the step name (or, when the step's section holds the failing
+// command, that command's line); the Student's plan step of that name; the first
+// code-block command matching the failing command. When none matches, the gap says its
+// location could not be determined: a line is never invented. Without the tutorial
+// (re-rendering), only lines recorded in the findings are used.
 //
 // Category and severity. The failure class (or the stuck trigger when no command was
 // classified) gives the category; the category gives the severity:
@@ -23,8 +25,13 @@
 //	ambiguous_instruction, a question only      ambiguous instruction    medium
 //	anything else                               other                    low
 //
-// A gap that stopped the run (the Student reported cannot_complete, the Mentor found no
-// way forward, or the run ended as blocker or stalled on it) is critical.
+// A gap that stopped the run is critical: the finding on the Student's current step (or
+// its last finding) when it reported cannot_complete, when the Mentor found no way
+// forward, or in the last iteration of a run that ended as blocker or stalled.
+//
+// Fingerprint. sha256 of the tutorial's repository path, the category and the quoted
+// tutorial text (else the Student's quote, command, step or problem), normalised; never
+// the line number, so a gap keeps its fingerprint when lines above it change.
 //
 // Suggested fix. The Mentor's fix for that finding (MentorRecord.Fixes, same order as
 // the findings) when present; else the part of the Mentor's notes that speaks of the

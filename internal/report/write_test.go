@@ -45,6 +45,7 @@ func TestWriteCreatesDirectory(t *testing.T) {
 	// Writing again replaces the files.
 	_, err = Write(dir, buildFixture(t, "clean"), WithFallback(failWriter{t}))
 	require.NoError(t, err)
+	validateReportJSON(t, []byte(readAll(t, files)[JSONFile]))
 	md, err := os.ReadFile(files.Markdown)
 	require.NoError(t, err)
 	assert.Contains(t, string(md), "No gaps found")
@@ -63,7 +64,9 @@ func TestWriteRetries(t *testing.T) {
 	var fallback bytes.Buffer
 	files, err := Write(dir, buildFixture(t, "clean"), WithRetry(3, time.Millisecond), WithFallback(&fallback), withWriteFile(flaky))
 	require.NoError(t, err)
-	assert.FileExists(t, files.JSON)
+	got := readAll(t, files)
+	validateReportJSON(t, []byte(got[JSONFile]))
+	validateSARIF(t, []byte(got[SARIFFile]))
 	assert.Zero(t, fallback.Len(), "no fallback when a retry succeeds")
 }
 
@@ -103,6 +106,8 @@ func TestCanarySecretNowhere(t *testing.T) {
 		assert.NotContains(t, text, canary[:12]+"…", name)
 	}
 	got := readAll(t, files)
+	validateReportJSON(t, []byte(got[JSONFile]))
+	validateSARIF(t, []byte(got[SARIFFile]))
 	assert.Contains(t, got[AuditFile], "FULL-OUTPUT-MARKER token=***", "the saved full output is in the audit log, masked")
 	assert.Contains(t, got[JSONFile], "Bearer ***")
 
