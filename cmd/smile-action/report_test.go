@@ -126,3 +126,14 @@ func TestReportWithoutTutorialKeepsRecordedLines(t *testing.T) {
 	require.Len(t, r.Gaps, 1)
 	assert.False(t, r.Gaps[0].Location.Found, "no line recorded and no tutorial: the location is unknown, not invented")
 }
+
+func TestReportUnwritableOutputFallsBackToStdout(t *testing.T) {
+	t.Parallel()
+	dir := savedRun(t, loop.StatusCompleted, false)
+	blocker := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(blocker, nil, 0o644))
+	code, stdout, stderr := runReportCmd(t, "--from", dir, "--output", filepath.Join(blocker, "out"))
+	assert.Equal(t, exitInvalidInput, code)
+	assert.Contains(t, stdout, "# SMILE Loop Report: Demo", "9.E3: the report is printed instead")
+	assert.Contains(t, stderr, "choose another output directory")
+}

@@ -100,8 +100,8 @@ func clean(s string) string {
 			return '\n'
 		case r < 0x20 || r == 0x7f:
 			return -1
-		case r == '\ufffd':
-			return r
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			return -1 // bidirectional overrides would make the text read differently than it is
 		}
 		return r
 	}, s)

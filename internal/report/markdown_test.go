@@ -163,6 +163,7 @@ func TestEscapers(t *testing.T) {
 		{"issue", "#12 and org/repo#3 and GH-7", "\\#" + zwj + "12 and org/repo\\#" + zwj + "3 and GH" + zwj + "-7"},
 		{"emphasis and links", "*a* _b_ [l](u) ![i](u) `c` ~d~ $x$", "\\*a\\* \\_b\\_ \\[l\\](u) \\!\\[i\\](u) \\`c\\` \\~d\\~ \\$x\\$"},
 		{"control characters", "a\x00b\x1bc\r\nd", "abc d"},
+		{"bidi overrides", "abc\u202edcb\u2066x\u2069", "abcdcbx"},
 		{"plain", "npm install", "npm install"},
 	}
 	for _, tt := range tests {

@@ -62,6 +62,10 @@ func (e *WriteError) Error() string {
 
 func (e *WriteError) Unwrap() error { return e.Err }
 
+// InvalidInput marks the error as user-fixable (exit code 2): the output directory
+// given by --output or outputDir cannot be written.
+func (e *WriteError) InvalidInput() bool { return true }
+
 // Write renders r and writes smile-report.md, smile-report.json, smile-report.sarif and
 // smile-audit.log into dir, creating dir when missing (9.E4). Each file is replaced
 // atomically. A failed write is retried; when it keeps failing the Markdown report is
