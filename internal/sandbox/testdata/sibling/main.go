@@ -32,7 +32,7 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	failed := false
 	for _, c := range []struct{ name, root string }{
-		{"mounted", *workspace},             // bind mount of the orchestrator: translated
+		{"mounted", *workspace},                // bind mount of the orchestrator: translated
 		{"copied", "/tmp/unmounted-workspace"}, // in no mount: copied in and out
 	} {
 		if err := check(ctx, log, *image, c.name, c.root); err != nil {
