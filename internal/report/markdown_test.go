@@ -92,9 +92,7 @@ func TestHostileMarkdownIsInert(t *testing.T) {
 		assert.NotRegexp(t, reGHRef, s, "no GH- reference in rendered text")
 	}
 	// Rendered as GitHub would (raw HTML disabled), the text still reads as written.
-	var html bytes.Buffer
-	require.NoError(t, goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert(p.src, &html))
-	out := html.String()
+	out := renderHTML(t, p.src)
 	assert.NotContains(t, out, "raw HTML omitted")
 	for _, tag := range []string{"<script", "<img", "<b>", "<i>", "</details>", "<td>x</td>"} {
 		assert.NotContains(t, out, tag)
@@ -125,6 +123,14 @@ func TestHostileMarkdownIsInert(t *testing.T) {
 	require.Len(t, calls[1], 7)
 	assert.Equal(t, "model|<i>x</i>", calls[1][3])
 	assert.Equal(t, "10", calls[1][4])
+}
+
+// renderHTML renders Markdown as GitHub does (GFM, raw HTML not passed through).
+func renderHTML(t *testing.T, src []byte) string {
+	t.Helper()
+	var html bytes.Buffer
+	require.NoError(t, goldmark.New(goldmark.WithExtensions(extension.GFM)).Convert(src, &html))
+	return html.String()
 }
 
 var (
