@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark/text"
 )
 
 const bigSection = "## Step %[1]d: configure the **service** number %[1]d\n\n" +
@@ -67,6 +69,18 @@ func BenchmarkLoadBig(b *testing.B) {
 		if len(tu.Images) == 0 || len(tu.Map.ShellBlocks()) == 0 {
 			b.Fatal("nothing mapped")
 		}
+	}
+}
+
+// BenchmarkGoldmarkBaseline: goldmark alone on the same document, to read the others against.
+func BenchmarkGoldmarkBaseline(b *testing.B) {
+	raw, err := os.ReadFile(bigTutorial(b, b.TempDir()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		parser().Parser().Parse(text.NewReader(raw))
 	}
 }
 

@@ -146,6 +146,8 @@ func (s *shellScanner) continues() bool {
 	return s.quote != 0 || s.trailing || s.depth > 0 || s.parens > 0 || len(s.heredocs) > 0
 }
 
+var unquote = strings.NewReplacer("'", "", `"`, "", `\`, "")
+
 var openers = map[string]int{"if": 1, "case": 1, "do": 1, "{": 1, "fi": -1, "esac": -1, "done": -1, "}": -1}
 
 // scan reads one physical line.
@@ -246,7 +248,7 @@ func (s *shellScanner) scan(line string) {
 				for k < len(line) && !strings.ContainsRune(" \t;&|<>()", rune(line[k])) {
 					k++
 				}
-				h.delim = strings.NewReplacer("'", "", `"`, "", `\`, "").Replace(line[j:k])
+				h.delim = unquote.Replace(line[j:k])
 				if h.delim != "" {
 					s.heredocs = append(s.heredocs, h)
 				}

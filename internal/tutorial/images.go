@@ -24,9 +24,10 @@ func (t *Tutorial) resolveImages(refs []imageRef) {
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
+	dirs := map[string]string{} // resolved directories, so each is walked once
 	for _, r := range refs {
 		img := Image{Ref: r.ref, Alt: r.alt, Line: r.line}
-		t.resolveImage(&img, root)
+		t.resolveImage(&img, root, dirs)
 		switch {
 		case img.Refused != "":
 			t.Warnings = append(t.Warnings, fmt.Sprintf("image %q on line %d was not loaded: %s", img.Ref, img.Line, img.Refused))
@@ -37,7 +38,7 @@ func (t *Tutorial) resolveImages(refs []imageRef) {
 	}
 }
 
-func (t *Tutorial) resolveImage(img *Image, root string) {
+func (t *Tutorial) resolveImage(img *Image, root string, dirs map[string]string) {
 	ref := strings.TrimSpace(img.Ref)
 	u, err := url.Parse(ref)
 	if err != nil {
@@ -88,17 +89,43 @@ func (t *Tutorial) resolveImage(img *Image, root string) {
 		return
 	}
 	img.Path = p
-	// A symlink inside the tree may point outside it: resolve before anyone reads it.
-	if real, err := filepath.EvalSymlinks(p); err == nil {
+	// A symlink inside the tree (the file or a directory on the way) may point outside
+	// it: resolve before anyone reads it.
+	if real, regular, err := resolveLinks(p, dirs); err == nil {
 		if !inside(root, real) {
 			img.Path = ""
 			img.Refused = "the path is a link that leaves the tutorial's repository"
 			return
 		}
-		if fi, err := os.Stat(real); err == nil && fi.Mode().IsRegular() {
-			img.Exists = true
+		img.Exists = regular
+	}
+}
+
+// resolveLinks is filepath.EvalSymlinks with the directories cached in dirs; regular
+// tells whether the final target is a regular file.
+func resolveLinks(p string, dirs map[string]string) (real string, regular bool, err error) {
+	dir, base := filepath.Split(p)
+	realDir, ok := dirs[dir]
+	if !ok {
+		if realDir, err = filepath.EvalSymlinks(dir); err != nil {
+			return "", false, err
+		}
+		dirs[dir] = realDir
+	}
+	real = filepath.Join(realDir, base)
+	fi, err := os.Lstat(real)
+	if err != nil {
+		return "", false, err
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		if real, err = filepath.EvalSymlinks(real); err != nil {
+			return "", false, err
+		}
+		if fi, err = os.Stat(real); err != nil {
+			return "", false, err
 		}
 	}
+	return real, fi.Mode().IsRegular(), nil
 }
 
 // inside reports whether p is root or below it.

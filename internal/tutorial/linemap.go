@@ -106,6 +106,8 @@ var parser = sync.OnceValue(func() goldmark.Markdown {
 // line bodyStartLine. It returns the image references found, for resolution.
 func newLineMap(raw []byte, bodyOff, bodyStartLine int) (*LineMap, []imageRef) {
 	m := &LineMap{lines: splitLines(raw)}
+	m.blocks = make([]Block, 0, len(m.lines)/2+1)
+	m.plain = make([]string, 0, len(m.lines)/2+1)
 	src := bytes.ReplaceAll(raw[bodyOff:], []byte("\r\n"), []byte("\n"))
 	b := &builder{src: src, firstLine: bodyStartLine, m: m, lastLeaf: -1}
 	for i, c := range src {
@@ -148,6 +150,21 @@ func (b *builder) segLines(s text.Segment) (int, int) {
 	return start, start
 }
 
+// span is a line range being widened; zero when empty.
+type span struct{ start, end int }
+
+func (r *span) widen(s, e int) {
+	if s == 0 {
+		return
+	}
+	if r.start == 0 || s < r.start {
+		r.start = s
+	}
+	if e > r.end {
+		r.end = e
+	}
+}
+
 // visit records n and its descendants and returns n's line range (0, 0 when it has none).
 func (b *builder) visit(n ast.Node) (start, end int) {
 	kind, isBlock := blockKind(n)
@@ -157,46 +174,37 @@ func (b *builder) visit(n ast.Node) (start, end int) {
 		b.m.blocks = append(b.m.blocks, Block{Kind: kind})
 		b.m.plain = append(b.m.plain, "")
 	}
-	widen := func(s, e int) {
-		if s == 0 {
-			return
-		}
-		if start == 0 || s < start {
-			start = s
-		}
-		if e > end {
-			end = e
-		}
-	}
+	var r span
 	if p := n.Pos(); p >= 0 && p <= len(b.src) && n.Kind() != east.KindTable {
 		l := b.lineOf(p)
-		widen(l, l)
+		r.widen(l, l)
 	}
 	if n.Type() == ast.TypeBlock {
 		segs := n.Lines()
 		for i := 0; i < segs.Len(); i++ {
-			widen(b.segLines(segs.At(i)))
+			r.widen(b.segLines(segs.At(i)))
 		}
 	}
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		if c.Type() == ast.TypeInline {
-			b.inline(c, start)
+			b.inline(c, r.start)
 			continue
 		}
-		widen(b.visit(c))
+		r.widen(b.visit(c))
 	}
 	switch v := n.(type) {
 	case *ast.FencedCodeBlock:
-		widen(b.closingFence(v, start, end))
+		r.widen(b.closingFence(v, r.start, r.end))
 	case *ast.HTMLBlock:
 		if v.HasClosure() {
-			widen(b.segLines(v.ClosureLine))
+			r.widen(b.segLines(v.ClosureLine))
 		}
 	case *ast.Heading:
-		if start > 0 && !b.isATX(v) && end < b.lastLine() {
-			end++ // setext underline
+		if r.start > 0 && !b.isATX(v) && r.end < b.lastLine() {
+			r.end++ // setext underline
 		}
 	}
+	start, end = r.start, r.end
 	if isBlock {
 		b.fill(idx, n, start, end)
 	}

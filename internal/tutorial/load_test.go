@@ -278,3 +278,24 @@ func TestParseImagesWithoutRepository(t *testing.T) {
 	assert.Contains(t, tu.Images[0].Refused, "leaves")
 	assert.Empty(t, tu.Images[0].Path)
 }
+
+// A directory link on the way out of the tree is refused too, and a link inside the tree
+// to an image inside it is fine.
+func TestParseImagesThroughLinkedDirectories(t *testing.T) {
+	t.Parallel()
+	repo := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(repo, ".git"), 0o755))
+	outside := t.TempDir()
+	write(t, filepath.Join(outside, "x.png"), []byte("png"))
+	write(t, filepath.Join(repo, "real", "y.png"), []byte("png"))
+	require.NoError(t, os.Symlink(outside, filepath.Join(repo, "out")))
+	require.NoError(t, os.Symlink(filepath.Join(repo, "real"), filepath.Join(repo, "in")))
+	tu, err := Parse(filepath.Join(repo, "t.md"), []byte("![a](out/x.png)\n![b](in/y.png)\n![c](real)\n"))
+	require.NoError(t, err)
+	require.Len(t, tu.Images, 3)
+	assert.Contains(t, tu.Images[0].Refused, "leaves")
+	assert.Empty(t, tu.Images[0].Path)
+	assert.True(t, tu.Images[1].Exists)
+	assert.Empty(t, tu.Images[1].Refused)
+	assert.Contains(t, tu.Images[2].Refused, "unsupported image format")
+}
