@@ -24,7 +24,6 @@ import (
 	"github.com/smile-loop/smile-loop/internal/agent/api"
 	"github.com/smile-loop/smile-loop/internal/agent/cli"
 	"github.com/smile-loop/smile-loop/internal/config"
-	"github.com/smile-loop/smile-loop/internal/llmproxy"
 	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/sandbox"
 	"github.com/smile-loop/smile-loop/internal/sandbox/sandboxtest"
@@ -126,21 +125,24 @@ func TestCLIKeyNeverEntersTheContainer(t *testing.T) {
 				"$ ! grep -rIl --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev 'sk-canary-7f3e[9]a41c0ffee' / 2>/dev/null\n"
 			e := newLLMEnv(t, "leak-"+provider, md)
 			up, seen := upstream(t)
-			ctx := context.Background()
-			host, err := e.sb.HostAddr(ctx)
-			require.NoError(t, err)
-			// The proxy listens where the container reaches the host; the upstream is on
-			// loopback, reachable only from the orchestrator.
-			proxy, err := llmproxy.Start(ctx, host, llmproxy.Options{Provider: provider, Upstream: up.URL + map[string]string{"codex": "/v1"}[provider], Key: canary})
-			require.NoError(t, err)
-			t.Cleanup(func() { _ = proxy.Close() })
-			opts := cli.Options{Provider: provider, Env: proxy.ContainerEnv(loop.ContainerHost),
-				Install: []cli.File{{HostPath: wrapper, Name: "smile-wrapper"}, {HostPath: fake, Name: provider}}}
+			// The orchestrator's environment holds the key and the provider URL; cli.New
+			// starts the key-holding proxy on the sandbox's HostAddr at the first attempt.
+			// The upstream is on loopback, reachable only from the orchestrator.
+			env := map[string]string{
+				"ANTHROPIC_API_KEY": canary, "ANTHROPIC_BASE_URL": up.URL,
+				"OPENAI_API_KEY": canary, "OPENAI_BASE_URL": up.URL + "/v1",
+				"GEMINI_API_KEY": canary, "GOOGLE_GEMINI_BASE_URL": up.URL,
+			}
 			cfg := config.Default()
 			cfg.LLMProvider, cfg.MaxIterations = provider, 2
+			student, mentor, err := cli.New(cfg, func(k string) string { return env[k] },
+				cli.Options{Install: []cli.File{{HostPath: wrapper, Name: "smile-wrapper"}, {HostPath: fake, Name: provider}}})
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = student.Close() })
+			token := student.Secrets()[0]
 			// The canary is deliberately not given to the loop as a secret to mask: a
 			// leak must show up in the outputs, not be hidden as ***.
-			st := e.run(t, cfg, cli.NewStudent(opts), cli.NewMentor(opts))
+			st := e.run(t, cfg, student, mentor)
 
 			require.NotEmpty(t, st.History)
 			res := st.History[0].Student
@@ -148,7 +150,7 @@ func TestCLIKeyNeverEntersTheContainer(t *testing.T) {
 			assert.Equal(t, loop.StatusCompleted, st.Status, "grep found no key and the CLI reached the provider: %+v", res)
 			require.Len(t, res.Commands, 3)
 			envOut := res.Commands[0].Output + res.Commands[1].Output
-			assert.Contains(t, envOut, proxy.Token(), "the CLI got the run token as its key")
+			assert.Contains(t, envOut, token, "the CLI got the run token as its key")
 			assert.Contains(t, envOut, "host.docker.internal:", "the CLI's base URL is the proxy")
 			for _, c := range res.Commands {
 				assert.Equal(t, 0, c.ExitCode, c.Command)

@@ -106,10 +106,16 @@ func (e *WrapperError) Error() string {
 func (e *WrapperError) EnvironmentUnavailable() bool { return e.ExitCode == 126 || e.ExitCode == 127 }
 
 // Student runs the provider's CLI as the Student.
-type Student struct{ opts Options }
+type Student struct {
+	opts  Options
+	proxy *proxy // set by New: the key-holding proxy, started on first use
+}
 
 // Mentor runs the provider's CLI as the Mentor, with read and web tools only.
-type Mentor struct{ opts Options }
+type Mentor struct {
+	opts  Options
+	proxy *proxy
+}
 
 var (
 	_ loop.Student = (*Student)(nil)
@@ -124,7 +130,7 @@ func NewMentor(opts Options) *Mentor { return &Mentor{opts: opts.withDefaults()}
 
 // runWrapper installs the shim (and any Install files), runs the wrapper for role and
 // returns what it posted.
-func runWrapper(ctx context.Context, o Options, sb loop.Sandbox, cb loop.Callback, role string, iteration int, model string) (headless.Payload, error) {
+func runWrapper(ctx context.Context, o Options, px *proxy, sb loop.Sandbox, cb loop.Callback, role string, iteration int, model string) (headless.Payload, error) {
 	var p headless.Payload
 	if cb == nil {
 		return p, errors.New("cli runtime: the loop serves no wrapper API (task.Callback is nil)")
@@ -168,6 +174,15 @@ func runWrapper(ctx context.Context, o Options, sb loop.Sandbox, cb loop.Callbac
 	}
 	for k, v := range o.Env {
 		env[k] = v
+	}
+	if px != nil {
+		penv, err := px.env(ctx, sb)
+		if err != nil {
+			return p, err
+		}
+		for k, v := range penv {
+			env[k] = v
+		}
 	}
 	res, err := sb.Exec(ctx, loop.ExecRequest{
 		Command: fmt.Sprintf(`PATH=%s/bin:"$PATH" exec %s %s`, o.InstallDir, o.Wrapper, role),

@@ -14,7 +14,7 @@ const maxNotes = 8000
 
 // Advise implements loop.Mentor.
 func (m *Mentor) Advise(ctx context.Context, task loop.MentorTask) (loop.MentorResult, error) {
-	p, err := runWrapper(ctx, m.opts, task.Sandbox, task.Callback, headless.RoleMentor, task.Iteration, m.opts.MentorModel)
+	p, err := runWrapper(ctx, m.opts, m.proxy, task.Sandbox, task.Callback, headless.RoleMentor, task.Iteration, m.opts.MentorModel)
 	if err != nil {
 		return loop.MentorResult{}, err
 	}

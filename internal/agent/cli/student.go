@@ -13,7 +13,7 @@ import (
 
 // Attempt implements loop.Student.
 func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.StudentResult, error) {
-	p, err := runWrapper(ctx, s.opts, task.Sandbox, task.Callback, headless.RoleStudent, task.Iteration, s.opts.StudentModel)
+	p, err := runWrapper(ctx, s.opts, s.proxy, task.Sandbox, task.Callback, headless.RoleStudent, task.Iteration, s.opts.StudentModel)
 	if err != nil {
 		return loop.StudentResult{}, err
 	}

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/smile-loop/smile-loop/internal/agent/api"
+	"github.com/smile-loop/smile-loop/internal/config"
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+func TestNewRoutesTheCLIThroughTheKeyHoldingProxy(t *testing.T) {
+	t.Parallel()
+	const key = "sk-ant-real-key-for-test"
+	var calls atomic.Int32
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("x-api-key") != key {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		calls.Add(1)
+		_, _ = io.WriteString(w, `{}`)
+	}))
+	t.Cleanup(up.Close)
+	env := map[string]string{"ANTHROPIC_API_KEY": key, "ANTHROPIC_BASE_URL": up.URL}
+	cfg := config.Default()
+	s, m, err := New(cfg, func(k string) string { return env[k] }, Options{Install: fakeInstall("claude")})
+	require.NoError(t, err)
+	s.proxy.containerHost = "127.0.0.1" // the host sandbox is the host itself
+	require.NotNil(t, m.proxy)
+	t.Cleanup(func() { assert.NoError(t, s.Close()) })
+
+	sb := newHostSandbox(t)
+	apiSrv := newAPI(t)
+	apiSrv.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: "$ env\n"})
+	r, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "$ env\n", Sandbox: sb, Callback: apiSrv})
+	require.NoError(t, err)
+	assert.Equal(t, loop.StudentCompleted, r.Status, r.Reason)
+	assert.EqualValues(t, 1, calls.Load(), "the fake CLI reached the provider through the proxy")
+	require.Len(t, r.Commands, 1)
+	assert.Contains(t, r.Commands[0].Output, "ANTHROPIC_API_KEY="+s.Secrets()[0])
+	assert.NotContains(t, r.Commands[0].Output, key)
+	sb.mu.Lock()
+	for _, req := range sb.reqs {
+		for k, v := range req.Env {
+			assert.NotContains(t, v, key, k)
+		}
+	}
+	sb.mu.Unlock()
+}
+
+func TestNewWithoutAKeyIsAnEnvironmentError(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default()
+	cfg.LLMProvider = config.ProviderCodex
+	_, _, err := New(cfg, func(string) string { return "" }, Options{})
+	var ce *api.CredentialsError
+	require.ErrorAs(t, err, &ce)
+	assert.True(t, ce.EnvironmentUnavailable())
+	assert.Contains(t, err.Error(), "OPENAI_API_KEY")
+}
