@@ -125,8 +125,8 @@ func (m *LineMap) LocateAll(quote string) []Location {
 	}
 	var out []Location
 	for _, b := range m.index {
-		if !sharesContent(q, b) {
-			continue
+		if !sharesContent(q, b) || presentWeight(q, b) < minCoverage*total {
+			continue // cannot reach the coverage: skip the alignment
 		}
 		matched, s, e, ok := align(q, b.tokens)
 		if !ok {
@@ -190,6 +190,18 @@ func sharesContent(q []token, b locBlock) bool {
 		}
 	}
 	return any
+}
+
+// presentWeight bounds what an alignment with b can match: the weight of the quote's
+// words that occur in b at all.
+func presentWeight(q []token, b locBlock) float64 {
+	var w float64
+	for _, t := range q {
+		if b.set[t.word] {
+			w += t.weight
+		}
+	}
+	return w
 }
 
 func countMatched(q []token, span []string) int {
