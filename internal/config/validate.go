@@ -89,6 +89,9 @@ func describe(doc any, ve *jsonschema.ValidationError) Problem {
 	p := Problem{Path: path, Value: jsonText(val)}
 	field := schemaIndex()[path]
 	fallback := " or remove the field to use the default" + defaultText(field)
+	if path == "" {
+		fallback = ""
+	}
 	switch k := ve.ErrorKind.(type) {
 	case *kind.Type:
 		p.Message = fmt.Sprintf("%s is %s, but it must be %s; %s", p.Value, article(k.Got), strings.Join(articles(k.Want), " or "), typeFix(k.Want, val)) + fallback
@@ -234,7 +237,7 @@ func typeFix(want []string, got any) string {
 	case slices.Contains(want, "string"):
 		return "write the value in double quotes,"
 	case slices.Contains(want, "object"):
-		return "write an object such as {\"key\": value},"
+		return "write an object such as {\"key\": value}"
 	}
 	return "change the value,"
 }
