@@ -11,26 +11,60 @@ import (
 	"github.com/sethvargo/go-githubactions"
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/ghaction"
+	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/redact"
 )
 
 // actionRun is one tutorial to run in Action mode, with the inputs that override
 // smile.json.
 type actionRun struct {
-	Tutorial      string // repository-relative path
-	ConfigPath    string // "" when there is no smile.json
-	Provider      string // effective llm-provider (after the credentials fallback)
-	Runtime       string
-	FailOn        string
-	MaxIterations int
-	Image         string
-	OutputDir     string // absolute, one per tutorial
+	Tutorial  string        // repository-relative path
+	Workspace string        // repository root
+	Config    config.Config // smile.json with the inputs applied
+	OutputDir string        // absolute, one per tutorial
+	Events    loop.Emitter
 }
 
-// runOne runs one tutorial end to end and converts its report; it is the bridge to
-// runTutorial (run.go).
+// runOne runs one tutorial end to end (runTutorial) and converts its report. Tests of
+// the Action wiring replace it; the end-to-end test runs the real one.
 var runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
-	return ghaction.Result{Tutorial: r.Tutorial, Status: "error", Err: "running tutorials is not available in this build"}
+	cfg := r.Config
+	cfg.Tutorial = r.Tutorial
+	out, err := runTutorial(ctx, e, runRequest{
+		Config:    &cfg,
+		Tutorial:  filepath.Join(r.Workspace, filepath.FromSlash(r.Tutorial)),
+		OutputDir: r.OutputDir,
+		RepoRoot:  r.Workspace,
+		Events:    r.Events,
+		Quiet:     true,
+	})
+	if out == nil || out.Report == nil {
+		msg := "the run produced no report"
+		if err != nil {
+			msg = err.Error()
+		}
+		return ghaction.Result{Tutorial: r.Tutorial, Status: "error", Err: msg}
+	}
+	if err != nil {
+		e.log.Warn("run ended with an error; its report is published", "tutorial", r.Tutorial, "err", err)
+	}
+	return ghaction.FromReport(r.Tutorial, out.Report, out.Files, r.Config.FailOn)
+}
+
+// actionEvents writes the loop's progress to the job log.
+func actionEvents(gha *githubactions.Action) loop.Emitter {
+	return loop.EmitterFunc(func(ev loop.Event) {
+		switch d := ev.Data.(type) {
+		case loop.IterationStartData:
+			gha.Infof("iteration %d", d.Iteration)
+		case *loop.IterationStartData:
+			gha.Infof("iteration %d", d.Iteration)
+		case loop.LoopCompleteData:
+			gha.Infof("loop ended: %s after %d iteration(s)", d.Status, d.Iterations)
+		case *loop.LoopCompleteData:
+			gha.Infof("loop ended: %s after %d iteration(s)", d.Status, d.Iterations)
+		}
+	})
 }
 
 // cmdAction is Action mode: GITHUB_ACTIONS=true and no subcommand. It reads the inputs
@@ -109,12 +143,24 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 		gha.Noticef("%s", why)
 	}
 
+	cfg.LLMProvider, cfg.FailOn = provider, failOn
+	cfg.LLMRuntime = firstOf(in.LLMRuntime, cfg.LLMRuntime)
+	cfg.ContainerImage = firstOf(in.Image, cfg.ContainerImage)
+	if in.MaxIterations > 0 {
+		cfg.MaxIterations = in.MaxIterations
+	}
+	if cfg.Scenario != "" && !filepath.IsAbs(cfg.Scenario) && cfgPath != "" {
+		cfg.Scenario = filepath.Join(filepath.Dir(cfgPath), cfg.Scenario)
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+
 	var results []ghaction.Result
 	for _, t := range tutorials {
 		gha.Group("smile-loop: " + t)
 		res := runOne(ctx, e, actionRun{
-			Tutorial: t, ConfigPath: cfgPath, Provider: provider, Runtime: in.LLMRuntime, FailOn: failOn,
-			MaxIterations: in.MaxIterations, Image: in.Image,
+			Tutorial: t, Workspace: ws, Config: cfg, Events: actionEvents(gha),
 			OutputDir: filepath.Join(ws, in.OutputDir, slug(t)),
 		})
 		gha.EndGroup()

@@ -101,7 +101,7 @@ func TestActionModeOnPullRequest(t *testing.T) {
 
 	require.Len(t, seen, 1)
 	assert.Equal(t, "docs/hello.md", seen[0].Tutorial)
-	assert.Equal(t, "none", seen[0].Provider)
+	assert.Equal(t, "none", seen[0].Config.LLMProvider)
 	assert.Equal(t, filepath.Join(env.Workspace(), "smile-output", "docs-hello"), seen[0].OutputDir)
 	log := out.String()
 	assert.Contains(t, log, "::notice::no credentials for llm-provider claude; running the deterministic mode")
@@ -171,7 +171,7 @@ func TestActionModeFromForkDegrades(t *testing.T) {
 	code := run(context.Background(), nil, env.Getenv, &out, &errb)
 	assert.Equal(t, exitFailed, code)
 	require.Len(t, seen, 1)
-	assert.Equal(t, "none", seen[0].Provider)
+	assert.Equal(t, "none", seen[0].Config.LLMProvider)
 	log := out.String()
 	assert.Contains(t, log, "::notice::pull request from a fork: GitHub passes no secrets, so there are no credentials for llm-provider codex")
 	assert.Contains(t, log, "::warning::could not post the check run: HTTP 403 Resource not accessible by integration")
