@@ -23,9 +23,9 @@ const MinEnvSecretLen = 8
 
 // Redactor masks a fixed set of secrets. The zero value and a nil *Redactor mask nothing.
 type Redactor struct {
-	secrets  []string // longest first, so a secret containing another is masked whole
-	replacer *strings.Replacer
-	maxLen   int
+	secrets [][]byte // longest first, so a secret containing another is masked whole
+	strs    []string // the same, as strings
+	maxLen  int
 }
 
 // New returns a Redactor for secrets. Empty values and values shorter than MinSecretLen
@@ -51,37 +51,50 @@ func New(secrets ...string) *Redactor {
 		add(base64.RawURLEncoding.EncodeToString([]byte(s)))
 	}
 	slices.SortStableFunc(list, func(a, b string) int { return len(b) - len(a) })
-	r := &Redactor{secrets: list}
-	if len(list) == 0 {
-		return r
-	}
-	pairs := make([]string, 0, 2*len(list))
+	r := &Redactor{}
 	for _, s := range list {
-		pairs = append(pairs, s, Mask)
+		r.secrets = append(r.secrets, []byte(s))
+		r.strs = append(r.strs, s)
 		r.maxLen = max(r.maxLen, len(s))
 	}
-	r.replacer = strings.NewReplacer(pairs...)
 	return r
 }
 
 // Empty reports whether r masks nothing.
-func (r *Redactor) Empty() bool { return r == nil || r.replacer == nil }
+func (r *Redactor) Empty() bool { return r == nil || len(r.secrets) == 0 }
 
-// String returns s with every secret replaced by Mask.
+// String returns s with every secret replaced by Mask. Matches are found left to right;
+// where several secrets match at one place, the longest wins.
 func (r *Redactor) String(s string) string {
-	if r.Empty() || !r.containsAny(s) {
+	if r.Empty() || !r.containsAnyString(s) {
 		return s
 	}
-	return r.replacer.Replace(s)
+	out, _ := r.mask(make([]byte, 0, len(s)), []byte(s), true)
+	return string(out)
 }
 
-// containsAny is a fast pre-check: strings.Contains is vectorised, the replacer is not,
-// and almost no text contains a secret.
-func (r *Redactor) containsAny(s string) bool {
-	if len(s) < MinSecretLen {
-		return false
+// Bytes returns b with every secret replaced by Mask (a new slice when anything changed).
+func (r *Redactor) Bytes(b []byte) []byte {
+	if r.Empty() || !r.containsAny(b) {
+		return b
 	}
+	out, _ := r.mask(make([]byte, 0, len(b)), b, true)
+	return out
+}
+
+// containsAny is a fast pre-check (bytes.Contains is vectorised): almost no text
+// contains a secret.
+func (r *Redactor) containsAny(b []byte) bool {
 	for _, sec := range r.secrets {
+		if bytes.Contains(b, sec) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Redactor) containsAnyString(s string) bool {
+	for _, sec := range r.strs {
 		if strings.Contains(s, sec) {
 			return true
 		}
@@ -89,22 +102,57 @@ func (r *Redactor) containsAny(s string) bool {
 	return false
 }
 
-// Bytes returns b with every secret replaced by Mask (a new slice when anything changed).
-func (r *Redactor) Bytes(b []byte) []byte {
-	if r.Empty() || len(b) < MinSecretLen {
-		return b
+// mask appends the masked text of buf to out. With final false it stops where a secret
+// may begin but buf ends before that can be decided, and reports how many bytes of buf
+// it consumed; the caller keeps the rest for the next write. Stopping only there makes
+// a stream cut anywhere mask exactly like the whole text.
+func (r *Redactor) mask(out, buf []byte, final bool) ([]byte, int) {
+	next := make([]int, len(r.secrets)) // next occurrence of each secret at or after i; -1: none
+	for k := range next {
+		next[k] = -2 // unknown
 	}
-	found := false
-	for _, sec := range r.secrets {
-		if bytes.Contains(b, []byte(sec)) {
-			found = true
-			break
+	i := 0
+	for {
+		m, ml := -1, 0
+		for k, sec := range r.secrets {
+			if next[k] == -2 || next[k] >= 0 && next[k] < i {
+				next[k] = -1
+				if j := bytes.Index(buf[i:], sec); j >= 0 {
+					next[k] = i + j
+				}
+			}
+			if p := next[k]; p >= 0 && (m < 0 || p < m) {
+				m, ml = p, len(sec)
+			}
+		}
+		if !final {
+			end := len(buf) - 1
+			if m >= 0 {
+				end = min(end, m)
+			}
+			for q := max(i, len(buf)-r.maxLen+1); q <= end; q++ {
+				if r.isPrefix(buf[q:]) {
+					return append(out, buf[i:q]...), q
+				}
+			}
+		}
+		if m < 0 {
+			return append(out, buf[i:]...), len(buf)
+		}
+		out = append(out, buf[i:m]...)
+		out = append(out, Mask...)
+		i = m + ml
+	}
+}
+
+// isPrefix: tail is the beginning of a secret longer than tail.
+func (r *Redactor) isPrefix(tail []byte) bool {
+	for _, s := range r.secrets {
+		if len(s) > len(tail) && bytes.HasPrefix(s, tail) {
+			return true
 		}
 	}
-	if !found {
-		return b
-	}
-	return []byte(r.replacer.Replace(string(b)))
+	return false
 }
 
 // Writer returns a writer that masks secrets before passing text to w, also when a
@@ -136,8 +184,8 @@ func (w *Writer) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	buf := append(w.pending, p...)
-	out, rest := w.r.scan(buf)
-	w.pending = append([]byte(nil), rest...)
+	out, n := w.r.mask(nil, buf, false)
+	w.pending = append(w.pending[:0:0], buf[n:]...)
 	if len(out) > 0 {
 		if _, err := w.w.Write(out); err != nil {
 			return 0, err
@@ -161,42 +209,6 @@ func (w *Writer) Flush() error {
 
 // Close flushes. It does not close the underlying writer.
 func (w *Writer) Close() error { return w.Flush() }
-
-// scan masks every complete secret of buf and returns the masked text that is safe to
-// write now, and the tail that could still grow into a secret with the next write.
-func (r *Redactor) scan(buf []byte) (out, rest []byte) {
-	// The tail to hold back: the longest suffix of buf that is a proper prefix of a secret.
-	hold := 0
-	for n := min(len(buf), r.maxLen-1); n > 0; n-- {
-		tail := buf[len(buf)-n:]
-		if r.isPrefix(tail) {
-			hold = n
-			break
-		}
-	}
-	cut := len(buf) - hold
-	// A complete secret may start before cut and end inside the held tail: mask all of
-	// buf, then hold back only when the tail is unchanged.
-	head := buf[:cut]
-	masked := r.Bytes(buf)
-	if hold == 0 {
-		return masked, nil
-	}
-	if bytes.HasSuffix(masked, buf[cut:]) && bytes.Equal(r.Bytes(head), masked[:len(masked)-hold]) {
-		return masked[:len(masked)-hold], buf[cut:]
-	}
-	// The tail took part in a match: everything is resolved.
-	return masked, nil
-}
-
-func (r *Redactor) isPrefix(tail []byte) bool {
-	for _, s := range r.secrets {
-		if len(s) > len(tail) && strings.HasPrefix(s, string(tail)) {
-			return true
-		}
-	}
-	return false
-}
 
 // Secret-looking environment variable names: any name containing one of these words.
 var secretWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "PRIVATE"}

@@ -158,3 +158,34 @@ func BenchmarkWriter(b *testing.B) {
 		_, _ = w.Write(chunk)
 	}
 }
+
+// FuzzWriter: however a stream is cut into writes, the Writer's output is String's.
+func FuzzWriter(f *testing.F) {
+	f.Add("key sk-live-abcdef123 and tok-0987654321 end", 5, 17, "sk-live-abcdef123")
+	f.Add("aaaaaaaaab", 3, 6, "aaab")
+	f.Add("abcabcabd", 1, 4, "abcabd")
+	f.Fuzz(func(t *testing.T, text string, i, j int, secret string) {
+		r := New(secret, "tok-0987654321")
+		n := len(text)
+		if n == 0 {
+			return
+		}
+		i, j = (i%n+n)%n, (j%n+n)%n
+		if i > j {
+			i, j = j, i
+		}
+		var buf bytes.Buffer
+		w := r.NewWriter(&buf)
+		for _, part := range []string{text[:i], text[i:j], text[j:]} {
+			if _, err := w.Write([]byte(part)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := buf.String(), r.String(text); got != want {
+			t.Fatalf("cut at %d,%d: writer %q, string %q", i, j, got, want)
+		}
+	})
+}
