@@ -189,3 +189,18 @@ func FuzzWriter(f *testing.F) {
 		}
 	})
 }
+
+// Two secrets overlapping at a write boundary: the second must not slip through.
+func TestWriterOverlappingSecretsAtBoundary(t *testing.T) {
+	t.Parallel()
+	r := New("abcd", "dcex", "cqzz")
+	var buf bytes.Buffer
+	w := r.NewWriter(&buf)
+	_, err := w.Write([]byte("abcdc"))
+	require.NoError(t, err)
+	_, err = w.Write([]byte("qzz!"))
+	require.NoError(t, err)
+	require.NoError(t, w.Flush())
+	assert.Equal(t, r.String("abcdcqzz!"), buf.String())
+	assert.NotContains(t, buf.String(), "cqzz")
+}
