@@ -90,6 +90,7 @@ type builder struct {
 	m          *LineMap
 	images     []imageRef
 	lastLeaf   int // index in m.blocks of the last leaf block seen, -1 when none
+	lastSeen   int // last line of the blocks filled so far
 	headingsAt []headingMark
 }
 
@@ -175,8 +176,8 @@ func (b *builder) visit(n ast.Node) (start, end int) {
 		b.m.plain = append(b.m.plain, "")
 	}
 	var r span
-	if p := n.Pos(); p >= 0 && p <= len(b.src) && n.Kind() != east.KindTable {
-		l := b.lineOf(p)
+	if p := n.Pos(); p >= 0 && n.Kind() != east.KindTable {
+		l := b.lineOf(min(p, len(b.src))) // tab padding can put it past the end
 		r.widen(l, l)
 	}
 	if n.Type() == ast.TypeBlock {
@@ -328,13 +329,11 @@ func blockKind(n ast.Node) (BlockKind, bool) {
 
 // fill completes block idx once its range is known.
 func (b *builder) fill(idx int, n ast.Node, start, end int) {
-	if start == 0 { // nothing positioned: attach to the previous block's end
-		start = 1
-		if idx > 0 {
-			start = b.m.blocks[idx-1].EndLine
-		}
+	if start == 0 { // nothing positioned: attach to the last line seen
+		start = min(max(b.lastSeen, 1), max(b.lastLine(), 1))
 		end = start
 	}
+	b.lastSeen = max(b.lastSeen, end)
 	blk := &b.m.blocks[idx]
 	blk.StartLine, blk.EndLine = start, end
 	switch v := n.(type) {
