@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	agentapi "github.com/smile-loop/smile-loop/internal/agent/api"
+	agentcli "github.com/smile-loop/smile-loop/internal/agent/cli"
 	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"github.com/smile-loop/smile-loop/internal/agent/replay"
 	"github.com/smile-loop/smile-loop/internal/config"
@@ -59,10 +61,22 @@ type agents struct {
 }
 
 // newLLMAgents builds the Student and Mentor of the LLM providers (claude, codex,
-// gemini). The LLM runtimes replace it; until then these providers are unavailable.
-var newLLMAgents = func(_ context.Context, _ *env, cfg config.Config, _ *tutorial.Tutorial) (agents, error) {
-	return agents{}, &providerError{provider: cfg.LLMProvider,
-		why: "the LLM runtimes are not in this build yet; use \"llmProvider\": \"none\" (deterministic, no API key) or \"replay\""}
+// gemini) in the configured runtime: "api" calls the provider's HTTP API from here;
+// "cli" runs the provider's CLI in the container through smile-wrapper, reaching the
+// provider through a key-holding proxy (the key never enters the container).
+var newLLMAgents = func(_ context.Context, e *env, cfg config.Config, _ *tutorial.Tutorial) (agents, error) {
+	if cfg.LLMRuntime == config.RuntimeAPI {
+		s, m, err := agentapi.New(cfg, e.getenv, e.log)
+		if err != nil {
+			return agents{}, err
+		}
+		return agents{Student: s, Mentor: m}, nil
+	}
+	s, m, err := agentcli.New(cfg, e.getenv, agentcli.Options{Logger: e.log})
+	if err != nil {
+		return agents{}, err
+	}
+	return agents{Student: s, Mentor: m, ServeAPI: true}, nil
 }
 
 // cmdRun runs the loop on one tutorial and writes the report.

@@ -14,12 +14,17 @@ import (
 // from. It maps to exit code 3 (environment unavailable).
 type CredentialsError struct {
 	Provider string
+	Runtime  string // "" means api
 	Env      []string
 }
 
 func (e *CredentialsError) Error() string {
-	return fmt.Sprintf("llmProvider %q with llmRuntime \"api\" needs an API key: set %s (or use llmProvider \"none\" for the deterministic mode)",
-		e.Provider, strings.Join(e.Env, " or "))
+	rt := e.Runtime
+	if rt == "" {
+		rt = config.RuntimeAPI
+	}
+	return fmt.Sprintf("llmProvider %q with llmRuntime %q needs an API key: set %s (or use llmProvider \"none\" for the deterministic mode)",
+		e.Provider, rt, strings.Join(e.Env, " or "))
 }
 
 // EnvironmentUnavailable marks the error for exit code 3.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -20,6 +21,10 @@ import (
 // not decide (Logger, Install, timeouts); Provider and the models come from cfg.
 func New(cfg config.Config, getenv func(string) string, base Options) (*Student, *Mentor, error) {
 	ep, err := api.ResolveEndpoint(cfg.LLMProvider, cfg.LLM, getenv)
+	var ce *api.CredentialsError
+	if errors.As(err, &ce) {
+		ce.Runtime = config.RuntimeCLI // the key stays here; the CLI reaches the provider through the proxy
+	}
 	if err != nil {
 		return nil, nil, err
 	}
