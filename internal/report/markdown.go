@@ -21,7 +21,7 @@ func RenderMarkdown(r *Report) string {
 	fmt.Fprintf(&b, "- **Status**: %s %s\n", statusIcon(r), mdText(m.Status))
 	fmt.Fprintf(&b, "- **Iterations**: %d\n", m.Iterations)
 	fmt.Fprintf(&b, "- **Duration**: %s\n", humanDuration(time.Duration(m.DurationMS)*time.Millisecond))
-	fmt.Fprintf(&b, "- **Tutorial**: %s\n", codeSpan(m.Tutorial, false))
+	fmt.Fprintf(&b, "- **Tutorial**: %s\n", codeSpan(cmpStr(m.TutorialURI, m.Tutorial), false))
 	if c := m.GapCounts; c.Total > 0 {
 		fmt.Fprintf(&b, "- **Gaps**: %d (%s)\n", c.Total, severityCounts(c))
 	} else {
