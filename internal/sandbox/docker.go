@@ -28,6 +28,7 @@ import (
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/mount"
 	"github.com/docker/docker/api/types/network"
+	"github.com/docker/docker/api/types/system"
 	"github.com/docker/docker/client"
 	units "github.com/docker/go-units"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
@@ -104,6 +105,7 @@ type Options struct {
 // dockerAPI lists the Docker client methods the sandbox uses.
 type dockerAPI interface {
 	Ping(ctx context.Context) (types.Ping, error)
+	Info(ctx context.Context) (system.Info, error)
 	ImageInspect(ctx context.Context, imageID string, opts ...client.ImageInspectOption) (image.InspectResponse, error)
 	ContainerCreate(ctx context.Context, config *container.Config, hostConfig *container.HostConfig, networkingConfig *network.NetworkingConfig, platform *ocispec.Platform, containerName string) (container.CreateResponse, error)
 	ContainerStart(ctx context.Context, containerID string, options container.StartOptions) error
@@ -224,6 +226,12 @@ func newDocker(ctx context.Context, api dockerAPI, o Options) (*Docker, error) {
 	if _, err := api.Ping(pctx); err != nil {
 		return nil, &UnavailableError{Err: err}
 	}
+	if info, err := api.Info(pctx); err == nil && info.NCPU > 0 && d.opts.CPUs > float64(info.NCPU) {
+		// Docker refuses a limit above the machine's cores; a 2-core default on a 1-core
+		// machine should not fail the run.
+		d.log.Debug("CPU limit above the machine's cores; using all cores", "cpus", d.opts.CPUs, "cores", info.NCPU)
+		d.opts.CPUs = float64(info.NCPU)
+	}
 	if _, err := api.ImageInspect(pctx, o.Image); err != nil {
 		if client.IsErrNotFound(err) {
 			return nil, &ImageMissingError{Image: o.Image, Err: err}
@@ -251,6 +259,8 @@ func (d *Docker) Start(ctx context.Context) error {
 		if err := os.MkdirAll(dir, 0o777); err != nil {
 			return classifyFS("create "+dir, err)
 		}
+		// Writable for any user in the container (ExecRequest.User), not only root.
+		_ = os.Chmod(dir, 0o777)
 	}
 	if d.opts.TutorialDir != "" {
 		if fi, err := os.Stat(d.opts.TutorialDir); err != nil || !fi.IsDir() {

@@ -58,6 +58,14 @@ func (d *Docker) reset(ctx context.Context) error {
 		if next.err != nil {
 			return next.err
 		}
+		// The spare waited in the background: make sure it is still there and running.
+		if st, err := d.api.ContainerInspect(ctx, next.id); err != nil || st.State == nil || !st.State.Running {
+			d.removeAsync(next.id)
+			if err == nil {
+				err = errors.New("the warm spare container is not running")
+			}
+			return classify("swap in the warm spare", d.opts.Image, err)
+		}
 		d.retire(old)
 	default:
 		d.retire(old)
