@@ -165,6 +165,9 @@ func runWrapper(ctx context.Context, o Options, px *proxy, sb loop.Sandbox, cb l
 		"SMILE_MAX_ATTEMPTS": fmt.Sprint(o.MaxAttempts),
 		"SMILE_BACKOFF":      o.Backoff.String(),
 		"SMILE_WORKDIR":      loop.WorkMount,
+		// The CLI stops a little before the wrapper is killed, so its partial stream is
+		// still posted.
+		"SMILE_CLI_TIMEOUT": max(o.Timeout-30*time.Second, o.Timeout*9/10).String(),
 	}
 	if role == headless.RoleMentor {
 		env["SMILE_WORKDIR"] = loop.TutorialMount

@@ -323,3 +323,20 @@ func TestUnparseableOutputKeepsTheRaw(t *testing.T) {
 	assert.NotEmpty(t, r.ParseError)
 	assert.Equal(t, "I did some things but no JSON", r.Raw)
 }
+
+func TestShimMatchesQuotedCommands(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		ran, cmd string
+		want     bool
+	}{
+		{ran: "greet --version", cmd: "greet --version", want: true},
+		{ran: `source /tmp/snap.sh && eval 'echo '\''hi'\''' < /dev/null && pwd -P >| /tmp/cwd`, cmd: "echo 'hi'", want: true},
+		{ran: `eval 'echo '"'"'hi'"'"''`, cmd: "echo 'hi'", want: true},
+		{ran: `eval "echo \"hi\""`, cmd: `echo "hi"`, want: true},
+		{ran: "ls -la", cmd: "greet", want: false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, shimMatches(tt.ran, tt.cmd), tt.ran)
+	}
+}

@@ -107,7 +107,7 @@ func commands(tools []headless.ToolUse, shim []headless.ShimRecord, iteration in
 			rec.ExitCode = *t.ExitCode
 		default:
 			for i, s := range shim {
-				if !used[i] && strings.Contains(s.Command, cmd) {
+				if !used[i] && shimMatches(s.Command, cmd) {
 					used[i] = true
 					rec.ExitCode = s.ExitCode
 					rec.Duration = msDuration(s.DurationMS)
@@ -126,6 +126,15 @@ func commands(tools []headless.ToolUse, shim []headless.ShimRecord, iteration in
 		out = append(out, rec)
 	}
 	return out
+}
+
+// shimMatches reports whether the string bash ran contains cmd, as written or quoted the
+// way CLIs embed it (claude's Bash tool wraps the command in its own eval '…').
+func shimMatches(ran, cmd string) bool {
+	return strings.Contains(ran, cmd) ||
+		strings.Contains(ran, strings.ReplaceAll(cmd, "'", `'\''`)) ||
+		strings.Contains(ran, strings.ReplaceAll(cmd, "'", `'"'"'`)) ||
+		strings.Contains(ran, strings.ReplaceAll(cmd, `"`, `\"`))
 }
 
 // unwrapShell turns codex's `bash -lc 'cmd'` back into the command the model wrote.
