@@ -33,6 +33,7 @@ import (
 	units "github.com/docker/go-units"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 
+	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
@@ -552,5 +553,19 @@ func (d *Docker) handOver(ctx context.Context, id string) {
 	var out bytes.Buffer
 	if _, err := d.runPlain(ctx, id, []string{"/bin/sh", "-c", strings.Join(args, "; ") + "; exit 0"}, &out); err != nil {
 		d.log.Debug("hand over mounted files", "err", err)
+	}
+}
+
+// ConfigOptions fills the container settings of Options from the run's configuration
+// (image, limits, keepOn*, keepWork); the caller adds the run id, directories and logger.
+func ConfigOptions(c config.Config) Options {
+	return Options{
+		Image:         c.ContainerImage,
+		Memory:        c.Container.Memory,
+		CPUs:          c.Container.CPUs,
+		PidsLimit:     int64(c.Container.PidsLimit),
+		KeepOnFailure: c.Container.KeepOnFailure,
+		KeepOnSuccess: c.Container.KeepOnSuccess,
+		KeepWork:      c.Container.KeepWork,
 	}
 }

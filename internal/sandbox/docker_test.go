@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/sandbox/sandboxtest"
 )
@@ -451,6 +452,15 @@ func TestSiblingHostPath(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
+}
+
+func TestConfigOptions(t *testing.T) {
+	t.Parallel()
+	c := config.Default()
+	c.ContainerImage = "smile-lite:latest"
+	c.Container.KeepWork = true
+	o := ConfigOptions(c)
+	assert.Equal(t, Options{Image: "smile-lite:latest", Memory: "2g", CPUs: 2, PidsLimit: 512, KeepOnFailure: true, KeepWork: true}, o)
 }
 
 func TestCapture(t *testing.T) {
