@@ -430,11 +430,15 @@ func (d *Docker) Close(ctx context.Context, succeeded bool) error {
 	d.closed = true
 	var errs []error
 	if d.spare != nil {
-		s := <-d.spare
+		spare := d.spare
 		d.spare = nil
-		if s.id != "" {
-			d.removeAsync(s.id)
-		}
+		d.bg.Add(1)
+		go func() { // the spare may still be starting: remove it once it exists
+			defer d.bg.Done()
+			if s := <-spare; s.id != "" {
+				d.removeNow(s.id)
+			}
+		}()
 	}
 	cur, name := d.cur, d.curName
 	keep := (succeeded && d.opts.KeepOnSuccess) || (!succeeded && d.opts.KeepOnFailure)
