@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -13,19 +14,24 @@ import (
 // Mentor is the native-runtime Mentor: the powerful model with read-only tools. It can
 // read files in the container but has no tool that writes or runs commands (spec 6,
 // mentor capabilities); its answer is plain-text notes.
-type Mentor struct{ opts Options }
+type Mentor struct {
+	opts  Options
+	fetch *http.Client
+}
 
 var _ loop.Mentor = (*Mentor)(nil)
 
 // NewMentor returns a Mentor over opts.Client.
-func NewMentor(opts Options) *Mentor { return &Mentor{opts: opts.withDefaults()} }
+func NewMentor(opts Options) *Mentor {
+	return &Mentor{opts: opts.withDefaults(), fetch: newFetchClient(opts.AllowPrivateFetch)}
+}
 
 // maxNotes bounds the notes (6.E2: about 2000 tokens).
 const maxNotes = 8000
 
 const mentorSystem = `You are the Mentor in smile-loop. A student following a tutorial is stuck.
-You may read files (read_file, list_dir) in the student's container; you cannot change anything
-or run commands. When ready, call give_notes with concise plain-text notes (or simply answer
+You may read files (read_file, list_dir) in the student's container and public web pages
+(fetch_url); you cannot change anything or run commands. When ready, call give_notes with concise plain-text notes (or simply answer
 with the notes as text). Set unresolvable when the blocker cannot be solved from the tutorial
 and public information, or needs a paid service.`
 
@@ -46,6 +52,9 @@ func (m *Mentor) Advise(ctx context.Context, task loop.MentorTask) (loop.MentorR
 			res.Notes, res.Unresolvable, done = a.Notes, a.Unresolvable, true
 			return "notes delivered", nil
 		}),
+	}
+	if !m.opts.NoWeb {
+		tools = append(tools, NewTool("fetch_url", "Read a public web page (documentation, READMEs, Q&A) as text.", fetchURL(m.fetch)))
 	}
 	if task.Sandbox != nil {
 		sb := task.Sandbox

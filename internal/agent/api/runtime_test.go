@@ -101,7 +101,7 @@ func TestStudentAsksReceivesNotesAndCompletes(t *testing.T) {
 			// Mentor got only read-only tools.
 			views := srv.views()
 			assert.ElementsMatch(t, []string{"ask_mentor", "cannot_complete", "finish", "list_dir", "read_file", "run_command", "write_file"}, views[0].Tools)
-			assert.ElementsMatch(t, []string{"give_notes", "list_dir", "read_file"}, views[2].Tools)
+			assert.ElementsMatch(t, []string{"fetch_url", "give_notes", "list_dir", "read_file"}, views[2].Tools)
 			assert.Contains(t, views[3].lastResult(), "total", "the mentor saw the directory listing")
 		})
 	}

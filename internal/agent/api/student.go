@@ -24,6 +24,10 @@ type Options struct {
 	CallTimeout              time.Duration // per model call (default 5m)
 	MaxTokens                int           // output tokens per call (default 4096)
 	Logger                   *slog.Logger
+	// NoWeb takes fetch_url away from the Mentor; AllowPrivateFetch lets it reach
+	// non-public addresses (tests only).
+	NoWeb             bool
+	AllowPrivateFetch bool
 }
 
 func (o Options) withDefaults() Options {
