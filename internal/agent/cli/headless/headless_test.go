@@ -189,3 +189,13 @@ func TestShimRecordsExitCodesOfBashCommands(t *testing.T) {
 	assert.Equal(t, 127, recs[2].ExitCode)
 	assert.Equal(t, 0, recs[3].ExitCode)
 }
+
+func TestParseStreamCodexEarlyItemType(t *testing.T) {
+	t.Parallel()
+	s := ParseStream(Codex, `{"type":"item.completed","item":{"id":"item_1","item_type":"command_execution","command":"bash -lc ls","aggregated_output":"a\n","exit_code":2,"status":"failed"}}
+{"type":"item.completed","item":{"id":"item_2","item_type":"agent_message","text":"done"}}`)
+	require.Len(t, s.Tools, 1)
+	require.NotNil(t, s.Tools[0].ExitCode)
+	assert.Equal(t, 2, *s.Tools[0].ExitCode)
+	assert.Equal(t, "done", s.FinalText)
+}

@@ -178,7 +178,8 @@ func (p *parser) codex(ev map[string]any) {
 	case "item.started", "item.updated", "item.completed":
 		it := mp(ev["item"])
 		done := str(ev, "type") == "item.completed"
-		switch str(it, "type") {
+		// item.type today; item.item_type in the first --json releases.
+		switch firstOf(str(it, "type"), str(it, "item_type")) {
 		case "command_execution":
 			t := p.tool(ToolUse{ID: str(it, "id"), Name: "command_execution", Command: str(it, "command")})
 			if done {
