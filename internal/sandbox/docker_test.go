@@ -61,6 +61,7 @@ func TestExec(t *testing.T) {
 		{name: "stdin", req: loop.ExecRequest{Command: "tr a-z A-Z", Stdin: []byte("shout\n")}, stdout: "SHOUT\n"},
 		{name: "user", req: loop.ExecRequest{Command: "id -un", User: "learner"}, stdout: "learner\n"},
 		{name: "not found", req: loop.ExecRequest{Command: "no-such-tool --version"}, code: 127, stderr: "bash: line 1: no-such-tool: command not found\n"},
+		{name: "closes its output and goes on", req: loop.ExecRequest{Command: "echo bye; exec >&- 2>&-; sleep 1; exit 4"}, code: 4, stdout: "bye\n"},
 		{name: "bounded capture", req: loop.ExecRequest{Command: "seq 1 1000"}, trunc: true},
 	}
 	for _, tt := range tests {

@@ -171,19 +171,34 @@ func (d *Docker) run(ctx context.Context, id string, spec execSpec, timeout time
 		deadline = t.C
 	}
 	// A background process that keeps stdout open (`server &`) holds the stream after
-	// the command itself ended: poll the exec's state and stop reading then.
-	poll := time.NewTimer(250 * time.Millisecond)
-	defer poll.Stop()
+	// the command itself ended, and a command may close its output and go on running:
+	// the exec's state, not the stream, says when the command is over.
 	pollEvery := 250 * time.Millisecond
-	for done := false; !done; {
+	poll := time.NewTimer(pollEvery)
+	defer poll.Stop()
+	outputDone := false
+	stream := (<-chan error)(copied)
+	for {
 		select {
-		case <-copied:
-			done = true
+		case <-stream:
+			stream, outputDone = nil, true
+			ins, err := d.api.ContainerExecInspect(ctx, cr.ID)
+			if err != nil {
+				return res, d.execErr(ctx, err)
+			}
+			if !ins.Running {
+				res.ExitCode = ins.ExitCode
+				return res, nil
+			}
+			pollEvery = 20 * time.Millisecond
+			poll.Reset(pollEvery)
 		case <-deadline:
-			res.TimedOut = true
+			res.TimedOut, res.ExitCode = true, 124
 			d.killTree(id, spec.marker)
-			drain(copied, 3*time.Second, closeConn)
-			done = true
+			if !outputDone {
+				drain(copied, 3*time.Second, closeConn)
+			}
+			return res, nil
 		case <-ctx.Done():
 			d.killTree(id, spec.marker)
 			closeConn()
@@ -191,9 +206,11 @@ func (d *Docker) run(ctx context.Context, id string, spec execSpec, timeout time
 		case <-poll.C:
 			ins, err := d.api.ContainerExecInspect(ctx, cr.ID)
 			if err == nil && !ins.Running && ins.Pid != 0 {
-				drain(copied, 200*time.Millisecond, closeConn)
-				done = true
-				break
+				if !outputDone {
+					drain(copied, 200*time.Millisecond, closeConn)
+				}
+				res.ExitCode = ins.ExitCode
+				return res, nil
 			}
 			if pollEvery < 2*time.Second {
 				pollEvery *= 2
@@ -201,16 +218,6 @@ func (d *Docker) run(ctx context.Context, id string, spec execSpec, timeout time
 			poll.Reset(pollEvery)
 		}
 	}
-	if res.TimedOut {
-		res.ExitCode = 124
-		return res, nil
-	}
-	code, err := d.exitCode(ctx, cr.ID)
-	if err != nil {
-		return res, d.execErr(ctx, err)
-	}
-	res.ExitCode = code
-	return res, nil
 }
 
 // drain waits up to wait for the output copy to end, then cuts the stream.
@@ -222,22 +229,6 @@ func drain(copied <-chan error, wait time.Duration, closeConn func()) {
 	case <-t.C:
 		closeConn()
 		<-copied
-	}
-}
-
-func (d *Docker) exitCode(ctx context.Context, execID string) (int, error) {
-	for i := 0; ; i++ {
-		ins, err := d.api.ContainerExecInspect(ctx, execID)
-		if err != nil {
-			return -1, err
-		}
-		if !ins.Running {
-			return ins.ExitCode, nil
-		}
-		if i >= 100 {
-			return -1, fmt.Errorf("exec %s: still running after its output ended", shortID(execID))
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
