@@ -106,12 +106,9 @@ func checkText(path string, raw []byte) error {
 	if i := bytes.IndexByte(raw, 0); i >= 0 {
 		return &Error{Msg: fmt.Sprintf("%s: %s contains a NUL byte at byte offset %d (line %d), so it looks binary; name a Markdown text file", msgBinary, path, i, lineAt(raw, i))}
 	}
-	for i := 0; i < len(raw); {
-		r, size := utf8.DecodeRune(raw[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return &Error{Msg: fmt.Sprintf("tutorial %s is not valid UTF-8: invalid byte 0x%02x at byte offset %d (line %d); save the file as UTF-8", path, raw[i], i, lineAt(raw, i))}
-		}
-		i += size
+	if !utf8.Valid(raw) {
+		i := firstInvalid(raw)
+		return &Error{Msg: fmt.Sprintf("tutorial %s is not valid UTF-8: invalid byte 0x%02x at byte offset %d (line %d); save the file as UTF-8", path, raw[i], i, lineAt(raw, i))}
 	}
 	// Other control characters in quantity mean binary data that happens to be UTF-8.
 	ctl := 0
@@ -124,6 +121,18 @@ func checkText(path string, raw []byte) error {
 		return &Error{Msg: fmt.Sprintf("%s: %s is mostly control characters (%d of %d bytes), so it looks binary; name a Markdown text file", msgBinary, path, ctl, len(raw))}
 	}
 	return nil
+}
+
+// firstInvalid is the offset of the first byte that does not start a valid UTF-8 sequence.
+func firstInvalid(raw []byte) int {
+	for i := 0; i < len(raw); {
+		r, size := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return len(raw) - 1
 }
 
 // lineAt is the 1-based line of byte offset i.
