@@ -76,8 +76,9 @@ func (c *conversation) next(ctx context.Context) (Response, error) {
 	c.lastInput = resp.Usage.InputTokens
 	c.compacted = false
 	c.promptTokens = append(c.promptTokens, resp.Usage.InputTokens)
-	if len(resp.Message.Parts) == 0 {
-		resp.Message.Parts = []Part{{Text: ""}}
+	if resp.Message.Text() == "" && len(resp.Message.ToolCalls()) == 0 {
+		// Providers reject empty assistant messages in the history.
+		resp.Message.Parts = []Part{{Text: "(no answer)"}}
 	}
 	c.msgs = append(c.msgs, resp.Message)
 	return resp, nil

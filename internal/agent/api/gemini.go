@@ -42,6 +42,7 @@ func (g *Gemini) Provider() string { return "gemini" }
 
 type geminiPart struct {
 	Text             string                  `json:"text,omitempty"`
+	ThoughtSignature string                  `json:"thoughtSignature,omitempty"`
 	FunctionCall     *geminiFunctionCall     `json:"functionCall,omitempty"`
 	FunctionResponse *geminiFunctionResponse `json:"functionResponse,omitempty"`
 }
@@ -137,7 +138,8 @@ func (g *Gemini) Complete(ctx context.Context, req Request) (Response, error) {
 		for _, p := range m.Parts {
 			switch {
 			case p.ToolCall != nil:
-				gc.Parts = append(gc.Parts, geminiPart{FunctionCall: &geminiFunctionCall{ID: p.ToolCall.ID, Name: p.ToolCall.Name, Args: p.ToolCall.Args}})
+				gc.Parts = append(gc.Parts, geminiPart{ThoughtSignature: p.ToolCall.Signature,
+					FunctionCall: &geminiFunctionCall{ID: p.ToolCall.ID, Name: p.ToolCall.Name, Args: p.ToolCall.Args}})
 			case p.ToolResult != nil:
 				resp := map[string]any{"output": p.ToolResult.Content}
 				if p.ToolResult.IsError {
@@ -186,7 +188,7 @@ func (g *Gemini) Complete(ctx context.Context, req Request) (Response, error) {
 			if id == "" {
 				id = fmt.Sprintf("%s-%d", p.FunctionCall.Name, i) // older models give no ids
 			}
-			resp.Message.Parts = append(resp.Message.Parts, Part{ToolCall: &ToolCall{ID: id, Name: p.FunctionCall.Name, Args: p.FunctionCall.Args}})
+			resp.Message.Parts = append(resp.Message.Parts, Part{ToolCall: &ToolCall{ID: id, Name: p.FunctionCall.Name, Args: p.FunctionCall.Args, Signature: p.ThoughtSignature}})
 		case p.Text != "":
 			resp.Message.Parts = append(resp.Message.Parts, Part{Text: p.Text})
 		}

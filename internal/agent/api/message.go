@@ -33,6 +33,9 @@ type ToolCall struct {
 	ID   string          `json:"id"`
 	Name string          `json:"name"`
 	Args json.RawMessage `json:"args"`
+	// Signature is an opaque provider token that must travel back with the call
+	// (Gemini's thoughtSignature).
+	Signature string `json:"signature,omitempty"`
 }
 
 // ToolResult is what a tool returned, sent back to the model.

@@ -77,7 +77,9 @@ func TestStudentAsksReceivesNotesAndCompletes(t *testing.T) {
 			assert.Equal(t, "std-m", r1.LLMCalls[0].Model)
 			assert.Positive(t, r1.LLMCalls[0].TokensIn)
 			assert.Equal(t, 20, r1.LLMCalls[0].TokensOut)
-			assert.Len(t, ev.events, 1, "one command event")
+			require.Len(t, ev.events, 2, "the command, then the trigger it fired")
+			assert.Equal(t, loop.EventCommand, ev.events[0].Type)
+			assert.Equal(t, loop.EventTrigger, ev.events[1].Type)
 
 			m, err := mentor.Advise(ctx, loop.MentorTask{Iteration: 1, Prompt: "Student asks: Where does greet come from?", Student: r1, Sandbox: sb})
 			require.NoError(t, err)
@@ -86,6 +88,7 @@ func TestStudentAsksReceivesNotesAndCompletes(t *testing.T) {
 			require.Len(t, m.LLMCalls, 2)
 			assert.Equal(t, "pow-m", m.LLMCalls[0].Model)
 
+			ev.events = nil
 			r2, err := student.Attempt(ctx, loop.StudentTask{Iteration: 2, Prompt: "Tutorial: run `greet --version`.\n\nMentor notes:\n" + m.Notes, Behavior: behavior(), Sandbox: sb, Events: ev})
 			require.NoError(t, err)
 			assert.Equal(t, loop.StudentCompleted, r2.Status)

@@ -331,6 +331,7 @@ func (a *attempt) runCommand(ctx context.Context, args runCommandArgs) (string, 
 	d := loop.Decide(a.task.Behavior, loop.Observation{Step: step, Class: rec.Class, Attempts: a.retries.Fail(step)})
 	switch d.Action {
 	case loop.ActionAskMentor:
+		a.task.Events.Emit(loop.NewEvent(loop.EventTrigger, loop.TriggerData{Trigger: d.Trigger, Step: step, Summary: d.Reason}))
 		a.pending = &d
 		// 4.E4: a step that exceeds its timeout ends the attempt with ask_mentor; so does
 		// a Student that keeps failing after a trigger already told it to ask.
