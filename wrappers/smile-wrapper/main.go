@@ -217,10 +217,12 @@ func trimStream(s string) (string, bool) {
 		head = append(head, lines[i])
 		size += len(lines[i])
 	}
+	start := len(lines)
 	for i := len(lines) - 1; i >= len(head) && size+len(lines[i]) < maxStream; i-- {
-		tailPart = append([]string{lines[i]}, tailPart...)
+		start = i
 		size += len(lines[i])
 	}
+	tailPart = lines[start:]
 	return strings.Join(head, "") + strings.Join(tailPart, ""), true
 }
 

@@ -1,0 +1,13 @@
+# smile-loop exit-code shim (sourced; records bash -c commands and their exit codes)
+if [ -n "${SMILE_CMDLOG:-}" ] && [ -n "${BASH_EXECUTION_STRING:-}" ] && [ -z "${__SMILE_SHIM_ACTIVE:-}" ]; then
+  export __SMILE_SHIM_ACTIVE=1
+  __smile_t0=$(date +%s%N 2>/dev/null || echo 0)
+  __smile_record() {
+    __smile_rc=$?
+    __smile_t1=$(date +%s%N 2>/dev/null || echo 0)
+    printf '%s\t%s\t%s\n' "$__smile_rc" "$(( (__smile_t1 - __smile_t0) / 1000000 ))" \
+      "$(printf '%s' "$BASH_EXECUTION_STRING" | base64 -w0 2>/dev/null)" >> "$SMILE_CMDLOG" 2>/dev/null
+    return $__smile_rc
+  }
+  trap __smile_record EXIT
+fi
