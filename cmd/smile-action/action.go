@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path"
@@ -30,9 +31,13 @@ type actionRun struct {
 var runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
 	cfg := r.Config
 	cfg.Tutorial = r.Tutorial
+	tut := filepath.Join(r.Workspace, filepath.FromSlash(r.Tutorial))
+	if wd, err := os.Getwd(); err == nil && sameDir(wd, r.Workspace) {
+		tut = filepath.FromSlash(r.Tutorial) // on a runner: the report names it as in the repository
+	}
 	out, err := runTutorial(ctx, e, runRequest{
 		Config:    &cfg,
-		Tutorial:  filepath.Join(r.Workspace, filepath.FromSlash(r.Tutorial)),
+		Tutorial:  tut,
 		OutputDir: r.OutputDir,
 		RepoRoot:  r.Workspace,
 		Events:    r.Events,
@@ -51,20 +56,28 @@ var runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
 	return ghaction.FromReport(r.Tutorial, out.Report, out.Files, r.Config.FailOn)
 }
 
-// actionEvents writes the loop's progress to the job log.
+// actionEvents writes the loop's progress to the job log. Event data may arrive as the
+// typed payload or, after masking, as its JSON form: both decode the same way.
 func actionEvents(gha *githubactions.Action) loop.Emitter {
 	return loop.EmitterFunc(func(ev loop.Event) {
-		switch d := ev.Data.(type) {
-		case loop.IterationStartData:
-			gha.Infof("iteration %d", d.Iteration)
-		case *loop.IterationStartData:
-			gha.Infof("iteration %d", d.Iteration)
-		case loop.LoopCompleteData:
-			gha.Infof("loop ended: %s after %d iteration(s)", d.Status, d.Iterations)
-		case *loop.LoopCompleteData:
-			gha.Infof("loop ended: %s after %d iteration(s)", d.Status, d.Iterations)
+		switch ev.Type {
+		case loop.EventIterationStart:
+			var d loop.IterationStartData
+			if decodeData(ev.Data, &d) {
+				gha.Infof("iteration %d", d.Iteration)
+			}
+		case loop.EventLoopComplete:
+			var d loop.LoopCompleteData
+			if decodeData(ev.Data, &d) {
+				gha.Infof("loop ended: %s after %d iteration(s)", d.Status, d.Iterations)
+			}
 		}
 	})
+}
+
+func decodeData(data, into any) bool {
+	b, err := json.Marshal(data)
+	return err == nil && json.Unmarshal(b, into) == nil
 }
 
 // cmdAction is Action mode: GITHUB_ACTIONS=true and no subcommand. It reads the inputs
@@ -264,6 +277,12 @@ func secretMasker(e *env) *redact.Redactor {
 		}
 	}
 	return redact.New(redact.FromEnv(environ)...)
+}
+
+func sameDir(a, b string) bool {
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
 }
 
 func firstOf(vs ...string) string {
