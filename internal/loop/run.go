@@ -69,6 +69,9 @@ func (e *ResumeError) Unwrap() error { return e.Err }
 // InvalidInput marks the error as the user's to fix.
 func (e *ResumeError) InvalidInput() bool { return true }
 
+// maxRawOutput bounds the raw Student output kept when it could not be parsed.
+const maxRawOutput = 64 << 10
+
 // Causes that end a run early.
 var (
 	errRunTimeout       = errors.New("run timeout")
@@ -260,9 +263,13 @@ func (r *runner) run(parent context.Context) error {
 				it.Error = reason
 				return r.finish(status, reason)
 			}
-			if err == nil && res.Status == "" {
+			if err == nil && NormalizeStudentStatus(res.Status) == "" {
 				err = fmt.Errorf("the Student's output could not be parsed: %s", orDefault(res.ParseError, "no status"))
-				it.Student = &res
+				kept := maskValue(r.mask, res) // the raw text stays in the history and audit log (4.E3)
+				if len(kept.Raw) > maxRawOutput {
+					kept.Raw = kept.Raw[:maxRawOutput] + "\n[… truncated]"
+				}
+				it.Student = &kept
 			}
 			if err != nil {
 				it.Error = r.mask.str(err.Error())
