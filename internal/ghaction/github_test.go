@@ -58,7 +58,7 @@ func TestReviewAnchorsOnDiffAndRerunsDoNotPileUp(t *testing.T) {
 		{Path: "docs/a.md", Problem: "unlocated", Severity: "low", Fingerprint: "fp-unlocated"},
 	}
 	gaps[0].Text, gaps[0].SuggestedFix = "pip install requests", "Replace `pip` with `python3 -m pip`"
-	out, err := gh.Review(ctx, gaps, files)
+	out, err := gh.Review(ctx, gaps, files, []string{"docs/a.md"})
 	require.NoError(t, err)
 	assert.Equal(t, 3, out.Created)
 	assert.Len(t, out.Outside, 2)
@@ -83,18 +83,25 @@ func TestReviewAnchorsOnDiffAndRerunsDoNotPileUp(t *testing.T) {
 
 	// Re-run with the same gaps: nothing new is posted.
 	before := len(fake.Requests)
-	out, err = gh.Review(ctx, gaps, files)
+	out, err = gh.Review(ctx, gaps, files, []string{"docs/a.md"})
 	require.NoError(t, err)
 	assert.Equal(t, ghaction.ReviewOutcome{Unchanged: 3, Outside: out.Outside}, out)
 	assert.Equal(t, 1, fake.Count("POST", "/reviews"), "no new review")
 	assert.Greater(t, len(fake.Requests), before)
+
+	// Another matrix job testing another tutorial leaves these comments alone.
+	out, err = gh.Review(ctx, nil, files, []string{"docs/b.md"})
+	require.NoError(t, err)
+	assert.Zero(t, out.Deleted)
+	comments, _, _, _ = fake.Snapshot()
+	assert.Len(t, comments, 3)
 
 	// Someone replies to the line-42 comment; then a run where the pip gap changed its
 	// fix, the code-block gap is gone, the server gap is gone (but has a reply).
 	fake.AddComment(&github.PullRequestComment{Body: github.String("We'll fix it"), InReplyTo: github.Int64(byLine[42].GetID()), Path: github.String("docs/a.md"), Line: github.Int(42)})
 	gaps2 := []ghaction.Gap{gaps[0], gaps[3]}
 	gaps2[0].SuggestedFix = "Install pip first with apt-get install python3-pip."
-	out, err = gh.Review(ctx, gaps2, files)
+	out, err = gh.Review(ctx, gaps2, files, []string{"docs/a.md"})
 	require.NoError(t, err)
 	assert.Equal(t, 1, out.Updated)
 	assert.Equal(t, 1, out.Deleted)
@@ -129,7 +136,7 @@ func TestReviewBatchesOf30AndRefusedComments(t *testing.T) {
 	lying := append([]ghaction.PRFile(nil), files...)
 	lying[0].Hunks = append(ghaction.Hunks{{30, 30}}, lying[0].Hunks...)
 	gaps = append(gaps, gap(30, 0, "refused by github"))
-	out, err := gh.Review(ctx, gaps, lying)
+	out, err := gh.Review(ctx, gaps, lying, []string{"docs/a.md"})
 	require.NoError(t, err)
 	assert.Equal(t, 65, out.Created)
 	require.Len(t, out.Refused, 1)

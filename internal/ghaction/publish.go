@@ -146,7 +146,7 @@ func (p *Publisher) Publish(ctx context.Context, results []Result) (out Outcome,
 				if err != nil {
 					notPosted("review", err)
 				} else {
-					ro, err := p.GitHub.Review(ctx, all, files)
+					ro, err := p.GitHub.Review(ctx, all, files, tested(results))
 					out.Review = &ro
 					for _, pr := range ro.Problems {
 						out.NotPosted = append(out.NotPosted, pr)
@@ -324,6 +324,14 @@ func (p *Publisher) redacted(results []Result) []Result {
 		}
 		r.Gaps = gaps
 		out[i] = r
+	}
+	return out
+}
+
+func tested(results []Result) []string {
+	out := make([]string, 0, len(results))
+	for _, r := range results {
+		out = append(out, r.Tutorial)
 	}
 	return out
 }

@@ -35,8 +35,13 @@ type desired struct {
 // Review turns gaps into review comments on the pull request's head commit: one comment
 // per gap on its lines when they are in the diff, at most MaxCommentsPerReview per
 // request; the rest go to the review body. Re-runs update or delete their own earlier
-// comments (by fingerprint) and leave unchanged ones alone.
-func (g *GitHub) Review(ctx context.Context, gaps []Gap, files []PRFile) (ReviewOutcome, error) {
+// comments (by fingerprint) and leave unchanged ones alone. Only comments on the tested
+// tutorials are considered outdated: jobs of a matrix leave each other's alone.
+func (g *GitHub) Review(ctx context.Context, gaps []Gap, files []PRFile, tested []string) (ReviewOutcome, error) {
+	inScope := map[string]bool{}
+	for _, t := range tested {
+		inScope[t] = true
+	}
 	var out ReviewOutcome
 	hunks := map[string]Hunks{}
 	for _, f := range files {
@@ -93,7 +98,7 @@ func (g *GitHub) Review(ctx context.Context, gaps []Gap, files []PRFile) (Review
 	sort.Strings(ids)
 	for _, fp := range ids {
 		c := existing[fp]
-		if matched[c.GetID()] {
+		if matched[c.GetID()] || !inScope[c.GetPath()] {
 			continue
 		}
 		if replied[c.GetID()] {
