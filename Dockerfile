@@ -13,9 +13,9 @@ ARG VERSION=dev
 RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" \
     -o /out/smile-action ./cmd/smile-action
 
-FROM gcr.io/distroless/static-debian12:nonroot AS action
+# distroless/static: CA certificates and tzdata, no shell. GitHub runs Docker actions as
+# the image's default user, root, which the mounted workspace and Docker socket need; the
+# learner container itself runs unprivileged.
+FROM gcr.io/distroless/static-debian12 AS action
 COPY --from=build /out/smile-action /usr/local/bin/smile-action
-# The runner mounts the workspace and the Docker socket, which root owns: run as root
-# inside this throwaway container (the learner container itself is unprivileged).
-USER 0:0
 ENTRYPOINT ["/usr/local/bin/smile-action"]
