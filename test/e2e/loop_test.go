@@ -195,27 +195,7 @@ func TestKillAndResume(t *testing.T) {
 	t.Parallel()
 	out := t.TempDir()
 	dir := filepath.Join(repoRoot, "test/e2e/testdata/slow")
-	cmd := exec.Command(binary, "run", "--output", out)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "CI=true")
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	require.NoError(t, cmd.Start())
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
-
-	// wait until the Student is inside the slow command of iteration 1
-	deadline := time.Now().Add(2 * time.Minute)
-	for {
-		require.True(t, time.Now().Before(deadline), "the run never reached the slow step: %s", errb.String())
-		data, err := os.ReadFile(filepath.Join(out, loop.StateFile))
-		var st loop.State
-		if err == nil && json.Unmarshal(data, &st) == nil && st.Phase == loop.PhaseStudent {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(3 * time.Second)
+	cmd, waited, _ := startSlow(t, out)
 
 	// one loop per output directory (7.E3)
 	second := smile(t, dir, "run", "--output", out)
@@ -237,5 +217,52 @@ func TestKillAndResume(t *testing.T) {
 	require.Len(t, st.History, 1, "the interrupted iteration is redone, not duplicated")
 	assert.Equal(t, 1, st.History[0].Iteration)
 	assert.Equal(t, loop.StudentCompleted, st.History[0].Student.Status)
+	assert.NoFileExists(t, filepath.Join(out, loop.LockFile))
+}
+
+// startSlow starts a run of the slow tutorial and returns once the Student is inside
+// its slow command.
+func startSlow(t *testing.T, out string) (*exec.Cmd, chan error, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(binary, "run", "--output", out)
+	cmd.Dir = filepath.Join(repoRoot, "test/e2e/testdata/slow")
+	cmd.Env = append(os.Environ(), "CI=true")
+	var stdout, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &errb
+	require.NoError(t, cmd.Start())
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		require.True(t, time.Now().Before(deadline), "the run never reached the slow step: %s", errb.String())
+		data, err := os.ReadFile(filepath.Join(out, loop.StateFile))
+		var st loop.State
+		if err == nil && json.Unmarshal(data, &st) == nil && st.Phase == loop.PhaseStudent {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(3 * time.Second)
+	return cmd, waited, &stdout
+}
+
+func TestInterruptEndsCancelledWithReport(t *testing.T) {
+	sandboxtest.RequireImage(t)
+	t.Parallel()
+	out := t.TempDir()
+	cmd, waited, stdout := startSlow(t, out)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	select {
+	case err := <-waited:
+		var ee *exec.ExitError
+		require.ErrorAs(t, err, &ee)
+		assert.Equal(t, 1, ee.ExitCode())
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("Ctrl-C did not end the run")
+	}
+	r := readReport(t, out)
+	assert.Equal(t, "cancelled", r.Meta.Status)
+	assert.Contains(t, stdout.String(), "smile-report.md")
 	assert.NoFileExists(t, filepath.Join(out, loop.LockFile))
 }
