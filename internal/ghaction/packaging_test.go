@@ -165,6 +165,21 @@ func TestDockerfile(t *testing.T) {
 	require.NotEmpty(t, copied)
 	assert.Equal(t, copied, entry, "the entrypoint is the copied binary")
 	assert.Equal(t, "Dockerfile", readAction(t).Runs.Image)
+
+	// The build context keeps what `go build ./cmd/smile-action` needs.
+	ignore, err := os.ReadFile(filepath.Join(repoRoot, ".dockerignore"))
+	require.NoError(t, err)
+	var patterns []string
+	for _, l := range strings.Split(string(ignore), "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			patterns = append(patterns, l)
+		}
+	}
+	for _, needed := range []string{"go.mod", "go.sum", "cmd/smile-action/main.go", "internal/ghaction/publish.go", "internal/observe/viewer.html"} {
+		for _, p := range patterns {
+			assert.False(t, ghaction.Match(p, needed) || strings.HasPrefix(needed, strings.TrimSuffix(p, "/")+"/"), ".dockerignore %q drops %s", p, needed)
+		}
+	}
 }
 
 type workflow struct {
