@@ -15,7 +15,15 @@ import (
 // (budget 8000) they stay flat as iterations grow.
 func BenchmarkPromptTokensPerIteration(b *testing.B) {
 	for _, iter := range []int{1, 5, 10, 20} {
-		b.Run(fmt.Sprintf("iteration=%d", iter), func(b *testing.B) {
+		benchAttempt(b, iter, 8000)
+	}
+	// For comparison: the same 40-command attempt without compaction.
+	benchAttempt(b, 1, 0)
+}
+
+func benchAttempt(b *testing.B, iter, budget int) {
+	{
+		b.Run(fmt.Sprintf("iteration=%d/budget=%d", iter, budget), func(b *testing.B) {
 			var notes []string
 			for i := 1; i < iter; i++ {
 				notes = append(notes, fmt.Sprintf("Note %d: %s", i, strings.Repeat("install the missing package first; ", 8)))
@@ -24,7 +32,7 @@ func BenchmarkPromptTokensPerIteration(b *testing.B) {
 			var peak, sum, n int
 			for b.Loop() {
 				srv := newBenchServer(b, longBrain(40))
-				s := NewStudent(Options{Client: clientFor("anthropic", srv.URL, RetryPolicy{}), Fast: "f", Standard: "s", ContextTokenBudget: 8000})
+				s := NewStudent(Options{Client: clientFor("anthropic", srv.URL, RetryPolicy{}), Fast: "f", Standard: "s", ContextTokenBudget: budget})
 				res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: iter, Prompt: prompt, Behavior: behavior(), Sandbox: &hostSandbox{dir: b.TempDir()}})
 				if err != nil || res.Status != loop.StudentCompleted {
 					b.Fatalf("attempt: %v %s %s", err, res.Status, res.Problem)
