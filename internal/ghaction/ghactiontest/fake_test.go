@@ -1,0 +1,76 @@
+package ghactiontest_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/google/go-github/v60/github"
+	"github.com/smile-loop/smile-loop/internal/ghaction/ghactiontest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sha = "ec26c3e57ca3a959ca5aad62de7213c562f8c821"
+
+// The fake refuses what GitHub refuses, so tests fail where GitHub would.
+func TestFakeGitHubRefusesLikeGitHub(t *testing.T) {
+	t.Parallel()
+	fake := ghactiontest.NewGitHub(t, "o", "r", "tok")
+	fake.AddPR(1, sha, map[string]string{"a.md": "@@ -1,2 +1,4 @@\n x\n+y\n+z\n x"}) // lines 1-4 commentable
+	c := github.NewClient(nil).WithAuthToken("tok")
+	base, err := url.Parse(fake.URL() + "/")
+	require.NoError(t, err)
+	c.BaseURL = base
+	ctx := context.Background()
+
+	review := func(comments ...*github.DraftReviewComment) int {
+		_, resp, _ := c.PullRequests.CreateReview(ctx, "o", "r", 1, &github.PullRequestReviewRequest{
+			CommitID: github.String(sha), Event: github.String("COMMENT"), Comments: comments})
+		return resp.StatusCode
+	}
+	line := func(start, end int) *github.DraftReviewComment {
+		d := &github.DraftReviewComment{Path: github.String("a.md"), Body: github.String("b"), Line: github.Int(end), Side: github.String("RIGHT")}
+		if start > 0 {
+			d.StartLine, d.StartSide = github.Int(start), github.String("RIGHT")
+		}
+		return d
+	}
+	assert.Equal(t, http.StatusOK, review(line(0, 3)))
+	assert.Equal(t, http.StatusOK, review(line(2, 4)))
+	assert.Equal(t, http.StatusUnprocessableEntity, review(line(0, 9)), "line outside the diff")
+	assert.Equal(t, http.StatusUnprocessableEntity, review(line(3, 3)), "start_line must precede line")
+	assert.Equal(t, http.StatusUnprocessableEntity, review(line(4, 2)), "start_line after line")
+	other := line(0, 1)
+	other.Path = github.String("b.md")
+	assert.Equal(t, http.StatusUnprocessableEntity, review(other), "file not in the pull request")
+	var many []*github.DraftReviewComment
+	for i := 0; i < 31; i++ {
+		many = append(many, line(0, 2))
+	}
+	assert.Equal(t, http.StatusUnprocessableEntity, review(many...), "more than 30 comments in one review")
+	assert.Equal(t, http.StatusUnprocessableEntity, review(), "a review without comments needs a body")
+
+	var anns []*github.CheckRunAnnotation
+	for i := 0; i < 51; i++ {
+		anns = append(anns, &github.CheckRunAnnotation{Path: github.String("a.md"), StartLine: github.Int(1), EndLine: github.Int(1),
+			AnnotationLevel: github.String("warning"), Message: github.String("m")})
+	}
+	check := func(a []*github.CheckRunAnnotation) int {
+		_, resp, _ := c.Checks.CreateCheckRun(ctx, "o", "r", github.CreateCheckRunOptions{Name: "n", HeadSHA: sha,
+			Status: github.String("completed"), Conclusion: github.String("success"),
+			Output: &github.CheckRunOutput{Title: github.String("t"), Summary: github.String("s"), Annotations: a}})
+		return resp.StatusCode
+	}
+	assert.Equal(t, http.StatusUnprocessableEntity, check(anns), "51 annotations")
+	assert.Equal(t, http.StatusCreated, check(anns[:50]))
+	bad := *anns[0]
+	bad.AnnotationLevel = github.String("error")
+	assert.Equal(t, http.StatusUnprocessableEntity, check([]*github.CheckRunAnnotation{&bad}), "annotation_level error does not exist")
+
+	fake.ReadOnly = true
+	assert.Equal(t, http.StatusForbidden, review(line(0, 3)), "a fork's read-only token")
+	_, resp, _ := c.PullRequests.ListFiles(ctx, "o", "r", 1, nil)
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "reading still works")
+}
