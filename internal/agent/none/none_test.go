@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -104,7 +105,35 @@ func startSandbox(t *testing.T, tutDir string) *sandbox.Docker {
 	return sb
 }
 
+type events struct {
+	mu  sync.Mutex
+	all []loop.Event
+}
+
+func (e *events) Emit(ev loop.Event) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.all = append(e.all, ev)
+}
+
+func (e *events) steps() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, ev := range e.all {
+		if ev.Type == loop.EventStepStart {
+			out = append(out, ev.Data.(loop.StepData).Step)
+		}
+	}
+	return out
+}
+
 func attempt(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.StudentResult, *tutorial.Tutorial) {
+	res, tut, _ := attemptEvents(t, md, mut)
+	return res, tut
+}
+
+func attemptEvents(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.StudentResult, *tutorial.Tutorial, *events) {
 	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tutorial.md")
@@ -119,9 +148,10 @@ func attempt(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.S
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	res, err := (&Student{Grace: 2 * time.Second}).Attempt(ctx, loop.StudentTask{Iteration: 1, Tutorial: tut, Behavior: b, Sandbox: sb, Events: loop.Discard})
+	ev := &events{}
+	res, err := (&Student{Grace: 2 * time.Second}).Attempt(ctx, loop.StudentTask{Iteration: 1, Tutorial: tut, Behavior: b, Sandbox: sb, Events: ev})
 	require.NoError(t, err)
-	return res, tut
+	return res, tut, ev
 }
 
 const sessionTutorial = "# Session\n" + // 1
@@ -155,8 +185,12 @@ const sessionTutorial = "# Session\n" + // 1
 
 func TestStudentRunsOneTerminalSession(t *testing.T) {
 	t.Parallel()
-	res, _ := attempt(t, sessionTutorial, nil)
+	res, _, ev := attemptEvents(t, sessionTutorial, nil)
 	assert.Equal(t, loop.StudentCompleted, res.Status, "%+v", res.Findings)
+	steps := ev.steps()
+	require.Len(t, steps, 5)
+	assert.True(t, strings.HasPrefix(steps[0], "step 1 of 5: Session: run mkdir -p proj"), steps[0])
+	assert.True(t, strings.HasPrefix(steps[4], "step 5 of 5: "), steps[4])
 	assert.Empty(t, res.Findings)
 	var app, server, curl *loop.CommandRecord
 	for i := range res.Commands {

@@ -186,7 +186,9 @@ func (ss *session) run(ctx context.Context, a action, grace time.Duration) error
 	cmd := a.command
 	timeout := time.Duration(max(ss.task.Behavior.TimeoutSeconds, 1)) * time.Second
 	background := isServer(cmd.Text)
-	req := loop.ExecRequest{Command: script(cmd.Text), Dir: ss.cwd, Timeout: timeout}
+	// the prelude changes to the session's directory; starting in the work directory
+	// keeps a command runnable when the tutorial removed the directory it was in
+	req := loop.ExecRequest{Command: script(cmd.Text), Timeout: timeout}
 	if background {
 		ss.bg++
 		logPath := fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg)
