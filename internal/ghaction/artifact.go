@@ -94,6 +94,9 @@ func (a *Artifacts) Upload(ctx context.Context, name string, files []ArtifactFil
 		SignedUploadURL string `json:"signed_upload_url"`
 	}
 	if err := a.twirp(ctx, "CreateArtifact", create, &created); err != nil {
+		if strings.Contains(err.Error(), "HTTP 409") {
+			return 0, fmt.Errorf("create artifact %s: %w (another job of this run used the name: make artifact-name unique per job, e.g. smile-report-${{ strategy.job-index }})", name, err)
+		}
 		return 0, fmt.Errorf("create artifact %s: %w", name, err)
 	}
 	if !created.OK || created.SignedUploadURL == "" {

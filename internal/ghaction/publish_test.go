@@ -143,3 +143,20 @@ func TestPublishNothingToTest(t *testing.T) {
 	assert.Equal(t, "0", env.Outputs(t)["gaps"])
 	assert.Contains(t, env.Summary(t), "No tutorial to test")
 }
+
+func TestPublishArtifactNameTaken(t *testing.T) {
+	t.Parallel()
+	_, gh := newGitHub(t)
+	arts := ghactiontest.NewArtifacts(t)
+	env := ghactiontest.NewEnv(t, "push", ghactiontest.Fixture(t, "push-payload.json"))
+	var log bytes.Buffer
+	p := publisher(t, env, gh, arts, &log)
+	_, err := p.Publish(context.Background(), []ghaction.Result{result(t, env.Workspace())})
+	require.NoError(t, err)
+	// A second job of the same run with the same artifact-name (a matrix without unique names).
+	out, err := p.Publish(context.Background(), []ghaction.Result{result(t, env.Workspace())})
+	require.NoError(t, err)
+	require.NotEmpty(t, out.NotPosted)
+	assert.Contains(t, out.NotPosted[0], "could not post the report artifact: create artifact smile-report: HTTP 409 already_exists")
+	assert.Contains(t, env.Summary(t), "# Report for docs/a.md", "the summary is still written")
+}
