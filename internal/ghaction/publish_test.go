@@ -160,3 +160,20 @@ func TestPublishArtifactNameTaken(t *testing.T) {
 	assert.Contains(t, out.NotPosted[0], "could not post the report artifact: create artifact smile-report: HTTP 409 already_exists")
 	assert.Contains(t, env.Summary(t), "# Report for docs/a.md", "the summary is still written")
 }
+
+func TestPublishCapsTheSummaryAndLinksTheArtifact(t *testing.T) {
+	t.Parallel()
+	_, gh := newGitHub(t)
+	arts := ghactiontest.NewArtifacts(t)
+	env := ghactiontest.NewEnv(t, "workflow_dispatch", ghactiontest.Fixture(t, "workflow_dispatch-payload.json"))
+	var log bytes.Buffer
+	p := publisher(t, env, gh, arts, &log)
+	r := result(t, env.Workspace())
+	r.Markdown = "# Report\n\n```text\n" + strings.Repeat("a long output line\n", 20000) + "```\n"
+	out, err := p.Publish(context.Background(), []ghaction.Result{r})
+	require.NoError(t, err)
+	require.NotZero(t, out.ArtifactID)
+	s := env.Summary(t)
+	assert.LessOrEqual(t, len(s), ghaction.MaxSummary+1)
+	assert.Contains(t, s, "**Report truncated** to fit GitHub's limit. The full report is in the [workflow artifact](https://github.com/Codertocat/Hello-World/actions/runs/1234/artifacts/4000).")
+}
