@@ -1,4 +1,4 @@
-package main
+package wrapper
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestShimFileIsCurrent(t *testing.T) {
 	t.Parallel()
 	data, err := os.ReadFile("shim.sh")
 	require.NoError(t, err)
-	assert.Equal(t, headless.Shim, string(data), "regenerate with: go run ./wrappers/smile-wrapper print-shim > wrappers/smile-wrapper/shim.sh")
+	assert.Equal(t, headless.Shim, string(data), "regenerate with: go run ./wrappers/smile-wrapper print-shim > wrappers/wrapper/shim.sh")
 }
 
 // fakeAPI is the orchestrator's wrapper API: status first says waiting, then the turn.
@@ -167,4 +167,11 @@ func TestTrimStreamKeepsHeadAndTail(t *testing.T) {
 func TestWithoutSecrets(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, []string{"PATH=/bin", "HOME=/h"}, withoutSecrets([]string{"PATH=/bin", "SMILE_TOKEN=x", "SMILE_API_URL=u", "HOME=/h"}))
+}
+
+func TestRunPrintShim(t *testing.T) {
+	t.Parallel()
+	var out, errb bytes.Buffer
+	assert.Equal(t, 0, Run(context.Background(), []string{"print-shim"}, envFunc(nil), &out, &errb))
+	assert.Equal(t, headless.Shim, out.String())
 }
