@@ -225,6 +225,12 @@ func (r *runner) run(parent context.Context) error {
 		r.server = srv
 		defer srv.Close()
 	}
+	if n := len(st.History); n > 0 && !r.resumeAtCheck {
+		// resumed after the last iteration was saved but before the run's end was
+		if status, reason, ok := r.afterMentor(st.History[n-1]); ok {
+			return r.finish(status, reason)
+		}
+	}
 	fresh := true // the container is clean: no reset before the first iteration of this process
 	for {
 		var (
@@ -333,13 +339,25 @@ func (r *runner) run(parent context.Context) error {
 			return r.failSave(err)
 		}
 		r.emit(EventMentorOutput, MentorOutputData{Notes: rec.Notes})
-		switch {
-		case rec.Unresolvable:
-			return r.finish(StatusBlocker, "the Mentor found no way forward: "+firstLine(rec.Notes))
-		case r.singlePass():
-			return r.finish(StatusBlocker, singlePassReason(res))
+		if status, reason, ok := r.afterMentor(*it); ok {
+			return r.finish(status, reason)
 		}
 	}
+}
+
+// afterMentor says whether the run ends after a finished iteration whose Mentor
+// answered: an unresolvable blocker, or a single-pass Student.
+func (r *runner) afterMentor(it Iteration) (Status, string, bool) {
+	if it.Mentor == nil || it.Student == nil {
+		return "", "", false
+	}
+	switch {
+	case it.Mentor.Unresolvable:
+		return StatusBlocker, "the Mentor found no way forward: " + firstLine(it.Mentor.Notes), true
+	case r.singlePass():
+		return StatusBlocker, singlePassReason(*it.Student), true
+	}
+	return "", "", false
 }
 
 // singlePassReason explains the end of a deterministic run with gaps.

@@ -507,3 +507,26 @@ func TestResumeNothing(t *testing.T) {
 	require.ErrorAs(t, err, &re)
 	assert.True(t, re.InvalidInput())
 }
+
+// A crash between saving the last iteration and saving the run's end: resume ends the
+// run the way it would have ended, without another iteration.
+func TestResumeAfterLastIterationSaved(t *testing.T) {
+	t.Parallel()
+	o, _, _ := baseOptions(t, &fakeStudent{attempt: func(context.Context, StudentTask) (StudentResult, error) {
+		t.Error("no new iteration")
+		return completed(), nil
+	}}, &fakeMentor{})
+	started := time.Now().UTC().Add(-time.Minute)
+	res := ask("x")
+	st := &State{SchemaVersion: StateSchemaVersion, RunID: "r1", Status: StatusRunning, Phase: PhaseMentor, Iteration: 1, StartTime: started,
+		MentorNotes: []string{"only a paid plan works"},
+		History: []Iteration{{Iteration: 1, Started: started, Ended: started.Add(time.Second), Student: &res,
+			Mentor: &MentorRecord{Notes: "only a paid plan works", Unresolvable: true}}}}
+	require.NoError(t, SaveState(o.StateDir, st))
+	o.Resume = true
+	got, err := Run(context.Background(), o)
+	require.NoError(t, err)
+	assert.Equal(t, StatusBlocker, got.Status)
+	assert.Len(t, got.History, 1)
+	assert.Equal(t, "r1", got.RunID)
+}
