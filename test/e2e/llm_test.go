@@ -92,16 +92,16 @@ func (e *llmEnv) run(t *testing.T, cfg config.Config, s loop.Student, m loop.Men
 	return st
 }
 
-// canary is a fake provider key. The tutorial greps for it with a bracket expression, so
+// llmCanary is a fake provider key. The tutorial greps for it with a bracket expression, so
 // the tutorial text itself never contains it.
-const canary = "sk-canary-7f3e9a41c0ffee"
+const llmCanary = "sk-llmCanary-7f3e9a41c0ffee"
 
-// upstream is the "provider": it accepts only the real key, which only the proxy has.
-func upstream(t *testing.T) (*httptest.Server, *sync.Map) {
+// llmUpstream is the "provider": it accepts only the real key, which only the proxy has.
+func llmUpstream(t *testing.T) (*httptest.Server, *sync.Map) {
 	seen := &sync.Map{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := r.Header.Get("x-api-key") + r.Header.Get("x-goog-api-key") + strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if key != canary {
+		if key != llmCanary {
 			w.WriteHeader(http.StatusUnauthorized)
 			_, _ = io.WriteString(w, `{"error":{"message":"invalid key"}}`)
 			return
@@ -122,16 +122,16 @@ func TestCLIKeyNeverEntersTheContainer(t *testing.T) {
 	for _, provider := range []string{config.ProviderClaude, config.ProviderCodex, config.ProviderGemini} {
 		t.Run(provider, func(t *testing.T) {
 			md := "# Leak check\n\n```bash\nenv\n```\n\n$ env\n$ cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | sort -u\n" +
-				"$ ! grep -rIl --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev 'sk-canary-7f3e[9]a41c0ffee' / 2>/dev/null\n"
+				"$ ! grep -rIl --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev 'sk-llmCanary-7f3e[9]a41c0ffee' / 2>/dev/null\n"
 			e := newLLMEnv(t, "leak-"+provider, md)
-			up, seen := upstream(t)
+			up, seen := llmUpstream(t)
 			// The orchestrator's environment holds the key and the provider URL; cli.New
 			// starts the key-holding proxy on the sandbox's HostAddr at the first attempt.
 			// The upstream is on loopback, reachable only from the orchestrator.
 			env := map[string]string{
-				"ANTHROPIC_API_KEY": canary, "ANTHROPIC_BASE_URL": up.URL,
-				"OPENAI_API_KEY": canary, "OPENAI_BASE_URL": up.URL + "/v1",
-				"GEMINI_API_KEY": canary, "GOOGLE_GEMINI_BASE_URL": up.URL,
+				"ANTHROPIC_API_KEY": llmCanary, "ANTHROPIC_BASE_URL": up.URL,
+				"OPENAI_API_KEY": llmCanary, "OPENAI_BASE_URL": up.URL + "/v1",
+				"GEMINI_API_KEY": llmCanary, "GOOGLE_GEMINI_BASE_URL": up.URL,
 			}
 			cfg := config.Default()
 			cfg.LLMProvider, cfg.MaxIterations = provider, 2
@@ -140,7 +140,7 @@ func TestCLIKeyNeverEntersTheContainer(t *testing.T) {
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = student.Close() })
 			token := student.Secrets()[0]
-			// The canary is deliberately not given to the loop as a secret to mask: a
+			// The llmCanary is deliberately not given to the loop as a secret to mask: a
 			// leak must show up in the outputs, not be hidden as ***.
 			st := e.run(t, cfg, student, mentor)
 
@@ -154,14 +154,14 @@ func TestCLIKeyNeverEntersTheContainer(t *testing.T) {
 			assert.Contains(t, envOut, "host.docker.internal:", "the CLI's base URL is the proxy")
 			for _, c := range res.Commands {
 				assert.Equal(t, 0, c.ExitCode, c.Command)
-				assert.NotContains(t, c.Output, canary)
+				assert.NotContains(t, c.Output, llmCanary)
 			}
 			n := 0
 			seen.Range(func(any, any) bool { n++; return true })
 			assert.Positive(t, n, "the provider saw the real key, added by the proxy")
 			data, err := json.Marshal(st)
 			require.NoError(t, err)
-			assert.NotContains(t, string(data), canary)
+			assert.NotContains(t, string(data), llmCanary)
 		})
 	}
 }
@@ -192,7 +192,7 @@ func TestCLIRuntimeCompleteRun(t *testing.T) {
 	assert.Equal(t, loop.StudentCompleted, st.History[1].Student.Status)
 }
 
-// nativeBrain is a scripted model behind the Anthropic Messages wire format.
+// nativeModel is a scripted model behind the Anthropic Messages wire format.
 func nativeModel(t *testing.T, brain func(system string, texts, results []string) map[string]any) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
