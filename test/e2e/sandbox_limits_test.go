@@ -136,3 +136,17 @@ func TestSandboxClosePolicy(t *testing.T) {
 		})
 	}
 }
+
+// The capabilities kept (sandbox.Capabilities) are enough for root in the learner to
+// install Debian packages, with and without sudo, which is what tutorials ask for.
+func TestSandboxAptGetInstallsAsRoot(t *testing.T) {
+	e := startSandbox(t, nil)
+	if res := e.exec(t, "curl -sS -o /dev/null --max-time 10 http://deb.debian.org/debian/dists/bookworm/Release", 30*time.Second); res.ExitCode != 0 {
+		t.Skipf("deb.debian.org unreachable from the container: %s", res.Stderr)
+	}
+	res := e.exec(t, "apt-get update -qq && apt-get install -y -qq --no-install-recommends jq >/dev/null && "+
+		"sudo apt-get install -y -qq --no-install-recommends tree >/dev/null && jq --version && tree --version | cut -c1-4", 5*time.Minute)
+	require.Equal(t, 0, res.ExitCode, res.Stdout+res.Stderr)
+	assert.Equal(t, "jq-1.6\ntree\n", res.Stdout)
+	assert.NotContains(t, res.Stderr, "Operation not permitted")
+}
