@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/sethvargo/go-githubactions"
 	"github.com/smile-loop/smile-loop/internal/config"
@@ -79,6 +80,9 @@ func decodeData(data, into any) bool {
 	b, err := json.Marshal(data)
 	return err == nil && json.Unmarshal(b, into) == nil
 }
+
+// publishTimeout bounds posting the results (GitHub retries included).
+const publishTimeout = 5 * time.Minute
 
 // cmdAction is Action mode: GITHUB_ACTIONS=true and no subcommand. It reads the inputs
 // and the event, runs the tutorials, then publishes (ghaction.Publisher).
@@ -169,16 +173,20 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 		return err
 	}
 
+	outRoot := in.OutputDir
+	if !filepath.IsAbs(outRoot) {
+		outRoot = filepath.Join(ws, outRoot)
+	}
 	var results []ghaction.Result
 	for _, t := range tutorials {
 		gha.Group("smile-loop: " + t)
 		res := runOne(ctx, e, actionRun{
 			Tutorial: t, Workspace: ws, Config: cfg, Events: actionEvents(gha),
-			OutputDir: filepath.Join(ws, in.OutputDir, slug(t)),
+			OutputDir: filepath.Join(outRoot, slug(t)),
 		})
 		gha.EndGroup()
 		if res.Err != "" {
-			gha.Errorf("%s: %s", t, res.Err)
+			gha.Errorf("%s: %s", t, p.Redact(res.Err))
 		}
 		results = append(results, res)
 		if ctx.Err() != nil {
@@ -189,17 +197,24 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 	if ev.IsPR() && len(results) > 0 {
 		// The fork-safe pair posts from a privileged workflow_run job: record which
 		// commit these reports are about.
-		if f, err := ghaction.WriteEventRecord(filepath.Join(ws, in.OutputDir), ev); err != nil {
+		if f, err := ghaction.WriteEventRecord(outRoot, ev); err != nil {
 			gha.Warningf("could not record the pull request for the fork-safe pair: %v", err)
 		} else {
 			p.ExtraFiles = append(p.ExtraFiles, ghaction.ArtifactFile{Name: ghaction.EventFile, Path: f})
 		}
 	}
-	out, err := p.Publish(ctx, results)
+	// A cancelled or timed-out run still publishes what it has, under a bound of its own.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
+	defer cancel()
+	out, err := p.Publish(pctx, results)
 	if err != nil {
 		return err
 	}
-	return verdict(gha, out)
+	v := verdict(gha, out)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return v
 }
 
 // actionPost posts the reports of an untrusted run (report-dir), treating them as data.
