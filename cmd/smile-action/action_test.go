@@ -215,3 +215,25 @@ func TestSlug(t *testing.T) {
 		assert.Equal(t, want, slug(in), in)
 	}
 }
+
+func TestActionModeCancelledStillPublishes(t *testing.T) {
+	env, gh, _ := actionEnv(t, "pull_request", ghactiontest.Fixture(t, "pull_request-opened.payload.json"))
+	gh.AddPR(2, prHead, map[string]string{"docs/hello.md": docPatch, "docs/other.md": docPatch})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var seen []actionRun
+	stubRun(t, &seen)
+	inner := runOne
+	runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
+		res := inner(ctx, e, r)
+		cancel() // SIGTERM during the first tutorial
+		return res
+	}
+	var out, errb bytes.Buffer
+	code := run(ctx, nil, env.Getenv, &out, &errb)
+	assert.Equal(t, exitFailed, code)
+	assert.Len(t, seen, 1, "no tutorial starts after the cancellation")
+	_, _, runs, _ := gh.Snapshot()
+	require.Len(t, runs, 1, "what was found is still posted")
+	assert.Equal(t, "failed", env.Outputs(t)["status"])
+}
