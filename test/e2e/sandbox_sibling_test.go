@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,6 +39,13 @@ func TestSandboxSiblingMode(t *testing.T) {
 
 	ws := filepath.Join(root, "workspace")
 	require.NoError(t, os.MkdirAll(ws, 0o755))
+	if uid := os.Getuid(); uid != 0 {
+		// The orchestrator container runs as root: give its files back before TempDir's cleanup.
+		t.Cleanup(func() {
+			_ = exec.Command("docker", "run", "--rm", "-v", ws+":/ws", image,
+				"chown", "-R", fmt.Sprintf("%d:%d", uid, os.Getgid()), "/ws").Run()
+		})
+	}
 	cmd := exec.Command("docker", "run", "--rm",
 		"-v", socket+":/var/run/docker.sock",
 		"-v", ws+":/github/workspace",
