@@ -217,7 +217,7 @@ func TestSlug(t *testing.T) {
 }
 
 func TestActionModeCancelledStillPublishes(t *testing.T) {
-	env, gh, _ := actionEnv(t, "pull_request", ghactiontest.Fixture(t, "pull_request-opened.payload.json"))
+	renv, gh, _ := actionEnv(t, "pull_request", ghactiontest.Fixture(t, "pull_request-opened.payload.json"))
 	gh.AddPR(2, prHead, map[string]string{"docs/hello.md": docPatch, "docs/other.md": docPatch})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -230,10 +230,10 @@ func TestActionModeCancelledStillPublishes(t *testing.T) {
 		return res
 	}
 	var out, errb bytes.Buffer
-	code := run(ctx, nil, env.Getenv, &out, &errb)
+	code := run(ctx, nil, renv.Getenv, &out, &errb)
 	assert.Equal(t, exitFailed, code)
 	assert.Len(t, seen, 1, "no tutorial starts after the cancellation")
 	_, _, runs, _ := gh.Snapshot()
 	require.Len(t, runs, 1, "what was found is still posted")
-	assert.Equal(t, "failed", env.Outputs(t)["status"])
+	assert.Equal(t, "failed", renv.Outputs(t)["status"])
 }
