@@ -27,27 +27,61 @@ var reFence = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n(.*?)(?:`
 // When nothing usable is found it returns an error wrapping ErrStudentOutput; the caller
 // keeps the raw text (4.E3).
 func ParseStudentOutput(raw string) (StudentOutput, error) {
+	out, _, err := parseStudent(raw)
+	return out, err
+}
+
+// ParseStudentResult is ParseStudentOutput for agent runtimes: it also takes the fields
+// the loop understands beyond the spec's schema from the same object — "trigger" (the
+// stuck trigger the Student names) and "plan" (its line-anchored plan) — and keeps the
+// raw text with the reason when nothing could be recovered (4.E3).
+func ParseStudentResult(raw string) (StudentResult, error) {
+	out, m, err := parseStudent(raw)
+	if err != nil {
+		return StudentResult{Raw: raw, ParseError: err.Error()}, err
+	}
+	res := StudentResult{StudentOutput: out}
+	for k, v := range m {
+		switch normKey(k) {
+		case "trigger":
+			if t, ok := v.(string); ok {
+				res.Trigger = Trigger(strings.ToLower(strings.TrimSpace(t)))
+			}
+		case "plan":
+			if b, err := json.Marshal(v); err == nil {
+				var plan []PlanStep
+				if json.Unmarshal(b, &plan) == nil {
+					res.Plan = plan
+				}
+			}
+		}
+	}
+	return res, nil
+}
+
+func parseStudent(raw string) (StudentOutput, map[string]any, error) {
 	if len(raw) > MaxStudentOutput {
 		raw = raw[len(raw)-MaxStudentOutput:] // the result comes last
 	}
 	text := strings.TrimSpace(strings.TrimPrefix(raw, "\ufeff"))
 	if text == "" {
-		return StudentOutput{}, fmt.Errorf("%w: the output is empty", ErrStudentOutput)
+		return StudentOutput{}, nil, fmt.Errorf("%w: the output is empty", ErrStudentOutput)
 	}
 	var whole any
 	if json.Unmarshal([]byte(text), &whole) == nil {
-		if out, ok := fromValue(whole); ok {
-			return out, nil
+		if out, m, ok := fromValue(whole); ok {
+			return out, m, nil
 		}
 	}
 	var (
 		best   StudentOutput
+		bestM  map[string]any
 		found  bool
 		bestAt = -1
 	)
 	consider := func(at int, s string) {
-		if out, ok := decodeCandidate(s); ok && at >= bestAt {
-			best, found, bestAt = out, true, at
+		if out, m, ok := decodeCandidate(s); ok && at >= bestAt {
+			best, bestM, found, bestAt = out, m, true, at
 		}
 	}
 	for _, m := range reFence.FindAllStringSubmatchIndex(text, -1) {
@@ -60,9 +94,9 @@ func ParseStudentOutput(raw string) (StudentOutput, error) {
 		}
 		tried++
 		end, closed := matchBrace(text, i)
-		if out, ok := decodeCandidate(text[i:end]); ok {
+		if out, m, ok := decodeCandidate(text[i:end]); ok {
 			if i >= bestAt {
-				best, found, bestAt = out, true, i
+				best, bestM, found, bestAt = out, m, true, i
 			}
 			if closed {
 				i = end - 1 // skip nested objects of an accepted one
@@ -70,9 +104,9 @@ func ParseStudentOutput(raw string) (StudentOutput, error) {
 		}
 	}
 	if found {
-		return best, nil
+		return best, bestM, nil
 	}
-	return StudentOutput{}, fmt.Errorf("%w: %s", ErrStudentOutput, describeFailure(text))
+	return StudentOutput{}, nil, fmt.Errorf("%w: %s", ErrStudentOutput, describeFailure(text))
 }
 
 func describeFailure(text string) string {
@@ -129,16 +163,16 @@ func matchBrace(s string, i int) (end int, closed bool) {
 }
 
 // decodeCandidate decodes s as a Student result, repairing it when strict JSON fails.
-func decodeCandidate(s string) (StudentOutput, bool) {
+func decodeCandidate(s string) (StudentOutput, map[string]any, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" || (s[0] != '{' && s[0] != '[') {
-		return StudentOutput{}, false
+		return StudentOutput{}, nil, false
 	}
 	var v any
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
 		var ok bool
 		if v, ok = repairAndDecode(s); !ok {
-			return StudentOutput{}, false
+			return StudentOutput{}, nil, false
 		}
 	}
 	return fromValue(v)
@@ -314,29 +348,29 @@ func closeTruncated(s string) (string, []int) {
 }
 
 // fromValue maps a decoded JSON value onto StudentOutput, leniently.
-func fromValue(v any) (StudentOutput, bool) {
+func fromValue(v any) (StudentOutput, map[string]any, bool) {
 	switch t := v.(type) {
 	case []any: // a list of results: the last one with a status
 		for i := len(t) - 1; i >= 0; i-- {
-			if out, ok := fromValue(t[i]); ok {
-				return out, true
+			if out, m, ok := fromValue(t[i]); ok {
+				return out, m, true
 			}
 		}
-		return StudentOutput{}, false
+		return StudentOutput{}, nil, false
 	case map[string]any:
 		out, ok := fromMap(t)
 		if ok {
-			return out, true
+			return out, t, true
 		}
 		for _, inner := range t { // {"result": {...}}
 			if m, isMap := inner.(map[string]any); isMap {
 				if out, ok := fromMap(m); ok {
-					return out, true
+					return out, m, true
 				}
 			}
 		}
 	}
-	return StudentOutput{}, false
+	return StudentOutput{}, nil, false
 }
 
 func fromMap(m map[string]any) (StudentOutput, bool) {
