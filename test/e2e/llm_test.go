@@ -94,7 +94,10 @@ func (e *llmEnv) run(t *testing.T, cfg config.Config, s loop.Student, m loop.Men
 
 // llmCanary is a fake provider key. The tutorial greps for it with a bracket expression, so
 // the tutorial text itself never contains it.
-const llmCanary = "sk-llmCanary-7f3e9a41c0ffee"
+const llmCanary = "sk-canary-7f3e9a41c0ffee"
+
+// leakPattern matches llmCanary without containing it.
+const leakPattern = "sk-canary-7f3e[9]a41c0ffee"
 
 // llmUpstream is the "provider": it accepts only the real key, which only the proxy has.
 func llmUpstream(t *testing.T) (*httptest.Server, *sync.Map) {
@@ -113,6 +116,29 @@ func llmUpstream(t *testing.T) (*httptest.Server, *sync.Map) {
 	return srv, seen
 }
 
+// leakTutorial prints the environment of every process in the container and greps its
+// whole filesystem for the key (failing when found).
+const leakTutorial = "# Leak check\n\n$ env\n$ cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | sort -u\n" +
+	"$ ! grep -rIl --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev '" + leakPattern + "' / 2>/dev/null\n"
+
+// TestLeakTutorialDetectsAKeyInTheContainer is the negative control of the isolation
+// test: the same tutorial, with the key handed to the CLI, sees it.
+func TestLeakTutorialDetectsAKeyInTheContainer(t *testing.T) {
+	sandboxtest.RequireDocker(t)
+	wrapper, fake := llmBins(t)
+	e := newLLMEnv(t, "leak-control", leakTutorial)
+	opts := cli.Options{Provider: config.ProviderClaude, Env: map[string]string{"ANTHROPIC_API_KEY": llmCanary},
+		Install: []cli.File{{HostPath: wrapper, Name: "smile-wrapper"}, {HostPath: fake, Name: "claude"}}}
+	cfg := config.Default()
+	cfg.MaxIterations = 1
+	st := e.run(t, cfg, cli.NewStudent(opts), cli.NewMentor(opts))
+	require.NotEmpty(t, st.History)
+	res := st.History[0].Student
+	require.NotNil(t, res)
+	require.NotEmpty(t, res.Commands)
+	assert.Contains(t, res.Commands[0].Output, llmCanary, "a key in the CLI's environment shows up")
+}
+
 // TestCLIKeyNeverEntersTheContainer runs a tutorial that prints the environment of every
 // process and greps the whole filesystem for the provider key, with each CLI (fake,
 // speaking the real stream formats) reaching the provider only through the proxy.
@@ -121,9 +147,9 @@ func TestCLIKeyNeverEntersTheContainer(t *testing.T) {
 	wrapper, fake := llmBins(t)
 	for _, provider := range []string{config.ProviderClaude, config.ProviderCodex, config.ProviderGemini} {
 		t.Run(provider, func(t *testing.T) {
-			md := "# Leak check\n\n```bash\nenv\n```\n\n$ env\n$ cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | sort -u\n" +
-				"$ ! grep -rIl --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev 'sk-llmCanary-7f3e[9]a41c0ffee' / 2>/dev/null\n"
-			e := newLLMEnv(t, "leak-"+provider, md)
+			// Positive control: the tutorial's pattern does match the key.
+			require.Regexp(t, leakPattern, llmCanary)
+			e := newLLMEnv(t, "leak-"+provider, leakTutorial)
 			up, seen := llmUpstream(t)
 			// The orchestrator's environment holds the key and the provider URL; cli.New
 			// starts the key-holding proxy on the sandbox's HostAddr at the first attempt.
@@ -140,7 +166,7 @@ func TestCLIKeyNeverEntersTheContainer(t *testing.T) {
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = student.Close() })
 			token := student.Secrets()[0]
-			// The llmCanary is deliberately not given to the loop as a secret to mask: a
+			// The canary is deliberately not given to the loop as a secret to mask: a
 			// leak must show up in the outputs, not be hidden as ***.
 			st := e.run(t, cfg, student, mentor)
 
