@@ -110,7 +110,7 @@ func TestExecTimeoutKillsProcessTree(t *testing.T) {
 	start := time.Now()
 	res, err := e.d.Exec(context.Background(), loop.ExecRequest{
 		Command: "sleep 301 & setsid sleep 302 & (sleep 303 &) ; echo started; sleep 300",
-		Timeout: time.Second,
+		Timeout: 3 * time.Second,
 	})
 	require.NoError(t, err)
 	assert.True(t, res.TimedOut)
