@@ -100,6 +100,11 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		printOutcome(e, out)
 	}
 	if err != nil {
+		if out != nil && out.State != nil && exitCode(err) == exitInternal {
+			// the loop ended in error and its report says why: the tutorial did not pass
+			e.log.Debug("run ended in error", "err", err)
+			return errFailed
+		}
 		return err
 	}
 	if out.Failed {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -81,7 +83,7 @@ func AcquireLock(dir, runID string) (*Lock, error) {
 		case holder.Host == host && holder.PID == os.Getpid():
 			// this process already holds it (a second Run in the same process is still a second loop)
 			return nil, &LockedError{Dir: dir, Holder: holder}
-		case holder.Host != host || processAlive(holder.PID):
+		case holder.Host != host || (processAlive(holder.PID) && !pidReused(holder)):
 			return nil, &LockedError{Dir: dir, Holder: holder}
 		}
 		// stale: remove and try again (O_EXCL settles a race between two takers)
@@ -130,4 +132,47 @@ func processAlive(pid int) bool {
 	}
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// pidReused reports whether the process now running with the holder's pid started after
+// the lock was taken: the holder died and the pid went to another process. Linux only
+// (/proc); false when it cannot tell.
+func pidReused(holder LockInfo) bool {
+	start, ok := processStart(holder.PID)
+	return ok && start.After(holder.Started.Add(2*time.Second))
+}
+
+// processStart is when pid started: boot time plus field 22 of /proc/PID/stat (clock
+// ticks, 100 per second on Linux).
+func processStart(pid int) (time.Time, bool) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return time.Time{}, false
+	}
+	i := strings.LastIndexByte(string(stat), ')') // the command name may hold spaces
+	if i < 0 || i+2 > len(stat) {
+		return time.Time{}, false
+	}
+	fields := strings.Fields(string(stat[i+2:]))
+	if len(fields) < 20 {
+		return time.Time{}, false
+	}
+	ticks, err := strconv.ParseInt(fields[19], 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	procStat, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return time.Time{}, false
+	}
+	for _, line := range strings.Split(string(procStat), "\n") {
+		if v, ok := strings.CutPrefix(line, "btime "); ok {
+			btime, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return time.Time{}, false
+			}
+			return time.Unix(btime, 0).Add(time.Duration(ticks) * time.Second / 100), true
+		}
+	}
+	return time.Time{}, false
 }

@@ -86,3 +86,27 @@ func BenchmarkSaveState(b *testing.B) {
 		}
 	}
 }
+
+func TestLockTakesOverReusedPid(t *testing.T) {
+	t.Parallel()
+	other := exec.Command("sleep", "30")
+	require.NoError(t, other.Start())
+	t.Cleanup(func() { _ = other.Process.Kill(); _ = other.Wait() })
+	start, ok := processStart(other.Process.Pid)
+	require.True(t, ok)
+	assert.WithinDuration(t, time.Now(), start, 5*time.Second)
+
+	host, _ := os.Hostname()
+	dir := t.TempDir()
+	write := func(started time.Time) {
+		data, _ := json.Marshal(LockInfo{PID: other.Process.Pid, Host: host, Started: started})
+		require.NoError(t, os.WriteFile(filepath.Join(dir, LockFile), data, 0o644))
+	}
+	write(time.Now()) // the live holder
+	_, err := AcquireLock(dir, "new")
+	require.Error(t, err, "a live holder keeps its lock")
+	write(time.Now().Add(-time.Hour)) // taken long before this process started: pid reused
+	l, err := AcquireLock(dir, "new")
+	require.NoError(t, err)
+	require.NoError(t, l.Release())
+}
