@@ -281,3 +281,13 @@ func TestStudentNoExecutableSteps(t *testing.T) {
 	assert.Equal(t, loop.StudentCompleted, res.Status)
 	assert.Contains(t, res.Summary, "no actions required")
 }
+
+func TestStudentKeepsAnUnknownServerRunning(t *testing.T) {
+	t.Parallel()
+	md := "# Server\n\n```bash\npython3 -c 'import http.server as h; print(\"Listening on http://localhost:8799\", flush=True); h.HTTPServer((\"\", 8799), h.SimpleHTTPRequestHandler).serve_forever()'\n```\n\n```bash\ncurl -sf -o /dev/null http://localhost:8799/ && echo up\n```\n"
+	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 3 })
+	assert.Equal(t, loop.StudentCompleted, res.Status, "%+v", res.Findings)
+	require.Len(t, res.Commands, 2)
+	assert.True(t, res.Commands[0].Background)
+	assert.Contains(t, res.Commands[1].Output, "up")
+}

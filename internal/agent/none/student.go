@@ -201,6 +201,18 @@ func (ss *session) run(ctx context.Context, a action, grace time.Duration) error
 	if err != nil {
 		return fmt.Errorf("run line %d: %w", cmd.StartLine, err)
 	}
+	if r.TimedOut && !background && reServing.MatchString(r.Stdout+r.Stderr) {
+		// a server the heuristics did not know: it said it is serving, so start it again
+		// in the background instead of reporting a timeout
+		background = true
+		ss.bg++
+		logPath := fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg)
+		req.Command = backgroundScript(cmd.Text, logPath, int(max(grace/time.Second, 1)))
+		req.Timeout = timeout + grace
+		if r, err = ss.task.Sandbox.Exec(ctx, req); err != nil {
+			return fmt.Errorf("run line %d in the background: %w", cmd.StartLine, err)
+		}
+	}
 	stderr, cwd := splitCwd(r.Stderr)
 	if cwd != "" {
 		ss.cwd = cwd
