@@ -225,6 +225,9 @@ func newDocker(ctx context.Context, api dockerAPI, o Options) (*Docker, error) {
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	if _, err := api.Ping(pctx); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, &UnavailableError{Err: err}
 	}
 	if info, err := api.Info(pctx); err == nil && info.NCPU > 0 && d.opts.CPUs > float64(info.NCPU) {
@@ -277,7 +280,7 @@ func (d *Docker) Start(ctx context.Context) error {
 	}
 	d.cur, d.curName, d.started = id, name, true
 	d.log.Debug("learner container started", "container", name, "image", d.opts.Image)
-	if d.sib != nil && len(d.mounts0()) < len(d.mountSpecs()) {
+	if d.sib != nil && len(d.mounts()) < len(d.mountSpecs()) {
 		d.workCopied = true
 		d.opts.ResetStrategy = ResetRecreate // copied directories cannot be shared with a spare
 	}
@@ -285,11 +288,6 @@ func (d *Docker) Start(ctx context.Context) error {
 		d.prepareSpare()
 	}
 	return nil
-}
-
-func (d *Docker) mounts0() []mount.Mount {
-	m, _ := d.mounts()
-	return m
 }
 
 // ContainerID is the current learner container's id ("" before Start).
@@ -338,11 +336,8 @@ func (d *Docker) create(ctx context.Context) (id, name string, err error) {
 	if len(name) > 120 {
 		name = name[:120]
 	}
-	cfg, hcfg, ncfg, err := d.containerConfig(ctx)
-	if err != nil {
-		return "", "", err
-	}
-	resp, err := d.api.ContainerCreate(ctx, cfg, hcfg, ncfg, nil, name)
+	cfg, hcfg := d.containerConfig()
+	resp, err := d.api.ContainerCreate(ctx, cfg, hcfg, nil, nil, name)
 	if err != nil {
 		return "", "", startErr("create container", d.opts.Image, err)
 	}
@@ -367,7 +362,7 @@ func startErr(op, image string, err error) error {
 	return &StartError{Image: image, Err: err}
 }
 
-func (d *Docker) containerConfig(ctx context.Context) (*container.Config, *container.HostConfig, *network.NetworkingConfig, error) {
+func (d *Docker) containerConfig() (*container.Config, *container.HostConfig) {
 	mem, _ := units.RAMInBytes(d.opts.Memory)
 	init := true
 	pids := d.opts.PidsLimit
@@ -384,10 +379,7 @@ func (d *Docker) containerConfig(ctx context.Context) (*container.Config, *conta
 			LabelRole:   "learner",
 		},
 	}
-	mounts, err := d.mounts()
-	if err != nil {
-		return nil, nil, nil, err
-	}
+	mounts := d.mounts()
 	hostIP := "host-gateway"
 	if d.opts.HostGatewayIP != "" {
 		hostIP = d.opts.HostGatewayIP
@@ -409,11 +401,11 @@ func (d *Docker) containerConfig(ctx context.Context) (*container.Config, *conta
 		},
 		OomScoreAdj: 500, // the learner dies before anything else on the machine
 	}
-	var ncfg *network.NetworkingConfig
 	if d.sib != nil && d.sib.network != "" {
+		// On a network the orchestrator's container is on, so that it is reachable.
 		hcfg.NetworkMode = container.NetworkMode(d.sib.network)
 	}
-	return cfg, hcfg, ncfg, nil
+	return cfg, hcfg
 }
 
 // Close removes the container unless the keepOn* policy keeps it; the spare is always
@@ -520,7 +512,7 @@ func (d *Docker) mountSpecs() []mountSpec {
 
 // mounts are the bind mounts; in sibling mode a directory no mount of the orchestrator's
 // container covers is copied in and out instead (copyIn/copyOut).
-func (d *Docker) mounts() ([]mount.Mount, error) {
+func (d *Docker) mounts() []mount.Mount {
 	var out []mount.Mount
 	for _, m := range d.mountSpecs() {
 		src := m.local
@@ -533,7 +525,7 @@ func (d *Docker) mounts() ([]mount.Mount, error) {
 		}
 		out = append(out, mount.Mount{Type: mount.TypeBind, Source: src, Target: m.target, ReadOnly: m.readOnly})
 	}
-	return out, nil
+	return out
 }
 
 // handOver gives the files the container's root wrote into the mounted work and logs
