@@ -45,7 +45,12 @@ func annotations(gaps []Gap, failOn string) []*github.CheckRunAnnotation {
 		if g.SuggestedFix != "" {
 			msg += "\n\nSuggested fix: " + g.SuggestedFix
 		}
+		var raw *string
+		if g.Evidence != nil {
+			raw = github.String(truncate(g.Evidence.text(), MaxSummary))
+		}
 		out = append(out, &github.CheckRunAnnotation{
+			RawDetails:      raw,
 			Path:            github.String(g.Path),
 			StartLine:       github.Int(max(g.Line, 1)),
 			EndLine:         github.Int(max(g.last(), 1)),

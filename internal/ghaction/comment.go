@@ -80,6 +80,11 @@ func CommentBody(g Gap, withSuggestion bool) string {
 			fmt.Fprintf(&b, "\n%ssuggestion\n%s\n%s\n", f, repl, f)
 		}
 	}
+	if g.Evidence != nil {
+		t := g.Evidence.text()
+		f := fence(t)
+		fmt.Fprintf(&b, "\n<details><summary>What the learner ran and saw</summary>\n\n%stext\n%s\n%s\n\n</details>\n", f, t, f)
+	}
 	var meta []string
 	if g.Category != "" {
 		meta = append(meta, "category `"+strings.ReplaceAll(g.Category, "`", "")+"`")

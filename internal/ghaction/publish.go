@@ -320,6 +320,11 @@ func (p *Publisher) redacted(results []Result) []Result {
 		gaps := make([]Gap, len(r.Gaps))
 		for j, g := range r.Gaps {
 			g.Text, g.Problem, g.SuggestedFix, g.Heading = p.Redact(g.Text), p.Redact(g.Problem), p.Redact(g.SuggestedFix), p.Redact(g.Heading)
+			if g.Evidence != nil {
+				ev := *g.Evidence
+				ev.Command, ev.Output = p.Redact(ev.Command), p.Redact(ev.Output)
+				g.Evidence = &ev
+			}
 			gaps[j] = g
 		}
 		r.Gaps = gaps

@@ -35,12 +35,15 @@ func FromReport(tutorial string, r *report.Report, files report.Files, failOn st
 			ID:           fmt.Sprintf("G%d", g.ID),
 			Path:         res.Tutorial,
 			Text:         g.Location.Text,
-			Heading:      strings.Join(g.Location.HeadingPath, " > "),
+			Heading:      strings.Join(g.Location.HeadingPath, " › "),
 			Problem:      g.Problem,
 			SuggestedFix: g.SuggestedFix,
 			Severity:     string(g.Severity),
 			Category:     string(g.Category),
 			Fingerprint:  g.Fingerprint,
+		}
+		if g.Evidence != nil && (g.Evidence.Command != "" || g.Evidence.Output != "") {
+			gp.Evidence = &Evidence{Command: g.Evidence.Command, ExitCode: g.Evidence.ExitCode, Output: g.Evidence.Output}
 		}
 		if g.Location.Found && g.Location.Line > 0 {
 			gp.Line, gp.EndLine = g.Location.Line, g.Location.EndLine

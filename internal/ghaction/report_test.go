@@ -16,7 +16,8 @@ func TestFromReport(t *testing.T) {
 	r.Gaps = []report.Gap{
 		{ID: 1, Location: report.Location{Found: true, Line: 4, EndLine: 6, Text: "x", HeadingPath: []string{"Install", "Linux"}},
 			Problem: "p", SuggestedFix: "f", Severity: report.Medium, Category: report.MissingStep, Fingerprint: "fp1"},
-		{ID: 2, Location: report.Location{Found: false, Quote: "somewhere"}, Problem: "q", Severity: report.Low, Category: report.Other},
+		{ID: 2, Location: report.Location{Found: false, Quote: "somewhere"}, Problem: "q", Severity: report.Low, Category: report.Other,
+			Evidence: &report.Evidence{Command: "make", ExitCode: 2, Output: "boom"}},
 	}
 	files := report.Files{Markdown: "/ws/o/smile-report.md", JSON: "/ws/o/smile-report.json", SARIF: "/ws/o/smile-report.sarif", Audit: "/ws/o/smile-audit.log"}
 	res := ghaction.FromReport("docs/a.md", r, files, "high")
@@ -26,9 +27,10 @@ func TestFromReport(t *testing.T) {
 	assert.Len(t, res.Files, 4)
 	assert.NotEmpty(t, res.Markdown)
 	require.Len(t, res.Gaps, 2)
-	assert.Equal(t, ghaction.Gap{ID: "G1", Path: "docs/a.md", Line: 4, EndLine: 6, Text: "x", Heading: "Install > Linux", Problem: "p",
+	assert.Equal(t, ghaction.Gap{ID: "G1", Path: "docs/a.md", Line: 4, EndLine: 6, Text: "x", Heading: "Install › Linux", Problem: "p",
 		SuggestedFix: "f", Severity: "medium", Category: "missing step", Fingerprint: "fp1"}, res.Gaps[0])
 	assert.Zero(t, res.Gaps[1].Line)
+	assert.Equal(t, &ghaction.Evidence{Command: "make", ExitCode: 2, Output: "boom"}, res.Gaps[1].Evidence)
 
 	nilRes := ghaction.FromReport("docs/b.md", nil, report.Files{}, "high")
 	assert.Equal(t, "the run produced no report", nilRes.Err)

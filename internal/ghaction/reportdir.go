@@ -70,6 +70,11 @@ type untrustedReport struct {
 		Severity     string `json:"severity"`
 		Category     string `json:"category"`
 		Fingerprint  string `json:"fingerprint"`
+		Evidence     *struct {
+			Command  string `json:"command"`
+			ExitCode int    `json:"exitCode"`
+			Output   string `json:"output"`
+		} `json:"evidence"`
 	} `json:"gaps"`
 }
 
@@ -206,7 +211,10 @@ func fromUntrusted(data []byte, failOn string) (Result, error) {
 		}
 		gp := Gap{ID: fmt.Sprintf("G%d", g.ID), Path: tut, Problem: clip(g.Problem), SuggestedFix: clip(g.SuggestedFix),
 			Severity: sev, Category: clip(g.Category), Fingerprint: clip(g.Fingerprint), Text: clip(g.Location.Text),
-			Heading: clip(strings.Join(g.Location.HeadingPath, " > "))}
+			Heading: clip(strings.Join(g.Location.HeadingPath, " › "))}
+		if e := g.Evidence; e != nil && (e.Command != "" || e.Output != "") {
+			gp.Evidence = &Evidence{Command: clip(e.Command), ExitCode: e.ExitCode, Output: clip(e.Output)}
+		}
 		if g.Location.Found && g.Location.Line > 0 && g.Location.Line < 1<<20 {
 			gp.Line = g.Location.Line
 			if g.Location.EndLine > g.Location.Line && g.Location.EndLine < 1<<20 {

@@ -201,6 +201,15 @@ func TestReplacementAndCommentBody(t *testing.T) {
 		assert.False(t, ok, fix)
 		assert.NotContains(t, ghaction.CommentBody(g, true), "```suggestion", fix)
 	}
+	// Evidence: a clipped transcript in a fence no output can close, no raw HTML.
+	g.Evidence = &ghaction.Evidence{Command: "pip install requests", ExitCode: 127,
+		Output: strings.Repeat("noise\n", 40) + "```\n<script>alert(1)</script>\nbash: pip: command not found"}
+	body = ghaction.CommentBody(g, false)
+	assert.Contains(t, body, "<details><summary>What the learner ran and saw</summary>\n\n````text\n$ pip install requests\n…\n")
+	assert.Contains(t, body, "bash: pip: command not found\n(exit 127)\n````\n\n</details>")
+	assert.Equal(t, 15+1, strings.Count(body[strings.Index(body, "…"):strings.Index(body, "(exit")], "\n"), "the last 15 lines")
+	g.Evidence = nil
+
 	g.SuggestedFix, g.EndLine = "Replace `pip` with `pip3`", 8 // text covers one line, the gap two
 	_, ok = ghaction.Replacement(g)
 	assert.False(t, ok)
