@@ -7,10 +7,14 @@ package sandboxtest
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/client"
 )
 
@@ -80,4 +84,40 @@ func ping() error {
 	defer cancel()
 	_, err = cli.Ping(ctx)
 	return err
+}
+
+// RemoveContainersUnder registers a cleanup that force-removes every learner container
+// (label org.smile-loop.role=learner) with a bind mount from inside dir, typically the
+// test's t.TempDir(). Runs that fail keep their container for debugging
+// (container.keepOnFailure); tests that provoke failures use this so that none pile up.
+func RemoveContainersUnder(t testing.TB, dir string) {
+	t.Helper()
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatalf("remove containers under %s: %v", dir, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+		if err != nil {
+			return
+		}
+		defer cli.Close()
+		list, err := cli.ContainerList(ctx, container.ListOptions{All: true,
+			Filters: filters.NewArgs(filters.Arg("label", "org.smile-loop.role=learner"))})
+		if err != nil {
+			return
+		}
+		for _, c := range list {
+			for _, m := range c.Mounts {
+				if m.Source == abs || strings.HasPrefix(m.Source, abs+string(filepath.Separator)) {
+					if err := cli.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil {
+						t.Logf("remove container %s: %v", c.ID[:12], err)
+					}
+					break
+				}
+			}
+		}
+	})
 }
