@@ -223,9 +223,19 @@ func actionPost(ctx context.Context, e *env, p *ghaction.Publisher, in ghaction.
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(p.Workspace, dir)
 	}
-	results, rec, err := ghaction.LoadReportDir(dir, in.FailOn)
+	all, rec, err := ghaction.LoadReportDir(dir, in.FailOn)
 	if err != nil {
 		return err
+	}
+	// Only reports about tutorials this workflow tests are posted: an untrusted run
+	// cannot aim comments at other files.
+	var results []ghaction.Result
+	for _, r := range all {
+		if !ghaction.MatchAny(in.Tutorials, r.Tutorial) {
+			p.Action.Warningf("report-dir: ignoring the report about %s: it does not match the tutorials input (%s)", r.Tutorial, strings.Join(in.Tutorials, ", "))
+			continue
+		}
+		results = append(results, r)
 	}
 	p.Artifacts = nil // the reports are already an artifact of the untrusted run
 	if rec != nil {

@@ -140,10 +140,15 @@ func TestActionModeOnPullRequest(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, ghaction.EventFile), []byte(files[ghaction.EventFile]), 0o644))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, "smile-report.json"), []byte(`{"meta":{"tutorialUri":"docs/hello.md","status":"blocker"},
 			"gaps":[{"id":1,"location":{"found":true,"line":6,"text":"pip install requests"},"problem":"pip: command not found <b>@team</b>","severity":"high","fingerprint":"f1"}]}`), 0o644))
+		evil := filepath.Join(dir, "evil")
+		require.NoError(t, os.MkdirAll(evil, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(evil, "smile-report.json"), []byte(`{"meta":{"tutorialUri":".github/workflows/ci.yml","status":"blocker"},
+			"gaps":[{"id":1,"location":{"found":true,"line":1,"text":"x"},"problem":"p","severity":"high"}]}`), 0o644))
 		postEnv.Set("INPUT_REPORT-DIR", "smile-report")
 		var out, errb bytes.Buffer
 		code := run(context.Background(), nil, postEnv.Getenv, &out, &errb)
 		require.Equal(t, exitOK, code, "%s\n%s", out.String(), errb.String())
+		assert.Contains(t, out.String(), "::warning::report-dir: ignoring the report about .github/workflows/ci.yml")
 		comments, _, runs, _ := postGH.Snapshot()
 		require.Len(t, comments, 1)
 		assert.Equal(t, 6, comments[0].GetLine())
