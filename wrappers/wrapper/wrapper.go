@@ -75,18 +75,18 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		fmt.Fprintln(stderr, "smile-wrapper:", err)
 		return headless.ExitAPI
 	}
-	name, cliArgs, err := headless.Command(provider, role, st.Task.Prompt, getenv("SMILE_MODEL"))
+	inv, err := headless.Command(provider, role, st.Task.Prompt, getenv("SMILE_MODEL"))
 	if err != nil {
 		fmt.Fprintln(stderr, "smile-wrapper:", err)
 		return headless.ExitUsage
 	}
-	path, err := exec.LookPath(name)
+	path, err := exec.LookPath(inv.Name)
 	if err != nil {
 		// 4.E1: name the missing CLI and how to get it.
-		fmt.Fprintf(stderr, "%s%s (install: %s)\n", headless.MissingCLIMarker, name, headless.Install(provider))
+		fmt.Fprintf(stderr, "%s%s (install: %s)\n", headless.MissingCLIMarker, inv.Name, headless.Install(provider))
 		return headless.ExitMissingCLI
 	}
-	p := runCLI(ctx, path, cliArgs, provider, role, getenv)
+	p := runCLI(ctx, path, inv, provider, role, getenv)
 	p.Iteration = st.Iteration
 	if err := c.post(ctx, role, st.Iteration, p); err != nil {
 		fmt.Fprintln(stderr, "smile-wrapper:", err)
@@ -97,7 +97,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 
 // runCLI runs the CLI, retrying provider rate limits and auth errors with exponential
 // backoff and jitter (4.E2, 6.E1), and returns the payload of the last run.
-func runCLI(ctx context.Context, path string, args []string, provider, role string, getenv func(string) string) headless.Payload {
+func runCLI(ctx context.Context, path string, inv headless.Invocation, provider, role string, getenv func(string) string) headless.Payload {
 	maxAttempts := atoi(getenv("SMILE_MAX_ATTEMPTS"), 4)
 	bo := backoff.NewExponentialBackOff()
 	bo.InitialInterval = duration(getenv("SMILE_BACKOFF"), 10*time.Second)
@@ -107,7 +107,7 @@ func runCLI(ctx context.Context, path string, args []string, provider, role stri
 	bo.Reset()
 	var attempts []headless.Attempt
 	for n := 1; ; n++ {
-		p := runOnce(ctx, path, args, provider, role, getenv)
+		p := runOnce(ctx, path, inv, provider, role, getenv)
 		p.Attempts = attempts
 		if p.Error == nil || !headless.Retryable(p.Error.Kind) || n >= maxAttempts || ctx.Err() != nil {
 			return p
@@ -122,7 +122,7 @@ func runCLI(ctx context.Context, path string, args []string, provider, role stri
 	}
 }
 
-func runOnce(ctx context.Context, path string, args []string, provider, role string, getenv func(string) string) headless.Payload {
+func runOnce(ctx context.Context, path string, inv headless.Invocation, provider, role string, getenv func(string) string) headless.Payload {
 	p := headless.Payload{Provider: provider, Role: role}
 	logFile, err := os.CreateTemp("", "smile-cmdlog-*")
 	if err == nil {
@@ -134,7 +134,10 @@ func runOnce(ctx context.Context, path string, args []string, provider, role str
 		ctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, path, args...)
+	cmd := exec.CommandContext(ctx, path, inv.Args...)
+	if inv.Stdin != "" {
+		cmd.Stdin = strings.NewReader(inv.Stdin)
+	}
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 10 * time.Second
 	cmd.Dir = getenv("SMILE_WORKDIR")

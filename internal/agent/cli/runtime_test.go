@@ -193,9 +193,31 @@ func TestStudentAsksMentorAdvisesStudentCompletes(t *testing.T) {
 			require.Len(t, lines, 3)
 			var mentorArgs []string
 			require.NoError(t, json.Unmarshal([]byte(lines[1]), &mentorArgs))
-			_, want, _ := headless.Command(provider, headless.RoleMentor, "x", "")
-			assert.Subset(t, mentorArgs, want[2:len(want)-2])
+			want, _ := headless.Command(provider, headless.RoleMentor, "x", "")
+			assert.Subset(t, mentorArgs, want.Args[2:len(want.Args)-2])
 			assert.NotContains(t, string(data), api.Token())
+		})
+	}
+}
+
+// A tutorial near the 100 KiB limit makes a prompt too long for one argument: it goes
+// through stdin, and the run works the same.
+func TestLongPromptRuns(t *testing.T) {
+	t.Parallel()
+	for _, provider := range []string{headless.Claude, headless.Codex, headless.Gemini} {
+		t.Run(provider, func(t *testing.T) {
+			t.Parallel()
+			sb := newHostSandbox(t)
+			api := newAPI(t)
+			prompt := "# Big\n<!-- " + strings.Repeat("filler ", 150<<10/7) + " -->\n$ echo big-ok\n"
+			require.Greater(t, len(prompt), 128<<10)
+			api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: prompt})
+			r, err := NewStudent(Options{Provider: provider, Install: fakeInstall(provider)}).
+				Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: prompt, Sandbox: sb, Callback: api})
+			require.NoError(t, err)
+			assert.Equal(t, loop.StudentCompleted, r.Status, r.Reason+r.Raw)
+			require.Len(t, r.Commands, 1)
+			assert.Contains(t, r.Commands[0].Output, "big-ok")
 		})
 	}
 }

@@ -60,17 +60,43 @@ var (
 	geminiMentorAllowed     = "read_file,read_many_files,list_directory,glob,search_file_content,google_web_search,web_fetch"
 )
 
-// Command returns the CLI and its arguments for a headless run with machine-readable
-// output: claude -p … --output-format stream-json --verbose; codex exec --json …;
+// MaxArgPrompt is the longest prompt passed as a command-line argument. Linux refuses a
+// single argument over 128 KiB (MAX_ARG_STRLEN) and a tutorial may have 100 KiB, so a
+// longer prompt goes through standard input, which each CLI reads in headless mode.
+const MaxArgPrompt = 64 << 10
+
+// stdinNote is gemini's -p value when the prompt comes on stdin (gemini appends -p to
+// the standard input).
+const stdinNote = "Follow the instructions given above."
+
+// Invocation is how to run a CLI headless.
+type Invocation struct {
+	Name  string
+	Args  []string
+	Stdin string // the prompt, when too long for an argument
+}
+
+// Command returns the CLI invocation for a headless run with machine-readable output:
+// claude -p … --output-format stream-json --verbose; codex exec --json …;
 // gemini -p … --output-format stream-json.
-func Command(provider, role, prompt, model string) (string, []string, error) {
+func Command(provider, role, prompt, model string) (Invocation, error) {
 	if role != RoleStudent && role != RoleMentor {
-		return "", nil, fmt.Errorf("unknown role %q", role)
+		return Invocation{}, fmt.Errorf("unknown role %q", role)
+	}
+	long := len(prompt) > MaxArgPrompt
+	inv := Invocation{Name: provider}
+	if long {
+		inv.Stdin = prompt
 	}
 	var args []string
 	switch provider {
 	case Claude:
-		args = []string{"-p", prompt, "--output-format", "stream-json", "--verbose"}
+		// -p (--print) is a switch; the prompt is the positional argument, or stdin.
+		args = []string{"-p"}
+		if !long {
+			args = append(args, prompt)
+		}
+		args = append(args, "--output-format", "stream-json", "--verbose")
 		if role == RoleStudent {
 			args = append(args, "--permission-mode", "acceptEdits", "--allowedTools", claudeStudentAllowed, "--disallowedTools", claudeStudentDisallowed)
 		} else {
@@ -86,21 +112,32 @@ func Command(provider, role, prompt, model string) (string, []string, error) {
 		if model != "" {
 			args = append(args, "--model", model)
 		}
-		return provider, append(args, "--", prompt), nil
+		// The prompt is the positional argument; "-" reads it from stdin.
+		p := prompt
+		if long {
+			p = "-"
+		}
+		inv.Args = append(args, "--", p)
+		return inv, nil
 	case Gemini:
-		args = []string{"-p", prompt, "--output-format", "stream-json"}
+		p := prompt
+		if long {
+			p = stdinNote
+		}
+		args = []string{"-p", p, "--output-format", "stream-json"}
 		if role == RoleStudent {
 			args = append(args, "--allowed-tools", geminiStudentAllowed)
 		} else {
 			args = append(args, "--allowed-tools", geminiMentorAllowed)
 		}
 	default:
-		return "", nil, fmt.Errorf("llmProvider %q has no CLI runtime: use claude, codex or gemini", provider)
+		return Invocation{}, fmt.Errorf("llmProvider %q has no CLI runtime: use claude, codex or gemini", provider)
 	}
 	if model != "" {
 		args = append(args, "--model", model)
 	}
-	return provider, args, nil
+	inv.Args = args
+	return inv, nil
 }
 
 // Install says how to get a provider's CLI.

@@ -39,6 +39,7 @@ func TestCommandEnforcesRolePermissionsThroughFlags(t *testing.T) {
 			assert.NotContains(t, flag(a, "--allowedTools"), "Bash")
 		}},
 		{name: "codex student", provider: Codex, role: RoleStudent, check: func(t *testing.T, a []string) {
+			require.GreaterOrEqual(t, len(a), 3)
 			assert.Equal(t, []string{"exec", "--json", "--skip-git-repo-check"}, a[:3])
 			assert.Equal(t, "danger-full-access", flag(a, "--sandbox"))
 			assert.Equal(t, "tools.web_search=false", flag(a, "-c"))
@@ -65,16 +66,35 @@ func TestCommandEnforcesRolePermissionsThroughFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			name, args, err := Command(tt.provider, tt.role, "PROMPT", "")
+			inv, err := Command(tt.provider, tt.role, "PROMPT", "")
 			require.NoError(t, err)
-			assert.Equal(t, tt.provider, name)
-			tt.check(t, args)
+			assert.Equal(t, tt.provider, inv.Name)
+			assert.Empty(t, inv.Stdin)
+			tt.check(t, inv.Args)
 		})
 	}
-	_, _, err := Command("none", RoleStudent, "p", "")
+	_, err := Command("none", RoleStudent, "p", "")
 	assert.ErrorContains(t, err, "has no CLI runtime")
-	_, args, _ := Command(Claude, RoleStudent, "p", "claude-opus-4-1")
-	assert.Equal(t, "claude-opus-4-1", flag(args, "--model"))
+	inv, _ := Command(Claude, RoleStudent, "p", "claude-opus-4-1")
+	assert.Equal(t, "claude-opus-4-1", flag(inv.Args, "--model"))
+	assert.Equal(t, []string{"-p", "p", "--output-format"}, inv.Args[:3])
+}
+
+func TestLongPromptsGoThroughStdin(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", MaxArgPrompt+1)
+	for _, p := range []string{Claude, Codex, Gemini} {
+		inv, err := Command(p, RoleStudent, long, "")
+		require.NoError(t, err)
+		assert.Equal(t, long, inv.Stdin, p)
+		for _, a := range inv.Args {
+			assert.Less(t, len(a), 1000, "%s: no long argument", p)
+		}
+	}
+	inv, _ := Command(Codex, RoleStudent, long, "")
+	assert.Equal(t, []string{"--", "-"}, inv.Args[len(inv.Args)-2:])
+	inv, _ = Command(Claude, RoleStudent, long, "")
+	assert.Equal(t, []string{"-p", "--output-format"}, inv.Args[:2])
 }
 
 func readStream(t *testing.T, name string) string {

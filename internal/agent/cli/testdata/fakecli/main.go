@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -92,30 +93,56 @@ func main() {
 	finish("```json\n"+string(res)+"\n```", start, len(run))
 }
 
+// parseArgs reads the command line as each real CLI does: claude's -p is a switch and the
+// prompt is positional (stdin without one); codex exec takes the prompt after "--" ("-"
+// reads stdin); gemini's -p takes a value, appended to stdin when there is any.
 func parseArgs(args []string) (prompt string, mentor bool) {
+	withValue := map[string]bool{"--output-format": true, "-o": true, "--permission-mode": true, "--allowedTools": true,
+		"--disallowedTools": true, "--model": true, "-m": true, "--sandbox": true, "-c": true, "--allowed-tools": true, "--prompt": true}
+	if name == "gemini" {
+		withValue["-p"] = true
+	}
+	var positional []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		val := func() string {
-			if i+1 < len(args) {
-				i++
-				return args[i]
-			}
-			return ""
+		if a == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
 		}
-		switch {
-		case a == "-p" || a == "--prompt":
-			prompt = val()
-		case a == "--disallowedTools":
-			mentor = mentor || strings.Contains(val(), "Bash")
-		case a == "--allowed-tools":
-			mentor = mentor || !strings.Contains(val(), "run_shell_command")
-		case a == "--sandbox":
-			mentor = mentor || val() == "read-only"
-		case a == "--":
-			if i+1 < len(args) {
-				prompt = args[i+1]
+		if !withValue[a] {
+			if !strings.HasPrefix(a, "-") || a == "-" {
+				positional = append(positional, a)
 			}
-			i = len(args)
+			continue
+		}
+		v := ""
+		if i+1 < len(args) {
+			i++
+			v = args[i]
+		}
+		switch a {
+		case "-p", "--prompt":
+			prompt = v
+		case "--disallowedTools":
+			mentor = mentor || strings.Contains(v, "Bash")
+		case "--allowed-tools":
+			mentor = mentor || !strings.Contains(v, "run_shell_command")
+		case "--sandbox":
+			mentor = mentor || v == "read-only"
+		}
+	}
+	if name == "codex" && len(positional) > 0 && positional[0] == "exec" {
+		positional = positional[1:]
+	}
+	if len(positional) > 0 && name != "gemini" {
+		prompt = positional[len(positional)-1]
+	}
+	if prompt == "-" || (prompt == "" && name == "claude") || name == "gemini" {
+		if data, err := io.ReadAll(os.Stdin); err == nil && len(data) > 0 {
+			if prompt == "-" {
+				prompt = ""
+			}
+			prompt = string(data) + "\n" + prompt
 		}
 	}
 	return prompt, mentor
