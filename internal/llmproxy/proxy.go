@@ -169,12 +169,14 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			for _, h := range []string{"x-api-key", "x-goog-api-key", "Authorization"} {
 				out.Header.Del(h)
 			}
-			switch p.opts.Provider {
-			case config.ProviderClaude:
+			switch {
+			case p.opts.Key == "":
+				// a local OpenAI-compatible server (vLLM, Ollama) that needs no key
+			case p.opts.Provider == config.ProviderClaude:
 				out.Header.Set("x-api-key", p.opts.Key)
-			case config.ProviderCodex:
+			case p.opts.Provider == config.ProviderCodex:
 				out.Header.Set("Authorization", "Bearer "+p.opts.Key)
-			case config.ProviderGemini:
+			case p.opts.Provider == config.ProviderGemini:
 				out.Header.Set("x-goog-api-key", p.opts.Key)
 			}
 		},

@@ -167,3 +167,21 @@ func TestProxyStopsWithItsContext(t *testing.T) {
 	_, err = http.Get(p.BaseURL("127.0.0.1"))
 	assert.Error(t, err)
 }
+
+func TestProxyToAKeylessLocalServerSendsNoCredentials(t *testing.T) {
+	t.Parallel()
+	s := &seen{}
+	up := upstream(t, s)
+	p, err := Start(context.Background(), "127.0.0.1", Options{Provider: "codex", Upstream: up.URL + "/v1"})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = p.Close() })
+	req, _ := http.NewRequest(http.MethodPost, p.BaseURL("127.0.0.1")+"/chat/completions", strings.NewReader(`{}`))
+	req.Header.Set("Authorization", "Bearer "+p.Token())
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	require.Len(t, s.reqs, 1)
+	assert.Equal(t, "/v1/chat/completions", s.reqs[0].URL.Path)
+	assert.Empty(t, s.reqs[0].Header.Get("Authorization"))
+}
