@@ -390,6 +390,14 @@ func (r *runner) prepareResume() time.Duration {
 		}
 	}
 	st.Iteration = len(st.History)
+	r.consecutive = 0 // failed iterations in a row count across a restart
+	for i := len(st.History) - 1; i >= 0; i-- {
+		it := st.History[i]
+		if it.Ended.IsZero() || it.Error == "" || (it.Student != nil && NormalizeStudentStatus(it.Student.Status) != "") {
+			break
+		}
+		r.consecutive++
+	}
 	if len(st.History) > 0 && !r.resumeAtCheck {
 		st.Phase = PhaseStart
 	}
