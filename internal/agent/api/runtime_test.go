@@ -455,3 +455,15 @@ func TestOptionsForUsesTiersOverProviderDefaults(t *testing.T) {
 	assert.Equal(t, 60, o.MaxSteps)
 	assert.Equal(t, 60000, o.ContextTokenBudget)
 }
+
+func TestAJSONAnswerEndsTheAttempt(t *testing.T) {
+	t.Parallel()
+	srv := newModelServer(t, "openai", func(view) reply {
+		return reply{Text: "Done.\n```json\n{\"status\": \"completed\", \"summary\": \"nothing to run\",}\n```"}
+	})
+	s := NewStudent(Options{Client: clientFor("openai", srv.URL, RetryPolicy{}), Standard: "m"})
+	res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: newHostSandbox(t)})
+	require.NoError(t, err)
+	assert.Equal(t, loop.StudentCompleted, res.Status)
+	assert.Equal(t, "nothing to run", res.Summary, "recovered despite the trailing comma")
+}

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -69,6 +68,7 @@ Act only through the tools. Run every command with run_command (working director
 When you are done call exactly one of: finish (the tutorial worked), ask_mentor (you are stuck:
 name the step, quote the tutorial text, say what you tried and ask one specific question), or
 cannot_complete (something outside your control blocks you, e.g. a paid service).
+A final answer written as the JSON result object instead of a tool call also ends the attempt.
 There is no web access; the tutorial and the mentor notes are your only sources.`
 
 // Student tool arguments. Their JSON Schemas are generated from these types.
@@ -468,19 +468,11 @@ func firstNonEmpty(s ...string) string {
 	return ""
 }
 
-// parseStudentText reads a Student result the model wrote as text instead of a tool call.
+// parseStudentText reads a Student result the model wrote as text instead of calling a
+// tool, with the loop's JSON recovery (4.E3).
 func parseStudentText(text string) (loop.StudentOutput, error) {
-	var out loop.StudentOutput
-	i, j := strings.Index(text, "{"), strings.LastIndex(text, "}")
-	if i < 0 || j < i {
-		return out, errors.New("no JSON object")
+	if strings.TrimSpace(text) == "" {
+		return loop.StudentOutput{}, errors.New("empty answer")
 	}
-	if err := json.Unmarshal([]byte(text[i:j+1]), &out); err != nil {
-		return out, err
-	}
-	switch out.Status {
-	case loop.StudentCompleted, loop.StudentAskMentor, loop.StudentCannotComplete:
-		return out, nil
-	}
-	return out, fmt.Errorf("unknown status %q", out.Status)
+	return loop.ParseStudentOutput(text)
 }
