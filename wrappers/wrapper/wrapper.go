@@ -10,7 +10,8 @@
 //	smile-wrapper print-shim   prints the exit-code shell shim (the image installs it)
 //
 // Environment: SMILE_API_URL, SMILE_TOKEN (given only to this process by the runtime),
-// SMILE_PROVIDER (claude, codex, gemini), optional SMILE_MODEL, SMILE_SHIM (exit-code
+// SMILE_PROVIDER (claude, codex, gemini), optional SMILE_MODEL, SMILE_ADD_DIRS (more
+// directories the CLI's file tools may read, comma-separated), SMILE_SHIM (exit-code
 // shim, default /usr/local/lib/smile/shim.sh), SMILE_WORKDIR, SMILE_MAX_ATTEMPTS
 // (default 4), SMILE_BACKOFF (initial backoff, default 10s), SMILE_CLI_TIMEOUT.
 package wrapper
@@ -79,6 +80,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		fmt.Fprintln(stderr, "smile-wrapper:", err)
 		return headless.ExitUsage
+	}
+	if dirs := getenv("SMILE_ADD_DIRS"); dirs != "" {
+		inv = headless.AddDirs(inv, provider, strings.Split(dirs, ","))
 	}
 	path, err := exec.LookPath(inv.Name)
 	if err != nil {

@@ -165,12 +165,14 @@ func runWrapper(ctx context.Context, o Options, px *proxy, sb loop.Sandbox, cb l
 		"SMILE_MAX_ATTEMPTS": fmt.Sprint(o.MaxAttempts),
 		"SMILE_BACKOFF":      o.Backoff.String(),
 		"SMILE_WORKDIR":      loop.WorkMount,
+		"SMILE_ADD_DIRS":     loop.TutorialMount,
 		// The CLI stops a little before the wrapper is killed, so its partial stream is
 		// still posted.
 		"SMILE_CLI_TIMEOUT": max(o.Timeout-30*time.Second, o.Timeout*9/10).String(),
 	}
 	if role == headless.RoleMentor {
-		env["SMILE_WORKDIR"] = loop.TutorialMount
+		// The Mentor starts among the tutorial's files and may read the Student's work.
+		env["SMILE_WORKDIR"], env["SMILE_ADD_DIRS"] = loop.TutorialMount, loop.WorkMount
 	}
 	if model != "" {
 		env["SMILE_MODEL"] = model

@@ -140,6 +140,28 @@ func Command(provider, role, prompt, model string) (Invocation, error) {
 	return inv, nil
 }
 
+// AddDirs lets the CLI's file tools reach directories besides its working directory
+// (claude --add-dir, gemini --include-directories; both confine file tools to the
+// workspace otherwise). codex reads through shell commands and needs no flag.
+func AddDirs(inv Invocation, provider string, dirs []string) Invocation {
+	if len(dirs) == 0 {
+		return inv
+	}
+	args := append([]string(nil), inv.Args...)
+	switch provider {
+	case Claude:
+		for _, d := range dirs {
+			args = append(args, "--add-dir", d)
+		}
+	case Gemini:
+		args = append(args, "--include-directories", strings.Join(dirs, ","))
+	case Codex:
+		return inv
+	}
+	inv.Args = args
+	return inv
+}
+
 // Install says how to get a provider's CLI.
 func Install(provider string) string {
 	switch provider {

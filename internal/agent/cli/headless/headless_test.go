@@ -219,3 +219,22 @@ func TestParseStreamCodexEarlyItemType(t *testing.T) {
 	assert.Equal(t, 2, *s.Tools[0].ExitCode)
 	assert.Equal(t, "done", s.FinalText)
 }
+
+func TestAddDirs(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		provider string
+		want     []string
+	}{
+		{provider: Claude, want: []string{"--add-dir", "/a", "--add-dir", "/b"}},
+		{provider: Gemini, want: []string{"--include-directories", "/a,/b"}},
+		{provider: Codex, want: []string{}},
+	} {
+		inv, err := Command(tt.provider, RoleMentor, "p", "")
+		require.NoError(t, err)
+		before := len(inv.Args)
+		got := AddDirs(inv, tt.provider, []string{"/a", "/b"})
+		assert.Equal(t, tt.want, got.Args[before:], tt.provider)
+		assert.Len(t, inv.Args, before, "the original is not changed")
+	}
+}
