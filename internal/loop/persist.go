@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // Files of a run's state directory.
@@ -77,7 +79,64 @@ func SaveIteration(dir string, it Iteration) error {
 	if err != nil {
 		return fmt.Errorf("encode iteration %d: %w", it.Iteration, err)
 	}
-	return writeAtomic(filepath.Join(d, fmt.Sprintf("%03d.json", it.Iteration)), append(data, '\n'))
+	if err := writeAtomic(filepath.Join(d, fmt.Sprintf("%03d.json", it.Iteration)), append(data, '\n')); err != nil {
+		return err
+	}
+	return writeAtomic(filepath.Join(d, fmt.Sprintf("%03d.md", it.Iteration)), []byte(iterationMarkdown(it)))
+}
+
+// iterationMarkdown is the iteration for a person reading the output directory.
+func iterationMarkdown(it Iteration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Iteration %d\n\n", it.Iteration)
+	fmt.Fprintf(&b, "- Started: %s\n", it.Started.Format(time.RFC3339))
+	if !it.Ended.IsZero() {
+		fmt.Fprintf(&b, "- Ended: %s (%s)\n", it.Ended.Format(time.RFC3339), it.Ended.Sub(it.Started).Round(time.Millisecond))
+	}
+	if it.Error != "" {
+		fmt.Fprintf(&b, "- Error: %s\n", oneLine(it.Error))
+	}
+	if s := it.Student; s != nil {
+		fmt.Fprintf(&b, "\n## Student: %s\n\n", orDefault(s.Status, "(no status)"))
+		for _, kv := range [][2]string{{"Step", s.CurrentStep}, {"Trigger", string(s.Trigger)}, {"Problem", s.Problem},
+			{"Question", s.QuestionForMentor}, {"Reason", s.Reason}, {"Summary", s.Summary}, {"Parse error", s.ParseError}} {
+			if kv[1] != "" {
+				fmt.Fprintf(&b, "- %s: %s\n", kv[0], oneLine(kv[1]))
+			}
+		}
+		if len(s.Findings) > 0 {
+			b.WriteString("\n### Stuck points\n\n")
+			for _, f := range s.Findings {
+				fmt.Fprintf(&b, "- line %d: %s", f.Line, oneLine(f.Problem))
+				if f.Trigger != "" {
+					fmt.Fprintf(&b, " (trigger %s)", f.Trigger)
+				}
+				b.WriteString("\n")
+			}
+		}
+		if len(s.Commands) > 0 {
+			b.WriteString("\n### Commands\n\n")
+			for _, c := range s.Commands {
+				fmt.Fprintf(&b, "- line %d: `%s` → exit %d", c.Line, oneLine(c.Command), c.ExitCode)
+				if c.Background {
+					b.WriteString(" (left running)")
+				}
+				if c.Summary != "" {
+					b.WriteString(" — " + oneLine(c.Summary))
+				}
+				b.WriteString("\n")
+			}
+		}
+	}
+	if m := it.Mentor; m != nil {
+		b.WriteString("\n## Mentor\n\n")
+		b.WriteString(strings.TrimSpace(m.Notes) + "\n")
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	return clip(strings.Join(strings.Fields(strings.ReplaceAll(s, "`", "'")), " "), 300)
 }
 
 // writeAtomic writes data to path through a synced temp file and a rename.
