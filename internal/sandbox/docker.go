@@ -267,8 +267,12 @@ func (d *Docker) Start(ctx context.Context) error {
 		_ = os.Chmod(dir, 0o777)
 	}
 	if d.opts.TutorialDir != "" {
-		if fi, err := os.Stat(d.opts.TutorialDir); err != nil || !fi.IsDir() {
-			return &DiskError{Op: "mount tutorial directory " + d.opts.TutorialDir, Err: fmt.Errorf("not a readable directory: %v", err)}
+		fi, err := os.Stat(d.opts.TutorialDir)
+		if err == nil && !fi.IsDir() {
+			err = errors.New("not a directory")
+		}
+		if err != nil {
+			return &DiskError{Op: "mount tutorial directory " + d.opts.TutorialDir, Err: err}
 		}
 	}
 	if err := d.reap(ctx); err != nil {
