@@ -195,6 +195,13 @@ func TestStudentAsksMentorAdvisesStudentCompletes(t *testing.T) {
 			require.NoError(t, json.Unmarshal([]byte(lines[1]), &mentorArgs))
 			want, _ := headless.Command(provider, headless.RoleMentor, "x", "")
 			assert.Subset(t, mentorArgs, want.Args[2:len(want.Args)-2])
+			// The Mentor's file tools may read the Student's work directory.
+			switch provider {
+			case headless.Claude:
+				assert.Contains(t, mentorArgs, "--add-dir")
+			case headless.Gemini:
+				assert.Contains(t, mentorArgs, "--include-directories")
+			}
 			assert.NotContains(t, string(data), api.Token())
 		})
 	}

@@ -98,7 +98,8 @@ func main() {
 // reads stdin); gemini's -p takes a value, appended to stdin when there is any.
 func parseArgs(args []string) (prompt string, mentor bool) {
 	withValue := map[string]bool{"--output-format": true, "-o": true, "--permission-mode": true, "--allowedTools": true,
-		"--disallowedTools": true, "--model": true, "-m": true, "--sandbox": true, "-c": true, "--allowed-tools": true, "--prompt": true}
+		"--disallowedTools": true, "--model": true, "-m": true, "--sandbox": true, "-c": true, "--allowed-tools": true, "--prompt": true,
+		"--add-dir": true, "--include-directories": true}
 	if name == "gemini" {
 		withValue["-p"] = true
 	}
