@@ -14,22 +14,19 @@ const sessionFile = "/tmp/.smile-session"
 // cwdMarker ends the stderr of every command with the directory it ended in.
 const cwdMarker = "\x1esmile-cwd="
 
-// prelude restores the session; postlude (an EXIT trap) saves it and reports the cwd.
-// sudo is a pass-through when the image has none and we are root, so a tutorial
-// written for a workstation does not fail on `sudo` alone.
-const prelude = `__smile_s=` + sessionFile + `
-if [ -f "$__smile_s.env" ]; then . "$__smile_s.env" >/dev/null 2>&1; fi
-if [ -f "$__smile_s.cwd" ]; then cd "$(cat "$__smile_s.cwd")" 2>/dev/null || true; fi
-if ! command -v sudo >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then sudo() { while [ "${1#-}" != "$1" ]; do shift; done; "$@"; }; fi
-__smile_save() {
-  __smile_rc=$?
-  { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_)='; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"
-  pwd > "$__smile_s.cwd" 2>/dev/null
-  printf '\n` + cwdMarker + `%s\n' "$PWD" >&2
-  return $__smile_rc
-}
-trap __smile_save EXIT
-`
+// prelude restores the session; its EXIT trap saves it and reports the cwd. sudo is a
+// pass-through when the image has none and we are root, so a tutorial written for a
+// workstation does not fail on `sudo` alone. The prelude is one line and the command
+// starts on that same line, so the shell's "line N" in error messages is the line of
+// the tutorial's command, not of this wrapper.
+var prelude = strings.Join([]string{
+	`__smile_s=` + sessionFile,
+	`if [ -f "$__smile_s.env" ]; then . "$__smile_s.env" >/dev/null 2>&1; fi`,
+	`if [ -f "$__smile_s.cwd" ]; then cd "$(cat "$__smile_s.cwd")" 2>/dev/null || true; fi`,
+	`if ! command -v sudo >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then sudo() { while [ "${1#-}" != "$1" ]; do shift; done; "$@"; }; fi`,
+	`__smile_save() { __smile_rc=$?; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_)='; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; return $__smile_rc; }`,
+	`trap __smile_save EXIT`,
+}, "; ") + "; "
 
 // script is one command run in the session.
 func script(command string) string {
@@ -40,7 +37,8 @@ func script(command string) string {
 // output in logPath, waits up to grace seconds, and leaves it running when it is still
 // up: the exit status is then 0 and the output says so.
 func backgroundScript(command, logPath string, grace int) string {
-	return prelude + fmt.Sprintf(`( %s ) > %s 2>&1 < /dev/null &
+	return prelude + fmt.Sprintf(`( %s
+) > %s 2>&1 < /dev/null &
 __smile_pid=$!
 __smile_i=0
 while [ $__smile_i -lt %d ]; do

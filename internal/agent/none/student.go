@@ -287,7 +287,7 @@ func problem(rec loop.CommandRecord) string {
 	if rec.TimedOut {
 		return fmt.Sprintf("`%s` (line %d) did not finish within %s and was stopped", firstLine(rec.Command), rec.Line, rec.Duration.Round(time.Second))
 	}
-	return fmt.Sprintf("line %d: %s", rec.Line, rec.Summary)
+	return rec.Summary
 }
 
 func rootCause(rec loop.CommandRecord, output string) string {
@@ -363,7 +363,7 @@ func (ss *session) ambiguous(a action) {
 		Quote:     clip(a.ambiguous, 200),
 		Line:      line,
 		EndLine:   a.block.EndLine,
-		Problem:   fmt.Sprintf("line %d: the tutorial shows a file to create but does not say its name or where to save it", line),
+		Problem:   "the tutorial shows a file to create but does not say its name or where to save it",
 		Question:  "Which file should this code go into?",
 		Trigger:   d.Trigger,
 		Iteration: ss.task.Iteration,
