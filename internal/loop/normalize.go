@@ -71,6 +71,9 @@ func (r *runner) normalize(res StudentResult, it *Iteration) StudentResult {
 		if f.Line == 0 {
 			f.Line, f.EndLine = locateFinding(r.o.Tutorial, *f)
 		}
+		if f.Line == 0 {
+			f.Line, f.EndLine = planLines(r.st.Plan, f.Step)
+		}
 		if f.Problem == "" {
 			f.Problem = firstNonEmpty(res.Problem, res.Reason, "the Student got stuck here")
 		}
@@ -282,4 +285,19 @@ func findLine(tut *tutorial.Tutorial, needle string) int {
 		}
 	}
 	return first
+}
+
+// planLines finds a step the Student named in its accepted plan.
+func planLines(plan []PlanStep, step string) (int, int) {
+	step = strings.ToLower(strings.TrimSpace(step))
+	if step == "" {
+		return 0, 0
+	}
+	for _, p := range plan {
+		title := strings.ToLower(strings.TrimSpace(p.Title))
+		if title != "" && (strings.Contains(step, title) || strings.Contains(title, step)) {
+			return p.StartLine, p.EndLine
+		}
+	}
+	return 0, 0
 }

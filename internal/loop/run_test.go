@@ -530,3 +530,21 @@ func TestResumeAfterLastIterationSaved(t *testing.T) {
 	assert.Len(t, got.History, 1)
 	assert.Equal(t, "r1", got.RunID)
 }
+
+func TestFindingsLocatedThroughThePlan(t *testing.T) {
+	t.Parallel()
+	plan := []PlanStep{{ID: 1, Title: "Prepare the toolchain", StartLine: 3, EndLine: 7}, {ID: 2, Title: "Launch", StartLine: 9, EndLine: 13}}
+	student := &fakeStudent{attempt: func(_ context.Context, task StudentTask) (StudentResult, error) {
+		r := ask("it broke")
+		r.CurrentStep = "Launch"
+		r.Plan = plan
+		return r, nil
+	}}
+	o, _, _ := baseOptions(t, student, &fakeMentor{})
+	o.Config.MaxIterations = 1
+	st, err := Run(context.Background(), o)
+	require.NoError(t, err)
+	f := st.History[0].Student.Findings[0]
+	assert.Equal(t, 9, f.Line, "the step the Student named, through its plan")
+	assert.Equal(t, 13, f.EndLine)
+}
