@@ -455,6 +455,26 @@ func TestSiblingHostPath(t *testing.T) {
 	}
 }
 
+func TestNewRejectsBadOptions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		o    Options
+		err  string
+	}{
+		{name: "no image", o: Options{RunID: "r"}, err: "no image"},
+		{name: "no run id", o: Options{Image: "i"}, err: "no run id"},
+		{name: "memory syntax", o: Options{Image: "i", RunID: "r", Memory: "two gigs"}, err: "use Docker syntax such as 512m or 2g"},
+		{name: "reset strategy", o: Options{Image: "i", RunID: "r", ResetStrategy: "snapshot"}, err: `unknown reset strategy "snapshot"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(context.Background(), tt.o)
+			assert.ErrorContains(t, err, tt.err)
+		})
+	}
+}
+
 func TestConfigOptions(t *testing.T) {
 	t.Parallel()
 	c := config.Default()
