@@ -91,6 +91,8 @@ type Options struct {
 
 	// OutputLimit bounds Stdout and Stderr of an ExecResult (bytes each; default 64 KiB).
 	OutputLimit int
+	// LogLimit bounds each command's full-output file under LogsDir (default 32 MiB).
+	LogLimit int64
 	// ResetStrategy is ResetSpare (default) or ResetRecreate.
 	ResetStrategy string
 	// HostGatewayIP overrides where host.docker.internal points ("" = Docker's host-gateway,
@@ -187,6 +189,9 @@ func newDocker(ctx context.Context, api dockerAPI, o Options) (*Docker, error) {
 	}
 	if o.OutputLimit <= 0 {
 		o.OutputLimit = 64 << 10
+	}
+	if o.LogLimit <= 0 {
+		o.LogLimit = 32 << 20
 	}
 	switch o.ResetStrategy {
 	case "":

@@ -123,6 +123,16 @@ func TestExecTimeoutKillsProcessTree(t *testing.T) {
 	assert.Equal(t, "ok\n", e.run(t, "echo ok").Stdout)
 }
 
+func TestExecOutputFileIsBounded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(o *Options) { o.LogLimit = 1000 })
+	res := e.run(t, "yes | head -c 100000")
+	assert.Equal(t, 0, res.ExitCode)
+	full, err := os.ReadFile(res.OutputPath)
+	require.NoError(t, err)
+	assert.Equal(t, strings.Repeat("y\n", 500)+"\n[smile-loop: output cut at 1000 bytes]\n", string(full))
+}
+
 func TestExecBackgroundProcessKeepsRunningAndDoesNotHang(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)

@@ -305,7 +305,7 @@ func (d *Docker) commandLog() (*logWriter, func(), string, error) {
 	if err != nil {
 		return nil, nil, "", classifyFS("create "+p, err)
 	}
-	lw := &logWriter{f: f}
+	lw := &logWriter{f: f, limit: d.opts.LogLimit}
 	return lw, func() {
 		if err := f.Close(); err != nil && lw.werr == nil {
 			lw.werr = err
@@ -313,23 +313,36 @@ func (d *Docker) commandLog() (*logWriter, func(), string, error) {
 	}, p, nil
 }
 
-// logWriter serialises both streams into one file and remembers the first error.
+// logWriter serialises both streams into one file of at most limit bytes (a runaway
+// `yes` must not fill the disk) and remembers the first error.
 type logWriter struct {
-	mu   sync.Mutex
-	f    *os.File
-	werr error
+	mu      sync.Mutex
+	f       *os.File
+	limit   int64
+	written int64
+	werr    error
 }
 
 func (w *logWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.f == nil || w.werr != nil {
-		return len(p), nil
+	n := len(p)
+	if w.f == nil || w.werr != nil || (w.limit > 0 && w.written >= w.limit) {
+		return n, nil
 	}
-	if _, err := w.f.Write(p); err != nil {
+	cut := false
+	if w.limit > 0 && w.written+int64(len(p)) > w.limit {
+		p, cut = p[:w.limit-w.written], true
+	}
+	m, err := w.f.Write(p)
+	w.written += int64(m)
+	if err == nil && cut {
+		_, err = fmt.Fprintf(w.f, "\n[smile-loop: output cut at %d bytes]\n", w.limit)
+	}
+	if err != nil {
 		w.werr = err
 	}
-	return len(p), nil
+	return n, nil
 }
 
 func (w *logWriter) err() error {
