@@ -266,3 +266,69 @@ func TestInterruptEndsCancelledWithReport(t *testing.T) {
 	assert.Contains(t, stdout.String(), "smile-report.md")
 	assert.NoFileExists(t, filepath.Join(out, loop.LockFile))
 }
+
+// Kill -9 during iteration 2 of a multi-iteration run (while its container is being
+// reset); --resume keeps iteration 1 as it was, redoes iteration 2 and finishes.
+func TestKillDuringSecondIterationAndResume(t *testing.T) {
+	sandboxtest.RequireImage(t)
+	t.Parallel()
+	dir := filepath.Join(repoRoot, "test/e2e/testdata/stall")
+	// catch the run between saving the start of iteration 2 and its Student answer (the
+	// container reset); the window is short, so a missed one is tried again
+	catch := func(out string) (loop.State, bool) {
+		cmd := exec.Command(binary, "run", "--output", out)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "CI=true")
+		require.NoError(t, cmd.Start())
+		waited := make(chan error, 1)
+		go func() { waited <- cmd.Wait() }()
+		deadline := time.Now().Add(2 * time.Minute)
+		for time.Now().Before(deadline) {
+			var st loop.State
+			data, err := os.ReadFile(filepath.Join(out, loop.StateFile))
+			if err == nil && json.Unmarshal(data, &st) == nil && st.Iteration == 2 && st.Phase == loop.PhaseStudent {
+				require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+				<-waited
+				return st, true
+			}
+			select {
+			case <-waited:
+				return st, false
+			default:
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		_ = cmd.Process.Kill()
+		<-waited
+		return loop.State{}, false
+	}
+	var (
+		before loop.State
+		out    string
+		caught bool
+	)
+	for try := 0; try < 3 && !caught; try++ {
+		out = t.TempDir()
+		before, caught = catch(out)
+	}
+	require.True(t, caught, "never caught the run inside iteration 2")
+	require.Len(t, before.History, 2)
+	require.NotNil(t, before.History[0].Mentor, "iteration 1 was finished when the orchestrator died")
+
+	res := smile(t, dir, "run", "--output", out, "--resume")
+	require.Equal(t, 1, res.code)
+	var st loop.State
+	data, err := os.ReadFile(filepath.Join(out, loop.StateFile))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(data, &st))
+	assert.Equal(t, loop.StatusStalled, st.Status)
+	assert.Equal(t, before.RunID, st.RunID)
+	require.Len(t, st.History, 3, "every iteration exactly once")
+	for i, it := range st.History {
+		assert.Equal(t, i+1, it.Iteration)
+	}
+	assert.True(t, before.History[0].Started.Equal(st.History[0].Started), "iteration 1 is not redone")
+	assert.Len(t, st.MentorNotes, 2)
+	r := readReport(t, out)
+	assert.Equal(t, "stalled", r.Meta.Status)
+}
