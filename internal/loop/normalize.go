@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -42,8 +43,7 @@ func (r *runner) normalize(res StudentResult, it *Iteration) StudentResult {
 			lines = r.o.Tutorial.Map.LineCount()
 		}
 		if err := ValidatePlan(res.Plan, lines); err != nil {
-			var pe *PlanError
-			if ok := asPlanError(err, &pe); ok {
+			if pe, ok := errors.AsType[*PlanError](err); ok {
 				it.PlanRejected = pe.Reasons
 			}
 			r.emit(EventError, ErrorData{Message: fmt.Sprintf("iteration %d: %v", n, err)})
@@ -79,14 +79,6 @@ func (r *runner) normalize(res StudentResult, it *Iteration) StudentResult {
 		}
 	}
 	return res
-}
-
-func asPlanError(err error, pe **PlanError) bool {
-	p, ok := err.(*PlanError)
-	if ok {
-		*pe = p
-	}
-	return ok
 }
 
 // enforceTrigger makes sure an ask_mentor names an enabled trigger: the one the Student

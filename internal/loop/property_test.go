@@ -56,7 +56,7 @@ func (o outcomes) mentor(n int) MentorResult {
 	return MentorResult{Notes: fmt.Sprintf("note %d", n), Unresolvable: u}
 }
 
-func comparable(st State) string {
+func stateJSON(st State) string {
 	for i := range st.History { // wall-clock fields differ between runs
 		st.History[i].Started, st.History[i].Ended = st.History[i].Started.UTC().Truncate(0), st.History[i].Ended.UTC().Truncate(0)
 	}
@@ -117,7 +117,7 @@ func TestPropertyStatePersistence(t *testing.T) {
 				mismatch = err.Error()
 				return
 			}
-			if got, want := comparable(*loaded), comparable(after[len(after)-1]); got != want {
+			if got, want := stateJSON(*loaded), stateJSON(after[len(after)-1]); got != want {
 				mismatch = fmt.Sprintf("before iteration %d:\nloaded %s\nafter  %s", n, got, want)
 			}
 		}

@@ -209,7 +209,7 @@ func (r *runner) run(parent context.Context) error {
 
 	if err := r.o.Sandbox.Start(runCtx); err != nil {
 		r.closeSandbox(false)
-		if status, reason, ok := r.interrupted(parent, runCtx, nil); ok {
+		if status, reason, ok := r.interrupted(parent, runCtx); ok {
 			return r.end(status, reason)
 		}
 		_ = r.end(StatusError, "start the learner container: "+err.Error())
@@ -255,7 +255,7 @@ func (r *runner) run(parent context.Context) error {
 			r.emitState()
 			if !fresh {
 				if err := r.reset(runCtx); err != nil {
-					if status, reason, ok := r.interrupted(parent, runCtx, nil); ok {
+					if status, reason, ok := r.interrupted(parent, runCtx); ok {
 						return r.finish(status, reason)
 					}
 					it.Error = err.Error()
@@ -265,7 +265,7 @@ func (r *runner) run(parent context.Context) error {
 			fresh = false
 			var err error
 			res, err = r.attempt(runCtx, it.Iteration)
-			if status, reason, ok := r.interrupted(parent, runCtx, err); ok {
+			if status, reason, ok := r.interrupted(parent, runCtx); ok {
 				it.Error = reason
 				return r.finish(status, reason)
 			}
@@ -322,7 +322,7 @@ func (r *runner) run(parent context.Context) error {
 		}
 		r.emitState()
 		rec, err := r.advise(runCtx, it.Iteration, res)
-		if status, reason, ok := r.interrupted(parent, runCtx, err); ok {
+		if status, reason, ok := r.interrupted(parent, runCtx); ok {
 			it.Error = reason
 			return r.finish(status, reason)
 		}
@@ -515,7 +515,7 @@ func (r *runner) advise(runCtx context.Context, n int, res StudentResult) (*Ment
 
 // interrupted says whether the run must end now because it was cancelled (Ctrl-C),
 // stopped through the API or ran out of time.
-func (r *runner) interrupted(parent, runCtx context.Context, _ error) (Status, string, bool) {
+func (r *runner) interrupted(parent, runCtx context.Context) (Status, string, bool) {
 	switch {
 	case parent.Err() != nil:
 		return StatusCancelled, "the run was interrupted (cancelled)", true
