@@ -107,20 +107,25 @@ func pids(t *testing.T, id, marker string) string {
 func TestExecTimeoutKillsProcessTree(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil)
-	start := time.Now()
-	res, err := e.d.Exec(context.Background(), loop.ExecRequest{
-		Command: "sleep 301 & setsid sleep 302 & (sleep 303 &) ; echo started; sleep 300",
-		Timeout: 3 * time.Second,
-	})
-	require.NoError(t, err)
-	assert.True(t, res.TimedOut)
-	assert.Equal(t, 124, res.ExitCode)
-	assert.Equal(t, "started\n", res.Stdout, "output before the timeout is kept")
-	assert.Less(t, time.Since(start), 15*time.Second)
-	assert.Empty(t, pids(t, e.d.ContainerID(), "sleep 30"), "every process of the command is gone")
+	for _, user := range []string{"", "learner"} {
+		t.Run("user="+user, func(t *testing.T) {
+			start := time.Now()
+			res, err := e.d.Exec(context.Background(), loop.ExecRequest{
+				Command: "sleep 301 & setsid sleep 302 & (sleep 303 &) ; echo started; sleep 300",
+				Timeout: 3 * time.Second,
+				User:    user,
+			})
+			require.NoError(t, err)
+			assert.True(t, res.TimedOut)
+			assert.Equal(t, 124, res.ExitCode)
+			assert.Equal(t, "started\n", res.Stdout, "output before the timeout is kept")
+			assert.Less(t, time.Since(start), 15*time.Second)
+			assert.Empty(t, pids(t, e.d.ContainerID(), "sleep 30"), "every process of the command is gone")
 
-	// The sandbox still works.
-	assert.Equal(t, "ok\n", e.run(t, "echo ok").Stdout)
+			// The sandbox still works.
+			assert.Equal(t, "ok\n", e.run(t, "echo ok").Stdout)
+		})
+	}
 }
 
 func TestExecOutputFileIsBounded(t *testing.T) {

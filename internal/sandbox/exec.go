@@ -194,13 +194,13 @@ func (d *Docker) run(ctx context.Context, id string, spec execSpec, timeout time
 			poll.Reset(pollEvery)
 		case <-deadline:
 			res.TimedOut, res.ExitCode = true, 124
-			d.killTree(id, spec.marker)
+			d.killTree(id, spec.marker, spec.user)
 			if !outputDone {
 				drain(copied, 3*time.Second, closeConn)
 			}
 			return res, nil
 		case <-ctx.Done():
-			d.killTree(id, spec.marker)
+			d.killTree(id, spec.marker, spec.user)
 			closeConn()
 			return res, ctx.Err()
 		case <-poll.C:
@@ -239,17 +239,28 @@ func (d *Docker) execErr(ctx context.Context, err error) error {
 	return classify("exec in learner container", d.opts.Image, err)
 }
 
-// killTree kills every process of one command. When even that cannot run (a fork bomb
-// exhausted the pids limit), it kills the whole container, which ready restarts before
-// the next command (the file system stays, processes do not).
-func (d *Docker) killTree(id, marker string) {
+// killTree kills every process of one command. The kill runs as root and, for a
+// command of another user, as that user too: without CAP_SYS_PTRACE (dropped) root
+// cannot read the environment of another user's processes. When even that cannot run
+// (a fork bomb exhausted the pids limit), it kills the whole container, which ready
+// restarts before the next command (the file system stays, processes do not).
+func (d *Docker) killTree(id, marker, user string) {
 	if marker == "" {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	var sink bytes.Buffer
-	_, err := d.runPlain(ctx, id, []string{"/bin/sh", "-c", killScript, "smile-kill", marker}, &sink)
+	users := []string{"0"}
+	if user != "" && user != "0" && user != "root" {
+		users = append(users, user)
+	}
+	var err error
+	for _, u := range users {
+		var sink bytes.Buffer
+		if _, e := d.runAs(ctx, id, u, []string{"/bin/sh", "-c", killScript, "smile-kill", marker}, &sink); e != nil {
+			err = e
+		}
+	}
 	if err == nil {
 		return
 	}
@@ -266,7 +277,12 @@ func (d *Docker) killTree(id, marker string) {
 
 // runPlain runs an internal command as root and returns its exit code.
 func (d *Docker) runPlain(ctx context.Context, id string, cmd []string, out io.Writer) (int, error) {
-	res, err := d.run(ctx, id, execSpec{cmd: cmd, user: "0", dir: "/"}, 0, out, out)
+	return d.runAs(ctx, id, "0", cmd, out)
+}
+
+// runAs runs an internal command as user; a non-zero exit is an error.
+func (d *Docker) runAs(ctx context.Context, id, user string, cmd []string, out io.Writer) (int, error) {
+	res, err := d.run(ctx, id, execSpec{cmd: cmd, user: user, dir: "/"}, 0, out, out)
 	if err != nil {
 		return -1, err
 	}
