@@ -282,6 +282,11 @@ func (r *runner) run(parent context.Context) error {
 				it.Ended = now()
 				r.consecutive++
 				r.emit(EventError, ErrorData{Message: fmt.Sprintf("iteration %d: %s", it.Iteration, it.Error)})
+				if environmentUnavailable(err) {
+					// a missing CLI or credentials will not appear by retrying (4.E1)
+					_ = r.finish(StatusError, it.Error)
+					return fmt.Errorf("iteration %d: %w", it.Iteration, err)
+				}
 				if r.consecutive >= r.o.MaxConsecutiveErrors {
 					_ = r.finish(StatusError, fmt.Sprintf("%d iterations in a row failed; last: %s", r.consecutive, it.Error))
 					return fmt.Errorf("iteration %d: %w", it.Iteration, err)
@@ -768,4 +773,11 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
+}
+
+// environmentUnavailable reports whether err says the environment lacks something the
+// run needs (an LLM CLI, credentials, Docker): retrying the iteration cannot help.
+func environmentUnavailable(err error) bool {
+	var env interface{ EnvironmentUnavailable() bool }
+	return errors.As(err, &env) && env.EnvironmentUnavailable()
 }

@@ -176,6 +176,13 @@ func TestRunEnds(t *testing.T) {
 			want: StatusError, reason: "2 iterations in a row failed", wantErr: true, iteration: 2,
 		},
 		{
+			name: "a missing CLI ends the run at once (4.E1)",
+			student: func(context.Context, StudentTask) (StudentResult, error) {
+				return StudentResult{}, missingCLI{}
+			},
+			want: StatusError, reason: "claude CLI is not installed", wantErr: true, iteration: 1,
+		},
+		{
 			name: "unparseable output twice is an error (4.E3)",
 			student: func(context.Context, StudentTask) (StudentResult, error) {
 				return StudentResult{Raw: "I am done!", ParseError: "the output has no JSON object"}, nil
@@ -548,3 +555,9 @@ func TestFindingsLocatedThroughThePlan(t *testing.T) {
 	assert.Equal(t, 9, f.Line, "the step the Student named, through its plan")
 	assert.Equal(t, 13, f.EndLine)
 }
+
+// missingCLI is an agent error that says the environment lacks something.
+type missingCLI struct{}
+
+func (missingCLI) Error() string                { return "the claude CLI is not installed in the image" }
+func (missingCLI) EnvironmentUnavailable() bool { return true }
