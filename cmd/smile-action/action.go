@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path"
@@ -14,6 +13,7 @@ import (
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/ghaction"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/observe"
 	"github.com/smile-loop/smile-loop/internal/redact"
 )
 
@@ -55,30 +55,6 @@ var runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
 		e.log.Warn("run ended with an error; its report is published", "tutorial", r.Tutorial, "err", err)
 	}
 	return ghaction.FromReport(r.Tutorial, out.Report, out.Files, r.Config.FailOn)
-}
-
-// actionEvents writes the loop's progress to the job log. Event data may arrive as the
-// typed payload or, after masking, as its JSON form: both decode the same way.
-func actionEvents(gha *githubactions.Action) loop.Emitter {
-	return loop.EmitterFunc(func(ev loop.Event) {
-		switch ev.Type {
-		case loop.EventIterationStart:
-			var d loop.IterationStartData
-			if decodeData(ev.Data, &d) {
-				gha.Infof("iteration %d", d.Iteration)
-			}
-		case loop.EventLoopComplete:
-			var d loop.LoopCompleteData
-			if decodeData(ev.Data, &d) {
-				gha.Infof("loop ended: %s after %d iteration(s)", d.Status, d.Iterations)
-			}
-		}
-	})
-}
-
-func decodeData(data, into any) bool {
-	b, err := json.Marshal(data)
-	return err == nil && json.Unmarshal(b, into) == nil
 }
 
 // publishTimeout bounds posting the results (GitHub retries included).
@@ -179,12 +155,16 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 	}
 	var results []ghaction.Result
 	for _, t := range tutorials {
-		gha.Group("smile-loop: " + t)
+		// Groups do not nest on GitHub: the tutorial is a heading line and each of its
+		// iterations a collapsible group; gap annotations come from the publisher, which
+		// annotates the de-duplicated report.
+		gha.Infof("smile-loop: testing %s", t)
+		alog := observe.NewActionsLog(e.stdout, observe.ActionsLogOptions{File: t, Redact: p.Redact, NoGapAnnotations: true})
 		res := runOne(ctx, e, actionRun{
-			Tutorial: t, Workspace: ws, Config: cfg, Events: actionEvents(gha),
+			Tutorial: t, Workspace: ws, Config: cfg, Events: alog,
 			OutputDir: filepath.Join(outRoot, slug(t)),
 		})
-		gha.EndGroup()
+		alog.Close()
 		if res.Err != "" {
 			gha.Errorf("%s: %s", t, p.Redact(res.Err))
 		}

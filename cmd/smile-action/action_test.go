@@ -105,7 +105,7 @@ func TestActionModeOnPullRequest(t *testing.T) {
 	assert.Equal(t, filepath.Join(env.Workspace(), "smile-output", "docs-hello"), seen[0].OutputDir)
 	log := out.String()
 	assert.Contains(t, log, "::notice::no credentials for llm-provider claude; running the deterministic mode")
-	assert.Contains(t, log, "::group::smile-loop: docs/hello.md")
+	assert.Contains(t, log, "smile-loop: testing docs/hello.md")
 	assert.Contains(t, log, "::add-mask::"+testToken)
 	assert.NotContains(t, strings.ReplaceAll(log, "::add-mask::"+testToken, ""), testToken)
 

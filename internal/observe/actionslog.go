@@ -18,6 +18,9 @@ type ActionsLogOptions struct {
 	// annotations; empty annotates the run without a file.
 	File   string
 	Redact func(string) string
+	// NoGapAnnotations leaves gap annotations to someone else (Action mode's publisher,
+	// which annotates the de-duplicated report); iterations are still grouped.
+	NoGapAnnotations bool
 }
 
 // ActionsLog writes run progress to the GitHub Actions log: each iteration is a
@@ -65,7 +68,7 @@ func (a *ActionsLog) Emit(e loop.Event) {
 	if line, ok := plainLine(e); ok {
 		a.write(line + "\n")
 	}
-	if e.Type == loop.EventGap {
+	if e.Type == loop.EventGap && !a.opts.NoGapAnnotations {
 		if f, ok := decode[loop.Finding](e.Data); ok {
 			a.annotate(f)
 		}

@@ -166,6 +166,19 @@ finished: max_iterations after 2 iterations
 	assert.Equal(t, want, out.String())
 }
 
+func TestActionsLogWithoutGapAnnotations(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	log := observe.NewActionsLog(&out, observe.ActionsLogOptions{File: "docs/a.md", NoGapAnnotations: true})
+	for _, e := range run() {
+		log.Emit(e)
+	}
+	log.Close()
+	assert.NotContains(t, out.String(), "::warning", "the publisher annotates the de-duplicated report instead")
+	assert.Contains(t, out.String(), "::group::Iteration 1")
+	assert.Contains(t, out.String(), "gap at line 12 (Start the server)", "gaps are still listed in the log")
+}
+
 func TestActionsLogEscapesAndCannotBeInjected(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer

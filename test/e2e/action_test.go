@@ -116,7 +116,8 @@ func TestActionModeEndToEnd(t *testing.T) {
 	if testing.Verbose() {
 		t.Logf("job log:\n%s", log)
 	}
-	assert.Contains(t, log, "::group::smile-loop: docs/frob.md")
+	assert.Contains(t, log, "smile-loop: testing docs/frob.md")
+	assert.Contains(t, log, "::group::Iteration 1", "each iteration is a collapsible group")
 	assert.NotContains(t, strings.ReplaceAll(log, "::add-mask::"+actionToken, ""), actionToken)
 
 	// Outputs.
