@@ -57,7 +57,9 @@ func (e *providerError) EnvironmentUnavailable() bool { return true }
 type agents struct {
 	Student  loop.Student
 	Mentor   loop.Mentor
-	ServeAPI bool // the agents talk to wrappers through the loop's HTTP API
+	ServeAPI bool         // the agents talk to wrappers through the loop's HTTP API
+	Secrets  []string     // values the agents hold that must be masked (the proxy's run token)
+	Close    func() error // releases what the agents hold (the key-holding proxy); may be nil
 }
 
 // newLLMAgents builds the Student and Mentor of the LLM providers (claude, codex,
@@ -76,7 +78,7 @@ var newLLMAgents = func(_ context.Context, e *env, cfg config.Config, _ *tutoria
 	if err != nil {
 		return agents{}, err
 	}
-	return agents{Student: s, Mentor: m, ServeAPI: true}, nil
+	return agents{Student: s, Mentor: m, ServeAPI: true, Secrets: s.Secrets(), Close: s.Close}, nil
 }
 
 // cmdRun runs the loop on one tutorial and writes the report.
@@ -175,7 +177,11 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 		runID, cfg = st.RunID, st.Config // the run continues as it was configured
 	}
 	out := &runOutcome{OutputDir: outDir, Config: cfg}
-	secrets := runSecrets(e)
+	ag, agErr := newAgents(ctx, e, cfg, tut, cfgDir)
+	if ag.Close != nil {
+		defer func() { _ = ag.Close() }()
+	}
+	secrets := append(runSecrets(e), ag.Secrets...)
 	mask := redact.New(secrets...)
 
 	events, closeEvents := runEvents(ctx, e, req, cfg, runID, tutPath, mask)
@@ -204,9 +210,8 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 		return out, cause
 	}
 
-	ag, err := newAgents(ctx, e, cfg, tut, cfgDir)
-	if err != nil {
-		return setupFailed(err)
+	if agErr != nil {
+		return setupFailed(agErr)
 	}
 	sb, err := sandbox.New(ctx, sandbox.Options{
 		Image:         cfg.ContainerImage,
@@ -339,15 +344,14 @@ func runEvents(ctx context.Context, e *env, req runRequest, cfg config.Config, r
 		emitters = append(emitters, req.Events)
 	}
 	if !req.Quiet {
+		// a live line on a terminal, plain timestamped lines elsewhere (and with CI=true)
 		tty := false
 		if f, ok := e.stderr.(*os.File); ok {
 			tty = observe.IsTTY(f, e.getenv)
 		}
-		if tty {
-			term := observe.NewTerminal(e.stderr, observe.TerminalOptions{Redact: mask.String})
-			emitters = append(emitters, term)
-			closers = append(closers, term.Close)
-		}
+		term := observe.NewTerminal(e.stderr, observe.TerminalOptions{TTY: tty, MaxIterations: cfg.MaxIterations, Redact: mask.String})
+		emitters = append(emitters, term)
+		closers = append(closers, term.Close)
 		if cfg.Observe.Enabled && e.getenv("SMILE_NO_OBSERVE") == "" {
 			hub := observe.NewHub(observe.HubOptions{RunID: runID, Tutorial: tutPath, MaxIterations: cfg.MaxIterations, Redact: mask.String, Logger: e.log})
 			sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
@@ -356,12 +360,13 @@ func runEvents(ctx context.Context, e *env, req runRequest, cfg config.Config, r
 				cancel()
 				e.log.Warn("live observation is off", "err", err)
 			} else {
-				if tty {
-					fmt.Fprintf(e.stderr, "smile-loop: watch live at %s\n", observe.ViewerURL(addr, ""))
-				}
+				fmt.Fprintf(e.stderr, "smile-loop: watch live at %s\n", observe.ViewerURL(addr, ""))
 				emitters = append(emitters, hub)
 				closers = append(closers, func() {
-					time.Sleep(50 * time.Millisecond) // let observers receive loop_complete
+					// flush loop_complete to connected observers, then stop serving
+					fctx, fcancel := context.WithTimeout(context.Background(), 2*time.Second)
+					_ = hub.Close(fctx)
+					fcancel()
 					cancel()
 				})
 			}
