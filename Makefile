@@ -32,12 +32,13 @@ lint:
 	  if ! cmp -s go.mod /tmp/smile-go.mod.bak || ! cmp -s go.sum /tmp/smile-go.sum.bak; then \
 	    echo "go mod tidy changed go.mod/go.sum: run 'go mod tidy' and commit"; exit 1; fi
 
+# Tests leave no learner containers behind, pass or fail.
 unit: images
-	$(GOTEST) -timeout 15m ./...
+	$(GOTEST) -timeout 15m ./...; s=$$?; bash scripts/clean-test-containers.sh; exit $$s
 
 # Heavy end-to-end runs on the real Docker Engine (build tag e2e).
 e2e: build images
-	$(GOTEST) -tags e2e -timeout 30m ./test/e2e/...
+	$(GOTEST) -tags e2e -timeout 30m ./test/e2e/...; s=$$?; bash scripts/clean-test-containers.sh; exit $$s
 
 # The README's test command: lint, unit tests (with -race) and end-to-end runs.
 test: lint unit e2e
