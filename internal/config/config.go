@@ -23,7 +23,7 @@ const (
 // used for fields the file leaves out.
 type Config struct {
 	Schema          string          `json:"$schema,omitempty" jsonschema:"description=URL or path of this file's JSON Schema (editors use it for completion)"`
-	Tutorial        string          `json:"tutorial" jsonschema:"description=Path to the Markdown tutorial\\, relative to the current directory,minLength=1,default=tutorial.md"`
+	Tutorial        string          `json:"tutorial" jsonschema:"description=Path to the Markdown tutorial\\, relative to the current directory (or\\, when not found there\\, to the directory of the config file),minLength=1,default=tutorial.md"`
 	LLMProvider     string          `json:"llmProvider" jsonschema:"description=Who plays Student and Mentor: an LLM CLI/API (claude\\, codex\\, gemini)\\, none (deterministic: runs the shell blocks)\\, or replay (a recorded scenario),enum=claude,enum=codex,enum=gemini,enum=none,enum=replay,default=claude"`
 	LLMRuntime      string          `json:"llmRuntime" jsonschema:"description=cli runs the provider's CLI in the learner container; api lets the orchestrator call the provider's HTTP API with native tool calling,enum=cli,enum=api,default=cli"`
 	MaxIterations   int             `json:"maxIterations" jsonschema:"description=Maximum Student/Mentor iterations,minimum=1,default=10"`
@@ -31,7 +31,7 @@ type Config struct {
 	ContainerImage  string          `json:"containerImage" jsonschema:"description=Docker image the Student works in,minLength=1,default=smile-base:latest"`
 	OutputDir       string          `json:"outputDir" jsonschema:"description=Directory for the report\\, state and logs (created when missing),minLength=1,default=smile-output"`
 	FailOn          string          `json:"failOn" jsonschema:"description=Lowest gap severity that makes the run fail (exit 1); never only fails when the loop does not complete,enum=critical,enum=high,enum=medium,enum=low,enum=never,default=high"`
-	Scenario        string          `json:"scenario,omitempty" jsonschema:"description=With llmProvider replay: path of the scenario file to replay"`
+	Scenario        string          `json:"scenario,omitempty" jsonschema:"description=With llmProvider replay: path of the scenario file to replay (resolved like tutorial)"`
 	StallThreshold  int             `json:"stallThreshold" jsonschema:"description=End the run as stalled when the same step fails the same way this many iterations in a row despite mentor notes,minimum=2,default=3"`
 	StudentBehavior StudentBehavior `json:"studentBehavior" jsonschema:"description=When and how the Student asks the Mentor for help"`
 	Container       Container       `json:"container" jsonschema:"description=The learner container"`
