@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -222,12 +223,13 @@ func TestKillAndResume(t *testing.T) {
 
 // startSlow starts a run of the slow tutorial and returns once the Student is inside
 // its slow command.
-func startSlow(t *testing.T, out string) (*exec.Cmd, chan error, *bytes.Buffer) {
+func startSlow(t *testing.T, out string) (*exec.Cmd, chan error, *lockedBuffer) {
 	t.Helper()
 	cmd := exec.Command(binary, "run", "--output", out)
 	cmd.Dir = filepath.Join(repoRoot, "test/e2e/testdata/slow")
 	cmd.Env = append(os.Environ(), "CI=true")
-	var stdout, errb bytes.Buffer
+	// the run writes while this goroutine polls: the buffers must be safe for both
+	var stdout, errb lockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &errb
 	require.NoError(t, cmd.Start())
 	waited := make(chan error, 1)
@@ -331,4 +333,22 @@ func TestKillDuringSecondIterationAndResume(t *testing.T) {
 	assert.Len(t, st.MentorNotes, 2)
 	r := readReport(t, out)
 	assert.Equal(t, "stalled", r.Meta.Status)
+}
+
+// lockedBuffer is a bytes.Buffer that a running process writes to while a test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -47,7 +47,9 @@ type Artifacts struct {
 // NewArtifacts starts the fake; it closes with the test.
 func NewArtifacts(t testing.TB) *Artifacts {
 	a := &Artifacts{Token: RuntimeToken(), created: map[string]bool{}, blobs: map[string][]byte{}, finalized: map[string]int64{}}
-	a.Server = httptest.NewServer(http.HandlerFunc(a.serve))
+	// the handler reads a.Server: assign it before serving the first request
+	a.Server = httptest.NewUnstartedServer(http.HandlerFunc(a.serve))
+	a.Server.Start()
 	t.Cleanup(a.Server.Close)
 	return a
 }

@@ -82,7 +82,9 @@ type CheckRun struct {
 func NewGitHub(t testing.TB, owner, repo, token string) *GitHub {
 	g := &GitHub{Owner: owner, Repo: repo, Token: token, HeadSHA: map[int]string{},
 		Files: map[int][]*github.CommitFile{}, IssueComments: map[int][]string{}, fail: map[string][]Failure{}, nextID: 1000}
-	g.Server = httptest.NewServer(http.HandlerFunc(g.serve))
+	// the handler reads g.Server: assign it before serving the first request
+	g.Server = httptest.NewUnstartedServer(http.HandlerFunc(g.serve))
+	g.Server.Start()
 	t.Cleanup(g.Server.Close)
 	return g
 }
