@@ -319,7 +319,9 @@ func (r *runner) run(parent context.Context) error {
 		// ask_mentor
 		if streak := r.currentStreak(); streak != nil && streak.Count >= r.o.Config.StallThreshold {
 			it.Ended = now()
-			return r.finish(StatusStalled, fmt.Sprintf("stalled: %q failed the same way %d iterations in a row despite mentor notes (%s)", streak.Step, streak.Count, streak.Signature))
+			// the Student's own words, not the normalised signature the streak compares
+			return r.finish(StatusStalled, fmt.Sprintf("stalled: %q failed the same way %d iterations in a row despite mentor notes (%s)",
+				streak.Step, streak.Count, firstNonEmpty(res.Problem, res.QuestionForMentor, streak.Signature)))
 		}
 		st.Phase = PhaseMentor
 		if err := r.save(); err != nil {

@@ -148,7 +148,7 @@ func TestRunEnds(t *testing.T) {
 		{
 			name:    "stalled",
 			student: func(context.Context, StudentTask) (StudentResult, error) { return ask("npm: command not found"), nil },
-			want:    StatusStalled, reason: "3 iterations in a row", iteration: 3,
+			want:    StatusStalled, reason: "3 iterations in a row despite mentor notes (npm: command not found)", iteration: 3,
 		},
 		{
 			name:  "timeout",
