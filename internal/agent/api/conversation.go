@@ -112,3 +112,27 @@ func oneLine(s string, n int) string {
 	}
 	return s
 }
+
+// callTools runs the model's tool calls in order, counting every call in steps and the
+// failing ones in a row in consecutive (a success resets it). Cancellation is checked
+// after every call; finished reports that a call ended the attempt, which stops the rest.
+func (c *conversation) callTools(ctx context.Context, calls []ToolCall, steps, consecutive *int, finished func() bool) ([]Part, error) {
+	var results []Part
+	for _, call := range calls {
+		*steps++
+		tr := c.tools.Call(ctx, call)
+		results = append(results, Part{ToolResult: &tr})
+		if tr.IsError {
+			*consecutive++
+		} else {
+			*consecutive = 0
+		}
+		if err := ctx.Err(); err != nil {
+			return results, err
+		}
+		if finished() {
+			break
+		}
+	}
+	return results, nil
+}

@@ -116,22 +116,12 @@ func (m *Mentor) run(ctx context.Context, conv *conversation, done *bool, res *l
 			}
 			consecutive++
 		}
-		var results []Part
-		for _, c := range calls {
-			steps++
-			tr := conv.tools.Call(ctx, c)
-			results = append(results, Part{ToolResult: &tr})
-			if tr.IsError {
-				consecutive++
-			} else {
-				consecutive = 0
-			}
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if *done {
-				return nil
-			}
+		results, err := conv.callTools(ctx, calls, &steps, &consecutive, func() bool { return *done })
+		if err != nil {
+			return err
+		}
+		if *done {
+			return nil
 		}
 		if consecutive >= m.opts.MaxConsecutiveErrors || steps >= m.opts.MaxSteps {
 			res.Notes = "The mentor found no answer within its bounds; the blocker appears unresolvable from the tutorial alone."

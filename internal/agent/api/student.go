@@ -171,23 +171,9 @@ func (a *attempt) run(ctx context.Context, conv *conversation) (loop.StudentResu
 			conv.reply(Part{Text: "Use the tools: run_command to act, then finish, ask_mentor or cannot_complete to end the attempt."})
 			continue
 		}
-		var results []Part
-		for _, call := range calls {
-			steps++
-			tr := conv.tools.Call(ctx, call)
-			results = append(results, Part{ToolResult: &tr})
-			if tr.IsError {
-				consecutive++
-			} else {
-				consecutive = 0
-			}
-			// Cancellation is checked after every tool call.
-			if err := ctx.Err(); err != nil {
-				return a.finalise(), err
-			}
-			if a.done {
-				break
-			}
+		results, err := conv.callTools(ctx, calls, &steps, &consecutive, func() bool { return a.done })
+		if err != nil {
+			return a.finalise(), err
 		}
 		conv.reply(results...)
 		switch {
