@@ -45,6 +45,17 @@ type Endpoint struct {
 	Key      string
 }
 
+// providerEnv names each provider's standard environment variables and default URL.
+var providerEnv = map[string]struct {
+	keys       []string // API key variables, the first set one wins
+	baseURL    string   // base URL variable
+	defaultURL string
+}{
+	config.ProviderClaude: {[]string{"ANTHROPIC_API_KEY"}, "ANTHROPIC_BASE_URL", DefaultAnthropicURL},
+	config.ProviderCodex:  {[]string{"OPENAI_API_KEY", "CODEX_API_KEY"}, "OPENAI_BASE_URL", DefaultOpenAIURL},
+	config.ProviderGemini: {[]string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, "GOOGLE_GEMINI_BASE_URL", DefaultGeminiURL},
+}
+
 // ResolveEndpoint finds the base URL and key of provider from the configuration and the
 // standard environment variables: ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL (claude),
 // OPENAI_API_KEY or CODEX_API_KEY / OPENAI_BASE_URL (codex, any OpenAI-compatible
@@ -61,34 +72,16 @@ func ResolveEndpoint(provider string, llm config.LLM, getenv func(string) string
 		}
 		return ""
 	}
-	var keyEnv []string
-	switch provider {
-	case config.ProviderClaude:
-		keyEnv = []string{"ANTHROPIC_API_KEY"}
-		if ep.BaseURL == "" {
-			ep.BaseURL = first("ANTHROPIC_BASE_URL")
-		}
-		if ep.BaseURL == "" {
-			ep.BaseURL = DefaultAnthropicURL
-		}
-	case config.ProviderCodex:
-		keyEnv = []string{"OPENAI_API_KEY", "CODEX_API_KEY"}
-		if ep.BaseURL == "" {
-			ep.BaseURL = first("OPENAI_BASE_URL")
-		}
-		if ep.BaseURL == "" {
-			ep.BaseURL = DefaultOpenAIURL
-		}
-	case config.ProviderGemini:
-		keyEnv = []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}
-		if ep.BaseURL == "" {
-			ep.BaseURL = first("GOOGLE_GEMINI_BASE_URL")
-		}
-		if ep.BaseURL == "" {
-			ep.BaseURL = DefaultGeminiURL
-		}
-	default:
+	env, ok := providerEnv[provider]
+	if !ok {
 		return ep, fmt.Errorf("llmProvider %q has no LLM API: use claude, codex or gemini", provider)
+	}
+	keyEnv := env.keys
+	if ep.BaseURL == "" {
+		ep.BaseURL = first(env.baseURL)
+	}
+	if ep.BaseURL == "" {
+		ep.BaseURL = env.defaultURL
 	}
 	ep.Key = first(keyEnv...)
 	localCompatible := provider == config.ProviderCodex && strings.TrimRight(ep.BaseURL, "/") != DefaultOpenAIURL
