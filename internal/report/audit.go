@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
@@ -148,7 +149,10 @@ func writeBlock(b *strings.Builder, label, text string) {
 	}
 }
 
-// readOutput reads a saved full output when it lies inside opts.LogsDir.
+// readOutput reads a saved full output when it lies inside opts.LogsDir. The file is
+// opened through an os.Root on the logs directory: a path or link leading outside it is
+// refused by the open itself, so a link swapped in after a check cannot win a race, and
+// a final symbolic link is not followed at all.
 func readOutput(path string, opts Options) (string, bool) {
 	if path == "" || opts.LogsDir == "" {
 		return "", false
@@ -157,32 +161,37 @@ func readOutput(path string, opts Options) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(logs, path)
-	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", false
-	}
-	realLogs, err := filepath.EvalSymlinks(logs)
-	if err != nil {
-		return "", false
-	}
-	rel, err := filepath.Rel(realLogs, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		if opts.Logger != nil {
-			opts.Logger.Warn("command output outside the logs directory not read", "path", path)
+	rel := path
+	if filepath.IsAbs(path) {
+		if rel, err = filepath.Rel(logs, path); err != nil {
+			rel = path
 		}
+	}
+	warn := func(msg string, err error) {
+		if opts.Logger != nil {
+			opts.Logger.Warn(msg, "path", path, "err", err)
+		}
+	}
+	if !filepath.IsLocal(rel) {
+		warn("command output outside the logs directory not read", nil)
 		return "", false
 	}
-	f, err := os.Open(real)
+	root, err := os.OpenRoot(logs)
 	if err != nil {
-		if opts.Logger != nil {
-			opts.Logger.Warn("read command output", "path", real, "err", err)
-		}
+		warn("read command output", err)
+		return "", false
+	}
+	defer root.Close()
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		warn("read command output", err)
 		return "", false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		warn("command output is not a regular file; not read", err)
+		return "", false
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxOutputFile+1))
 	if err != nil {
 		return "", false

@@ -77,7 +77,10 @@ type Options struct {
 
 	TutorialDir string // mounted read-only at /workspace/tutorial
 	WorkDir     string // mounted at /workspace/work (created when missing)
-	LogsDir     string // mounted at /workspace/logs (created when missing); full command output goes to LogsDir/commands
+	// LogsDir holds each command's full output (LogsDir/commands) and is never mounted:
+	// the orchestrator writes there, so the learner must not be able to plant links in it.
+	// The learner's own /workspace/logs is LogsDir/container (LearnerLogs).
+	LogsDir string
 
 	Memory    string  // Docker syntax (512m, 2g); default 2g
 	CPUs      float64 // default 2
@@ -261,7 +264,12 @@ func (d *Docker) Start(ctx context.Context) error {
 	if d.started {
 		return errors.New("sandbox: already started")
 	}
-	for _, dir := range []string{d.opts.WorkDir, d.opts.LogsDir} {
+	if d.opts.LogsDir != "" {
+		if err := os.MkdirAll(d.opts.LogsDir, 0o755); err != nil {
+			return classifyFS("create "+d.opts.LogsDir, err)
+		}
+	}
+	for _, dir := range []string{d.opts.WorkDir, d.learnerLogs()} {
 		if dir == "" {
 			continue
 		}
@@ -449,11 +457,17 @@ func (d *Docker) Close(ctx context.Context, succeeded bool) error {
 			errs = append(errs, err)
 		}
 		if keep {
-			d.log.Info("keeping the learner container for debugging", "container", name,
-				"hint", "docker exec -it "+name+" bash; remove it with docker rm -f "+name)
+			// Kept stopped, never running: the tutorial's background processes must not
+			// outlive the run (they could keep writing to the mounted directories).
+			if err := d.api.ContainerKill(cctx, cur, "KILL"); err != nil && !client.IsErrNotFound(err) {
+				errs = append(errs, fmt.Errorf("stop kept container %s: %w", name, err))
+			}
+			d.log.Info("keeping the stopped learner container for debugging", "container", name,
+				"hint", "docker start "+name+" && docker exec -it "+name+" bash; remove it with docker rm -f "+name)
 		} else if err := d.api.ContainerRemove(cctx, cur, container.RemoveOptions{Force: true, RemoveVolumes: true}); err != nil && !client.IsErrNotFound(err) {
 			errs = append(errs, fmt.Errorf("remove container %s: %w", name, err))
 		}
+		d.dropLearnerLinks()
 	}
 	d.mu.Unlock()
 	done := make(chan struct{})
@@ -467,6 +481,22 @@ func (d *Docker) Close(ctx context.Context, succeeded bool) error {
 		_ = d.api.Close()
 	}
 	return errors.Join(errs...)
+}
+
+// dropLearnerLinks removes the symbolic links the learner left in the writable
+// directories once no process of it runs any more.
+func (d *Docker) dropLearnerLinks() {
+	for _, m := range d.mountSpecs() {
+		if m.readOnly {
+			continue
+		}
+		n, err := dropLinks(m.local)
+		if err != nil {
+			d.log.Warn("remove symbolic links the tutorial left", "dir", m.local, "err", err)
+		} else if n > 0 {
+			d.log.Info("removed symbolic links the tutorial left in an output directory", "dir", m.local, "links", n)
+		}
+	}
 }
 
 // removeAsync removes a container in the background (Close waits for it).
@@ -513,10 +543,23 @@ func (d *Docker) mountSpecs() []mountSpec {
 	if d.opts.WorkDir != "" {
 		out = append(out, mountSpec{d.opts.WorkDir, loop.WorkMount, false})
 	}
-	if d.opts.LogsDir != "" {
-		out = append(out, mountSpec{d.opts.LogsDir, loop.LogsMount, false})
+	if dir := d.learnerLogs(); dir != "" {
+		out = append(out, mountSpec{dir, loop.LogsMount, false})
 	}
 	return out
+}
+
+// LearnerLogs is the subdirectory of LogsDir mounted at /workspace/logs.
+const LearnerLogs = "container"
+
+// learnerLogs is the host directory the learner sees as /workspace/logs: a
+// subdirectory of LogsDir, so that nothing it plants there shares a directory with the
+// files the orchestrator writes.
+func (d *Docker) learnerLogs() string {
+	if d.opts.LogsDir == "" {
+		return ""
+	}
+	return filepath.Join(d.opts.LogsDir, LearnerLogs)
 }
 
 // mounts are the bind mounts; in sibling mode a directory no mount of the orchestrator's

@@ -303,7 +303,9 @@ func limitBytes(w io.Writer) []byte {
 }
 
 // commandLog opens the file that receives a command's full output (both streams, in
-// arrival order) under LogsDir/commands.
+// arrival order) under LogsDir/commands. LogsDir is not mounted in the learner, and the
+// file is opened through an os.Root that refuses links, so nothing the learner plants
+// can redirect the write.
 func (d *Docker) commandLog() (*logWriter, func(), string, error) {
 	if d.opts.LogsDir == "" {
 		return &logWriter{}, func() {}, "", nil
@@ -312,12 +314,9 @@ func (d *Docker) commandLog() (*logWriter, func(), string, error) {
 	d.cmdSeq++
 	n := d.cmdSeq
 	d.mu.Unlock()
-	dir := filepath.Join(d.opts.LogsDir, "commands")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, nil, "", classifyFS("create "+dir, err)
-	}
-	p := filepath.Join(dir, fmt.Sprintf("%s-%04d.log", nameUnsafe.ReplaceAllString(d.opts.RunID, "-"), n))
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	name := fmt.Sprintf("%s-%04d.log", nameUnsafe.ReplaceAllString(d.opts.RunID, "-"), n)
+	p := filepath.Join(d.opts.LogsDir, "commands", name)
+	f, err := openNoLinks(d.opts.LogsDir, filepath.Join("commands", name))
 	if err != nil {
 		return nil, nil, "", classifyFS("create "+p, err)
 	}

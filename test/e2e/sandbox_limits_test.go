@@ -129,7 +129,7 @@ func TestSandboxClosePolicy(t *testing.T) {
 			} else {
 				assert.Empty(t, left)
 			}
-			for _, f := range []string{filepath.Join(e.work, "out.txt"), filepath.Join(e.logs, "l.txt")} {
+			for _, f := range []string{filepath.Join(e.work, "out.txt"), filepath.Join(e.logs, sandbox.LearnerLogs, "l.txt")} {
 				_, err := os.Stat(f)
 				assert.NoError(t, err, "mounted directories persist")
 			}

@@ -1,0 +1,70 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A tutorial that plants links in every directory it can write, under every name the
+// orchestrator might use next, changes no host file: command logs live outside the
+// mounts and are opened without following links (security review #1).
+func TestHostileLinksInMountsChangeNoHostFile(t *testing.T) {
+	t.Parallel()
+	victimDir := t.TempDir()
+	victim := filepath.Join(victimDir, "config")
+	require.NoError(t, os.WriteFile(victim, []byte("[core]\n"), 0o666))
+	require.NoError(t, os.Chmod(victimDir, 0o777))
+	e := newEnv(t, func(o *Options) { o.KeepOnFailure = true })
+	run := strings.NewReplacer("/", "-").Replace(e.d.opts.RunID)
+
+	var plant []string
+	for n := 1; n <= 6; n++ {
+		name := fmt.Sprintf("%s-%04d.log", run, n)
+		for _, dir := range []string{"/workspace/logs/commands", "/workspace/logs", "/workspace/work/commands", "/workspace/work"} {
+			plant = append(plant, fmt.Sprintf("mkdir -p %s && ln -sf %s %s/%s", dir, victim, dir, name))
+		}
+	}
+	plant = append(plant, "ln -sfn "+victimDir+" /workspace/logs/dirlink", "ln -sfn /proc/self/fd/1 /workspace/logs/stdout")
+	res := e.run(t, strings.Join(plant, " && "))
+	require.Equal(t, 0, res.ExitCode, res.Stdout+res.Stderr)
+	for i := 0; i < 3; i++ {
+		res = e.run(t, "echo '[core] fsmonitor = \"touch /tmp/pwned; echo\"'; echo '::warning title=INJECTED::from the tutorial'")
+		require.Equal(t, 0, res.ExitCode)
+	}
+	got, err := os.ReadFile(victim)
+	require.NoError(t, err)
+	assert.Equal(t, "[core]\n", string(got), "the host file is unchanged")
+	logs, err := filepath.Glob(filepath.Join(e.logs, "commands", "*.log"))
+	require.NoError(t, err)
+	require.NotEmpty(t, logs, "the outputs are saved, outside the learner's mounts")
+	for _, l := range logs {
+		fi, err := os.Lstat(l)
+		require.NoError(t, err)
+		assert.True(t, fi.Mode().IsRegular(), l)
+	}
+
+	// The run fails and the container is kept for debugging: stopped, not running, and
+	// no link survives in the host directories.
+	id := e.d.ContainerID()
+	require.NoError(t, e.d.Close(context.Background(), false))
+	t.Cleanup(func() { _ = exec.Command("docker", "rm", "-f", id).Run() })
+	out, err := exec.Command("docker", "inspect", "--format", "{{.State.Running}}", id).Output()
+	require.NoError(t, err)
+	assert.Equal(t, "false", strings.TrimSpace(string(out)), "a kept container is stopped")
+	for _, dir := range []string{e.work, e.logs} {
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.Type()&os.ModeSymlink != 0 {
+				t.Errorf("link left behind: %s", p)
+			}
+			return nil
+		})
+	}
+}
