@@ -93,7 +93,7 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 		return actionPost(ctx, e, p, in)
 	}
 
-	cfg, cfgPath, err := actionConfig(ws, in)
+	cfg, cfgPath, err := actionConfig(ws, in.Config, in.TrustedConfig, gha.Noticef)
 	if err != nil {
 		return err
 	}
@@ -250,25 +250,6 @@ func verdict(gha *githubactions.Action, out ghaction.Outcome) error {
 		return errFailed
 	}
 	return nil
-}
-
-// actionConfig loads smile.json: the config input, else ./smile.json when present.
-func actionConfig(ws string, in ghaction.Inputs) (config.Config, string, error) {
-	p := in.Config
-	if p == "" {
-		if _, err := os.Stat(filepath.Join(ws, config.FileName)); err != nil {
-			return config.Default(), "", nil
-		}
-		p = config.FileName
-	}
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(ws, p)
-	}
-	cfg, _, err := config.Load(p)
-	if err != nil {
-		return cfg, p, err
-	}
-	return cfg, p, nil
 }
 
 // secretMasker masks the secrets of the environment (the process's and the injected

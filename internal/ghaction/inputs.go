@@ -20,6 +20,7 @@ type Inputs struct {
 	Token         string
 	Tutorials     []string // paths or globs (slash-separated, ** allowed)
 	Config        string
+	TrustedConfig string // a smile.json the workflow vouches for (its security-relevant settings apply)
 	LLMProvider   string
 	LLMRuntime    string
 	FailOn        string
@@ -55,18 +56,19 @@ const DefaultTutorials = "docs/**/*.md"
 // ReadInputs reads and validates every input at once; all problems are joined.
 func ReadInputs(getInput func(string) string) (Inputs, error) {
 	in := Inputs{
-		Token:        getInput("github-token"),
-		Config:       getInput("config"),
-		LLMProvider:  strings.ToLower(getInput("llm-provider")),
-		LLMRuntime:   strings.ToLower(getInput("llm-runtime")),
-		FailOn:       strings.ToLower(getInput("fail-on")),
-		CommentMode:  strings.ToLower(getInput("comment-mode")),
-		OutputDir:    getInput("output-dir"),
-		ArtifactName: getInput("artifact-name"),
-		CheckName:    getInput("check-name"),
-		Image:        getInput("container-image"),
-		Command:      strings.ToLower(getInput("command")),
-		ReportDir:    getInput("report-dir"),
+		Token:         getInput("github-token"),
+		Config:        getInput("config"),
+		TrustedConfig: getInput("trusted-config"),
+		LLMProvider:   strings.ToLower(getInput("llm-provider")),
+		LLMRuntime:    strings.ToLower(getInput("llm-runtime")),
+		FailOn:        strings.ToLower(getInput("fail-on")),
+		CommentMode:   strings.ToLower(getInput("comment-mode")),
+		OutputDir:     getInput("output-dir"),
+		ArtifactName:  getInput("artifact-name"),
+		CheckName:     getInput("check-name"),
+		Image:         getInput("container-image"),
+		Command:       strings.ToLower(getInput("command")),
+		ReportDir:     getInput("report-dir"),
 	}
 	var errs []error
 	in.Tutorials = SplitList(getInput("tutorials"))
