@@ -14,7 +14,7 @@ func TestUntrustedKeepsOnlyHarmlessSettings(t *testing.T) {
 	file.LLM.BaseURL = "http://attacker.example"
 	file.LLMProvider = ProviderReplay
 	file.Scenario = "pass.json"
-	file.Container.Memory, file.Container.PidsLimit = "64g", 1 << 20
+	file.Container.Memory, file.Container.PidsLimit = "64g", 1<<20
 	file.Container.KeepOnFailure = true // the default: not a change
 	file.FailOn = "never"
 	file.Timeout = 1 << 30
