@@ -5,30 +5,41 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strconv"
+	"slices"
 	"strings"
 )
 
 // MaxStudentOutput bounds the text ParseStudentOutput looks at.
 const MaxStudentOutput = 1 << 20
 
-// maxCandidates bounds the JSON candidates tried in one output.
-const maxCandidates = 64
+const (
+	// maxKeyHits bounds the status-like keys examined, counted from the end of the text.
+	maxKeyHits = 64
+	// maxEnclosing bounds the opening braces tried before one status-like key.
+	maxEnclosing = 16
+)
 
 // ErrStudentOutput is wrapped by every ParseStudentOutput error.
 var ErrStudentOutput = errors.New("no Student result JSON found")
 
-var reFence = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n(.*?)(?:```|$)")
+var (
+	reFence = regexp.MustCompile("(?s)```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n(.*?)(?:```|$)")
+	// reStatusKey finds the keys that can carry a verdict, quoted or bare.
+	reStatusKey = regexp.MustCompile(`(?i)["']?\b(?:status|result|outcome|state)["']?\s*:`)
+)
 
 // ParseStudentOutput recovers the Student's JSON result (spec story 4) from what an LLM
 // really emits: JSON inside code fences, prose before or after, trailing commas,
 // comments, single quotes or Python literals, a truncated tail, snake_case keys, a
-// string where a list belongs, or several objects (the last one with a status wins).
-// When nothing usable is found it returns an error wrapping ErrStudentOutput; the caller
-// keeps the raw text (4.E3).
+// string where a list belongs, or several objects. The verdict is a pure function of the
+// text: among the objects found, the one shaped most like the spec's Student schema wins
+// (see rank), and among equals the one that ends last; keys are read in a fixed
+// precedence (status before result/outcome/state, currentStep before step), never in
+// map order. When nothing usable is found it returns an error wrapping ErrStudentOutput;
+// the caller keeps the raw text (4.E3).
 func ParseStudentOutput(raw string) (StudentOutput, error) {
-	out, _, err := parseStudent(raw)
-	return out, err
+	c, err := parseStudent(raw)
+	return c.out, err
 }
 
 // ParseStudentResult is ParseStudentOutput for agent runtimes: it also takes the fields
@@ -36,77 +47,122 @@ func ParseStudentOutput(raw string) (StudentOutput, error) {
 // stuck trigger the Student names) and "plan" (its line-anchored plan) — and keeps the
 // raw text with the reason when nothing could be recovered (4.E3).
 func ParseStudentResult(raw string) (StudentResult, error) {
-	out, m, err := parseStudent(raw)
+	c, err := parseStudent(raw)
 	if err != nil {
 		return StudentResult{Raw: raw, ParseError: err.Error()}, err
 	}
-	res := StudentResult{StudentOutput: out}
-	for k, v := range m {
-		switch normKey(k) {
-		case "trigger":
-			if t, ok := v.(string); ok {
-				res.Trigger = Trigger(strings.ToLower(strings.TrimSpace(t)))
-			}
-		case "plan":
-			if b, err := json.Marshal(v); err == nil {
-				var plan []PlanStep
-				if json.Unmarshal(b, &plan) == nil {
-					res.Plan = plan
-				}
+	res := StudentResult{StudentOutput: c.out}
+	if t, ok := field(c.m, "trigger").(string); ok {
+		res.Trigger = Trigger(strings.ToLower(strings.TrimSpace(t)))
+	}
+	if v := field(c.m, "plan"); v != nil {
+		if b, err := json.Marshal(v); err == nil {
+			var plan []PlanStep
+			if json.Unmarshal(b, &plan) == nil {
+				res.Plan = plan
 			}
 		}
 	}
 	return res, nil
 }
 
-func parseStudent(raw string) (StudentOutput, map[string]any, error) {
+// candidate is one object that yields a verdict, with where it sits in the text.
+type candidate struct {
+	out        StudentOutput
+	m          map[string]any
+	rank       int
+	start, end int // byte span in the text; nested candidates share their container's span
+	order      int // document order inside one decoded value
+}
+
+// better reports whether c beats d: a higher rank, then the later end, then the outer
+// object (earlier start), then the later element of one decoded value.
+func (c candidate) better(d candidate) bool {
+	if c.rank != d.rank {
+		return c.rank > d.rank
+	}
+	if c.end != d.end {
+		return c.end > d.end
+	}
+	if c.start != d.start {
+		return c.start < d.start
+	}
+	return c.order > d.order
+}
+
+func parseStudent(raw string) (candidate, error) {
 	if len(raw) > MaxStudentOutput {
 		raw = raw[len(raw)-MaxStudentOutput:] // the result comes last
 	}
 	text := strings.TrimSpace(strings.TrimPrefix(raw, "\ufeff"))
 	if text == "" {
-		return StudentOutput{}, nil, fmt.Errorf("%w: the output is empty", ErrStudentOutput)
+		return candidate{}, fmt.Errorf("%w: the output is empty", ErrStudentOutput)
+	}
+	var (
+		best  candidate
+		found bool
+	)
+	consider := func(cs []candidate) {
+		for _, c := range cs {
+			if !found || c.better(best) {
+				best, found = c, true
+			}
+		}
 	}
 	var whole any
 	if json.Unmarshal([]byte(text), &whole) == nil {
-		if out, m, ok := fromValue(whole); ok {
-			return out, m, nil
-		}
-	}
-	var (
-		best   StudentOutput
-		bestM  map[string]any
-		found  bool
-		bestAt = -1
-	)
-	consider := func(at int, s string) {
-		if out, m, ok := decodeCandidate(s); ok && at >= bestAt {
-			best, bestM, found, bestAt = out, m, true, at
-		}
+		consider(fromValue(whole, 0, len(text)))
 	}
 	for _, m := range reFence.FindAllStringSubmatchIndex(text, -1) {
-		consider(m[4], text[m[4]:m[5]])
+		consider(decodeCandidate(text[m[4]:m[5]], m[4], m[5]))
 	}
-	tried := 0
-	for i := 0; i < len(text) && tried < maxCandidates; i++ {
-		if text[i] != '{' || !plausibleObjectStart(text[i+1:]) {
-			continue
-		}
-		tried++
-		end, closed := matchBrace(text, i)
-		if out, m, ok := decodeCandidate(text[i:end]); ok {
-			if i >= bestAt {
-				best, bestM, found, bestAt = out, m, true, i
-			}
-			if closed {
-				i = end - 1 // skip nested objects of an accepted one
-			}
-		}
-	}
+	consider(braceCandidates(text))
 	if found {
-		return best, bestM, nil
+		return best, nil
 	}
-	return StudentOutput{}, nil, fmt.Errorf("%w: %s", ErrStudentOutput, describeFailure(text))
+	return candidate{}, fmt.Errorf("%w: %s", ErrStudentOutput, describeFailure(text))
+}
+
+// braceCandidates decodes the objects around the last status-like keys of the text,
+// scanning from the end so a result after a long code listing is found, and trying
+// enclosing braces outwards so a key inside a nested object still reaches its container.
+func braceCandidates(text string) []candidate {
+	hits := reStatusKey.FindAllStringIndex(text, -1)
+	if len(hits) > maxKeyHits {
+		hits = hits[len(hits)-maxKeyHits:]
+	}
+	ends := map[int]int{}
+	decoded := map[int]bool{}
+	var out []candidate
+	for h := len(hits) - 1; h >= 0; h-- {
+		key := hits[h][0]
+		tried := 0
+		for i := strings.LastIndexByte(text[:key], '{'); i >= 0 && tried < maxEnclosing; i = strings.LastIndexByte(text[:i], '{') {
+			if !plausibleObjectStart(text[i+1:]) {
+				continue
+			}
+			tried++
+			end, ok := ends[i]
+			if !ok {
+				end, _ = matchBrace(text, i)
+				ends[i] = end
+			}
+			if end <= key {
+				continue // an earlier sibling, not a container of this key
+			}
+			yields, seen := decoded[i]
+			if !seen {
+				cs := decodeCandidate(text[i:end], i, end)
+				yields = len(cs) > 0
+				decoded[i] = yields
+				out = append(out, cs...)
+			}
+			if yields {
+				break // the innermost container of the key that is a result
+			}
+		}
+	}
+	return out
 }
 
 func describeFailure(text string) string {
@@ -130,287 +186,172 @@ func plausibleObjectStart(rest string) bool {
 	return c == '"' || c == '\'' || c == '}' || c == '/' || c == 0xE2 || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'
 }
 
-// matchBrace returns the end (exclusive) of the object starting at s[i], string-aware;
-// closed is false when the text ends first (a truncated tail).
-func matchBrace(s string, i int) (end int, closed bool) {
-	depth, inStr, esc := 0, byte(0), false
-	for j := i; j < len(s); j++ {
-		c := s[j]
-		if inStr != 0 {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == inStr:
-				inStr = 0
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = c
-		case '{', '[':
-			depth++
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return j + 1, true
-			}
-		}
-	}
-	return len(s), false
-}
-
-// decodeCandidate decodes s as a Student result, repairing it when strict JSON fails.
-func decodeCandidate(s string) (StudentOutput, map[string]any, bool) {
+// decodeCandidate decodes s (found at start..end of the text) as Student results,
+// repairing it when strict JSON fails.
+func decodeCandidate(s string, start, end int) []candidate {
 	s = strings.TrimSpace(s)
 	if s == "" || (s[0] != '{' && s[0] != '[') {
-		return StudentOutput{}, nil, false
+		return nil
 	}
 	var v any
 	if err := json.Unmarshal([]byte(s), &v); err != nil {
 		var ok bool
 		if v, ok = repairAndDecode(s); !ok {
-			return StudentOutput{}, nil, false
+			return nil
 		}
 	}
-	return fromValue(v)
+	return fromValue(v, start, end)
 }
 
-// repairAndDecode fixes what LLMs get wrong in JSON, then closes a truncated tail,
-// cutting back one member at a time when the cut landed mid-value.
-func repairAndDecode(s string) (any, bool) {
-	fixed := repair(s)
-	for range 40 {
-		closedText, commas := closeTruncated(fixed)
-		var v any
-		if err := json.Unmarshal([]byte(closedText), &v); err == nil {
-			return v, true
-		}
-		if len(commas) == 0 {
-			return nil, false
-		}
-		fixed = fixed[:commas[len(commas)-1]]
-	}
-	return nil, false
-}
-
-var smartQuotes = strings.NewReplacer("\u201c", `"`, "\u201d", `"`, "\u2018", `'`, "\u2019", `'`)
-
-// repair rewrites, outside strings: comments removed, single-quoted strings turned into
-// JSON strings, Python/JS literals (True, False, None, undefined) into JSON ones, and
-// trailing commas dropped.
-func repair(s string) string {
-	if !strings.Contains(s, `"`) {
-		s = smartQuotes.Replace(s)
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"':
-			j, _ := skipString(s, i, '"')
-			b.WriteString(s[i:j])
-			i = j - 1
-		case c == '\'':
-			j, closed := skipString(s, i, '\'')
-			inner := s[i+1 : j]
-			if closed {
-				inner = s[i+1 : j-1]
-			}
-			inner = strings.ReplaceAll(inner, `\'`, `'`)
-			q, _ := json.Marshal(inner)
-			b.Write(q)
-			i = j - 1
-		case c == '/' && i+1 < len(s) && s[i+1] == '/':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-			i--
-		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				i = len(s)
-			} else {
-				i += end + 3
-			}
-		case c == ',':
-			rest := strings.TrimLeft(s[i+1:], " \t\r\n")
-			if rest != "" && (rest[0] == '}' || rest[0] == ']') {
-				continue // trailing comma
-			}
-			b.WriteByte(c)
-		case isIdentStart(c):
-			j := i
-			for j < len(s) && (isIdentStart(s[j]) || (s[j] >= '0' && s[j] <= '9')) {
-				j++
-			}
-			word := s[i:j]
-			switch word {
-			case "True":
-				word = "true"
-			case "False":
-				word = "false"
-			case "None", "undefined", "NaN":
-				word = "null"
-			case "true", "false", "null":
-			default:
-				// a bare key (JS object literal): quote it when a colon follows
-				if rest := strings.TrimLeft(s[j:], " \t"); strings.HasPrefix(rest, ":") {
-					word = strconv.Quote(word)
-				}
-			}
-			b.WriteString(word)
-			i = j - 1
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-func isIdentStart(c byte) bool { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }
-
-// skipString returns the index just after the string starting at s[i] with quote q, or
-// len(s) when it is not closed.
-func skipString(s string, i int, q byte) (int, bool) {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case q:
-			return j + 1, true
-		}
-	}
-	return len(s), false
-}
-
-// closeTruncated closes an open string, drops a dangling comma, colon or key and closes
-// every open array and object. commas are the positions of member-separating commas,
-// where the text may be cut back if the result still does not decode.
-func closeTruncated(s string) (string, []int) {
-	var (
-		stack  []byte
-		commas []int
-		inStr  bool
-		esc    bool
-	)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if inStr {
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				inStr = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inStr = true
-		case '{':
-			stack = append(stack, '}')
-		case '[':
-			stack = append(stack, ']')
-		case '}', ']':
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-		case ',':
-			commas = append(commas, i)
-		}
-	}
-	out := s
-	if inStr {
-		if esc {
-			out = out[:len(out)-1]
-		}
-		out += `"`
-	}
-	out = strings.TrimRight(out, " \t\r\n")
-	for strings.HasSuffix(out, ",") {
-		out = strings.TrimRight(out[:len(out)-1], " \t\r\n")
-	}
-	if strings.HasSuffix(out, ":") {
-		out += "null"
-	}
-	var b strings.Builder
-	b.WriteString(out)
-	for i := len(stack) - 1; i >= 0; i-- {
-		b.WriteByte(stack[i])
-	}
-	return b.String(), commas
-}
-
-// fromValue maps a decoded JSON value onto StudentOutput, leniently.
-func fromValue(v any) (StudentOutput, map[string]any, bool) {
-	switch t := v.(type) {
-	case []any: // a list of results: the last one with a status
-		for i := len(t) - 1; i >= 0; i-- {
-			if out, m, ok := fromValue(t[i]); ok {
-				return out, m, true
-			}
-		}
-		return StudentOutput{}, nil, false
-	case map[string]any:
-		out, ok := fromMap(t)
+// fromValue lists the Student results in a decoded value: the object itself, the
+// elements of a list, or the objects one level inside a wrapper ({"result": {...}}),
+// in document order (wrapper keys sorted, since a decoded map has no order).
+func fromValue(v any, start, end int) []candidate {
+	var out []candidate
+	add := func(m map[string]any) bool {
+		o, rank, ok := fromMap(m)
 		if ok {
-			return out, t, true
+			out = append(out, candidate{out: o, m: m, rank: rank, start: start, end: end, order: len(out)})
 		}
-		for _, inner := range t { // {"result": {...}}
-			if m, isMap := inner.(map[string]any); isMap {
-				if out, ok := fromMap(m); ok {
-					return out, m, true
-				}
+		return ok
+	}
+	switch t := v.(type) {
+	case []any:
+		for _, x := range t {
+			if m, ok := x.(map[string]any); ok {
+				add(m)
+			}
+		}
+	case map[string]any:
+		if add(t) {
+			break
+		}
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if m, ok := t[k].(map[string]any); ok {
+				add(m)
 			}
 		}
 	}
-	return StudentOutput{}, nil, false
+	return out
 }
 
-func fromMap(m map[string]any) (StudentOutput, bool) {
-	var out StudentOutput
-	for k, v := range m {
-		switch normKey(k) {
-		case "status", "result", "outcome", "state":
-			if s, ok := v.(string); ok && out.Status == "" {
-				out.Status = NormalizeStudentStatus(s)
+// Ranks of a candidate object; a higher rank wins whatever its position.
+const (
+	// rankLoose: "status" with a synonym value (done, failed, success…) and no other
+	// schema field; API output such as {"status": "success"} looks like this.
+	rankLoose = iota + 1
+	// rankSynonymKey: a synonym key (result, outcome, state) with a valid value and at
+	// least one other schema field.
+	rankSynonymKey
+	// rankStatusSynonym: "status" with a synonym value and at least one other schema field.
+	rankStatusSynonym
+	// rankSchema: "status" with one of the spec's three values (any case or separator).
+	rankSchema
+)
+
+// verdictKeys are the keys that carry the status, in precedence order.
+var verdictKeys = []string{"status", "result", "outcome", "state"}
+
+// schemaKeys are the spec's Student output fields besides status, plus the loop's own
+// (trigger, plan); a synonym-keyed object needs one of them to count as a result.
+var schemaKeys = []string{"currentstep", "attemptedactions", "problem", "questionformentor", "reason", "summary", "filescreated", "commandsrun", "trigger", "plan"}
+
+// fromMap reads m as a Student result with fixed key precedence and ranks it.
+func fromMap(m map[string]any) (StudentOutput, int, bool) {
+	status, key, canonical := "", "", false
+	for _, k := range verdictKeys {
+		if s, ok := field(m, k).(string); ok {
+			if st := NormalizeStudentStatus(s); st != "" {
+				status, key, canonical = st, k, isCanonicalStatus(s)
+				break
 			}
-		case "currentstep", "step":
-			out.CurrentStep = asString(v)
-		case "attemptedactions", "actions", "actionstaken":
-			out.AttemptedActions = asStrings(v)
-		case "problem", "error":
-			out.Problem = asString(v)
-		case "questionformentor", "question":
-			out.QuestionForMentor = asString(v)
-		case "reason":
-			out.Reason = asString(v)
-		case "summary":
-			out.Summary = asString(v)
-		case "filescreated", "files":
-			out.FilesCreated = asStrings(v)
-		case "commandsrun", "commands":
-			out.CommandsRun = asStrings(v)
 		}
 	}
-	return out, out.Status != ""
+	if status == "" {
+		return StudentOutput{}, 0, false
+	}
+	schema := false
+	for _, k := range schemaKeys {
+		if field(m, k) != nil {
+			schema = true
+			break
+		}
+	}
+	var rank int
+	switch {
+	case key == "status" && canonical:
+		rank = rankSchema
+	case key == "status" && schema:
+		rank = rankStatusSynonym
+	case schema:
+		rank = rankSynonymKey
+	case key == "status":
+		rank = rankLoose
+	default:
+		return StudentOutput{}, 0, false // {"state": "done"} alone is someone else's JSON
+	}
+	return StudentOutput{
+		Status:            status,
+		CurrentStep:       asString(field(m, "currentstep", "step")),
+		AttemptedActions:  asStrings(field(m, "attemptedactions", "actions", "actionstaken")),
+		Problem:           asString(field(m, "problem", "error")),
+		QuestionForMentor: asString(field(m, "questionformentor", "question")),
+		Reason:            asString(field(m, "reason")),
+		Summary:           asString(field(m, "summary")),
+		FilesCreated:      asStrings(field(m, "filescreated", "files")),
+		CommandsRun:       asStrings(field(m, "commandsrun", "commands")),
+	}, rank, true
 }
 
-func normKey(k string) string {
-	k = strings.ToLower(k)
-	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(k)
+// field returns the value of the first of names (normalised: lower case, no _ - or
+// space) present in m; raw keys that normalise alike ("status", "Status") are taken in
+// sorted order, so the answer never depends on map iteration.
+func field(m map[string]any, names ...string) any {
+	for _, name := range names {
+		var keys []string
+		for k := range m {
+			if normKey(k) == name {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if m[k] != nil {
+				return m[k]
+			}
+		}
+	}
+	return nil
+}
+
+var keyNormalizer = strings.NewReplacer("_", "", "-", "", " ", "")
+
+func normKey(k string) string { return keyNormalizer.Replace(strings.ToLower(k)) }
+
+var statusNormalizer = strings.NewReplacer("-", "_", " ", "_")
+
+func statusWord(s string) string {
+	return statusNormalizer.Replace(strings.ToLower(strings.TrimSpace(s)))
+}
+
+// isCanonicalStatus: s is one of the spec's three statuses, in any case or separator.
+func isCanonicalStatus(s string) bool {
+	switch statusWord(s) {
+	case StudentCompleted, StudentAskMentor, StudentCannotComplete, "askmentor", "cannotcomplete", "can_not_complete":
+		return true
+	}
+	return false
 }
 
 // NormalizeStudentStatus maps the spellings models use onto the spec's three statuses;
 // "" when s is none of them.
 func NormalizeStudentStatus(s string) string {
-	switch strings.NewReplacer("-", "_", " ", "_").Replace(strings.ToLower(strings.TrimSpace(s))) {
+	switch statusWord(s) {
 	case "completed", "complete", "done", "success", "succeeded", "finished":
 		return StudentCompleted
 	case "ask_mentor", "askmentor", "ask", "ask_for_help", "needs_help", "need_help", "help", "stuck":

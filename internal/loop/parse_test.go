@@ -30,6 +30,13 @@ func TestParseStudentOutputFiles(t *testing.T) {
 		"braces-in-prose.txt":    {Status: StudentAskMentor, CurrentStep: "Render the template"},
 		"crlf.txt":               {Status: StudentCompleted},
 		"unicode.txt":            {Status: StudentAskMentor, CurrentStep: "Étape 3 — installer"},
+		// issue 13: quoted output after the result must not flip the verdict
+		"result-then-quoted-state.txt": {Status: StudentAskMentor, CurrentStep: "Step 3: Poll the job"},
+		"result-then-k8s-failed.txt":   {Status: StudentCompleted, CurrentStep: "Step 6: Check the pod"},
+		// issue 13: a result after a code listing with many braces is found
+		"code-braces-then-result.txt": {Status: StudentCannotComplete, CurrentStep: "Deploy the handlers"},
+		// issue 13: status beats result, currentStep beats step, whatever the map order
+		"ambiguous-keys.txt": {Status: StudentAskMentor, CurrentStep: "B"},
 	}
 	files, err := filepath.Glob("testdata/student-outputs/*.txt")
 	require.NoError(t, err)
