@@ -73,6 +73,7 @@ type LLM struct {
 	MaxSteps             int    `json:"maxSteps" jsonschema:"description=Maximum tool calls per Student iteration (api runtime),minimum=1,default=60"`
 	MaxConsecutiveErrors int    `json:"maxConsecutiveErrors" jsonschema:"description=Consecutive failing tool calls or API errors before an iteration is abandoned,minimum=1,default=5"`
 	ContextTokenBudget   int    `json:"contextTokenBudget" jsonschema:"description=Conversation size in tokens above which the middle of the conversation is summarised,minimum=1000,default=60000"`
+	RetrySeconds         int    `json:"retrySeconds" jsonschema:"description=Longest total wait for one model call's retries (api runtime): rate limits\\, overload and server errors are retried after the provider's own retry delay until this is spent; a refused key\\, an exhausted quota or an unknown model is never retried,minimum=1,maximum=900,default=180"`
 }
 
 // Models names the model of each tier.
@@ -115,6 +116,7 @@ func Default() Config {
 			MaxSteps:             60,
 			MaxConsecutiveErrors: 5,
 			ContextTokenBudget:   60000,
+			RetrySeconds:         180,
 		},
 	}
 }

@@ -79,7 +79,7 @@ func TestLoadFullFileAndPartialOverlay(t *testing.T) {
   "container": {"keepOnFailure": false, "keepOnSuccess": true, "keepWork": true, "memory": "512m", "cpus": 0.5, "pidsLimit": 128},
   "observe": {"enabled": false, "port": 8080},
   "llm": {"baseURL": "http://localhost:8000/v1", "models": {"fast": "f", "standard": "s", "powerful": "p"},
-          "maxSteps": 10, "maxConsecutiveErrors": 2, "contextTokenBudget": 20000}
+          "maxSteps": 10, "maxConsecutiveErrors": 2, "contextTokenBudget": 20000, "retrySeconds": 60}
 }`
 	cfg, warnings, err := Parse(FileName, []byte(full))
 	require.NoError(t, err)
@@ -92,7 +92,7 @@ func TestLoadFullFileAndPartialOverlay(t *testing.T) {
 		Container:       Container{KeepOnSuccess: true, KeepWork: true, Memory: "512m", CPUs: 0.5, PidsLimit: 128},
 		Observe:         Observe{Port: 8080},
 		LLM: LLM{BaseURL: "http://localhost:8000/v1", Models: Models{Fast: "f", Standard: "s", Powerful: "p"},
-			MaxSteps: 10, MaxConsecutiveErrors: 2, ContextTokenBudget: 20000},
+			MaxSteps: 10, MaxConsecutiveErrors: 2, ContextTokenBudget: 20000, RetrySeconds: 60},
 	}
 	assert.Equal(t, want, cfg)
 

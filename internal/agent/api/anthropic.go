@@ -31,7 +31,7 @@ func NewAnthropic(baseURL, key string, hc *http.Client, retry RetryPolicy) *Anth
 	return &Anthropic{
 		baseURL: strings.TrimRight(baseURL, "/"),
 		key:     key,
-		t:       transport{provider: "anthropic", http: hc, retry: retry, decodeError: decodeCommonError},
+		t:       transport{provider: "anthropic", http: hc, retry: retry},
 	}
 }
 

@@ -176,22 +176,19 @@ func newServer(provider string, b brain) *modelServer {
 		switch provider {
 		case "anthropic":
 			if r.URL.Path != "/v1/messages" || r.Header.Get("x-api-key") != "test-key" || r.Header.Get("anthropic-version") == "" {
-				w.WriteHeader(401)
-				fmt.Fprint(w, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`)
+				serveError(w, 401, "anthropic-401.json", nil)
 				return
 			}
 			v = viewAnthropic(req, body)
 		case "openai":
 			if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer test-key" {
-				w.WriteHeader(401)
-				fmt.Fprint(w, `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}`)
+				serveError(w, 401, "openai-401.json", nil)
 				return
 			}
 			v = viewOpenAI(req, body)
 		case "gemini":
 			if !strings.HasPrefix(r.URL.Path, "/v1beta/models/") || !strings.HasSuffix(r.URL.Path, ":generateContent") || r.Header.Get("x-goog-api-key") != "test-key" {
-				w.WriteHeader(403)
-				fmt.Fprint(w, `{"error":{"code":403,"message":"API key not valid","status":"PERMISSION_DENIED"}}`)
+				serveError(w, 400, "gemini-400-api-key-invalid.json", nil)
 				return
 			}
 			v = viewGemini(req, body)
@@ -326,6 +323,21 @@ func viewGemini(req map[string]any, body []byte) view {
 	return v
 }
 
+// serveError answers with one of the real provider error bodies in testdata/errors
+// (see its README for the sources) and the given headers.
+func serveError(w http.ResponseWriter, status int, file string, headers map[string]string) {
+	body, err := os.ReadFile(filepath.Join("testdata", "errors", file))
+	if err != nil {
+		panic(err)
+	}
+	for k, v := range headers {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
 // clientFor returns the client under test for a provider's fake server.
 func clientFor(provider, url string, retry RetryPolicy) Client {
 	switch provider {
@@ -350,4 +362,9 @@ func (r *recordingEmitter) Emit(e loop.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)
+}
+
+// studentTask is a first-iteration task over a fresh host sandbox.
+func studentTask(t *testing.T) loop.StudentTask {
+	return loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: newHostSandbox(t)}
 }

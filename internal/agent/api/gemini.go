@@ -33,7 +33,7 @@ func NewGemini(baseURL, key string, hc *http.Client, retry RetryPolicy) *Gemini 
 	return &Gemini{
 		baseURL: strings.TrimRight(baseURL, "/"),
 		key:     key,
-		t:       transport{provider: "gemini", http: hc, retry: retry, decodeError: decodeCommonError},
+		t:       transport{provider: "gemini", http: hc, retry: retry},
 	}
 }
 

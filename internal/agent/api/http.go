@@ -8,70 +8,44 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
 )
 
-// APIError is an error answer of a provider API, with the provider's own message.
-type APIError struct {
-	Provider   string
-	Status     int
-	Type       string // the provider's error type or code when given
-	Message    string
-	RetryAfter time.Duration // from the Retry-After header, 0 when absent
-}
-
-func (e *APIError) Error() string {
-	msg := e.Message
-	if msg == "" {
-		msg = http.StatusText(e.Status)
-	}
-	if e.Type != "" {
-		return fmt.Sprintf("%s api: %d %s: %s", e.Provider, e.Status, e.Type, msg)
-	}
-	return fmt.Sprintf("%s api: %d: %s", e.Provider, e.Status, msg)
-}
-
-// RateLimited reports a 429 (or Anthropic's 529 overloaded).
-func (e *APIError) RateLimited() bool {
-	return e.Status == http.StatusTooManyRequests || e.Status == 529
-}
-
-// Auth reports an authentication or permission failure.
-func (e *APIError) Auth() bool {
-	return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden
-}
-
-// retryable: rate limits, overload, server errors, timeouts, and (a few times, 4.E2)
-// auth errors, which are sometimes transient at the provider.
-func (e *APIError) retryable() bool {
-	return e.RateLimited() || e.Auth() || e.Status == http.StatusRequestTimeout || e.Status >= 500
-}
-
-// RetryPolicy bounds the retries of one model call.
+// RetryPolicy bounds the retries of one model call. Rate limits, overload and server
+// errors are retried until MaxWait of waiting is spent (the provider's own Retry-After,
+// retry-after-ms or RetryInfo delay when it gives one, exponential backoff with jitter
+// otherwise); a wait that would not fit in what is left ends the retries at once.
 type RetryPolicy struct {
-	MaxAttempts     int           // total attempts, default 5
-	InitialInterval time.Duration // default 1s
-	MaxInterval     time.Duration // default 30s
-	MaxRetryAfter   time.Duration // longest Retry-After honoured, default 2m
-	Sleep           func(ctx context.Context, d time.Duration) error
+	MaxAttempts     int           // total attempts, default 20
+	MaxWait         time.Duration // total waiting between attempts, default DefaultRetryWait, at most MaxRetryWait
+	InitialInterval time.Duration // default 2s
+	MaxInterval     time.Duration // default 60s
+	// Sleep waits between attempts (tests inject one that records instead of waiting).
+	Sleep func(ctx context.Context, d time.Duration) error
 }
+
+// Bounds of RetryPolicy.MaxWait (llm.retrySeconds).
+const (
+	DefaultRetryWait = 3 * time.Minute
+	MaxRetryWait     = 15 * time.Minute
+)
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
 	if p.MaxAttempts <= 0 {
-		p.MaxAttempts = 5
+		p.MaxAttempts = 20
 	}
+	if p.MaxWait <= 0 {
+		p.MaxWait = DefaultRetryWait
+	}
+	p.MaxWait = min(p.MaxWait, MaxRetryWait)
 	if p.InitialInterval <= 0 {
-		p.InitialInterval = time.Second
+		p.InitialInterval = 2 * time.Second
 	}
 	if p.MaxInterval <= 0 {
-		p.MaxInterval = 30 * time.Second
-	}
-	if p.MaxRetryAfter <= 0 {
-		p.MaxRetryAfter = 2 * time.Minute
+		p.MaxInterval = 60 * time.Second
 	}
 	if p.Sleep == nil {
 		p.Sleep = sleepCtx
@@ -95,12 +69,25 @@ type transport struct {
 	provider string
 	http     *http.Client
 	retry    RetryPolicy
-	// decodeError extracts the provider's error type and message from an error body.
-	decodeError func(body []byte) (typ, msg string)
+	keyEnv   string // the variable the key came from, named in auth and quota errors
 }
 
-// postJSON posts in to url with headers and decodes the answer into out, retrying with
-// exponential backoff and jitter (cenkalti/backoff) and honouring Retry-After.
+// GaveUpError wraps the last error of a call whose retries were spent.
+type GaveUpError struct {
+	Attempts int
+	Waited   time.Duration
+	Why      string
+	Err      error
+}
+
+func (e *GaveUpError) Error() string {
+	return fmt.Sprintf("%v (gave up after %d attempts and %s of waiting: %s)", e.Err, e.Attempts, e.Waited.Round(time.Second), e.Why)
+}
+
+func (e *GaveUpError) Unwrap() error { return e.Err }
+
+// postJSON posts in to url with headers and decodes the answer into out, retrying what
+// can clear by waiting (see RetryPolicy).
 func (t *transport) postJSON(ctx context.Context, url string, headers http.Header, in, out any) error {
 	body, err := json.Marshal(in)
 	if err != nil {
@@ -113,32 +100,37 @@ func (t *transport) postJSON(ctx context.Context, url string, headers http.Heade
 	bo.RandomizationFactor = 0.5
 	bo.MaxElapsedTime = 0
 	bo.Reset()
-	var last error
+	var waited time.Duration
 	for attempt := 1; ; attempt++ {
-		last = t.once(ctx, url, headers, body, out)
+		last := t.once(ctx, url, headers, body, out)
 		if last == nil {
 			return nil
 		}
-		var apiErr *APIError
-		retry := errors.As(last, &apiErr) && apiErr.retryable()
-		if !retry && !errors.As(last, &apiErr) && ctx.Err() == nil {
-			retry = true // network error: the provider may be briefly unreachable
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		if !retry || attempt >= pol.MaxAttempts || ctx.Err() != nil {
-			break
+		var apiErr *APIError
+		isAPI := errors.As(last, &apiErr)
+		if isAPI && !apiErr.retryable() {
+			return last
+		}
+		// a network error: the provider may be briefly unreachable
+		if attempt >= pol.MaxAttempts {
+			return &GaveUpError{Attempts: attempt, Waited: waited, Why: fmt.Sprintf("%d attempts", attempt), Err: last}
 		}
 		wait := bo.NextBackOff()
-		if apiErr != nil && apiErr.RetryAfter > 0 {
-			wait = min(apiErr.RetryAfter, pol.MaxRetryAfter)
+		if isAPI && apiErr.RetryAfter > 0 {
+			wait = apiErr.RetryAfter
+		}
+		if waited+wait > pol.MaxWait {
+			return &GaveUpError{Attempts: attempt, Waited: waited, Err: last,
+				Why: fmt.Sprintf("waiting %s more would pass the retry budget of %s (llm.retrySeconds)", wait.Round(time.Millisecond), pol.MaxWait)}
 		}
 		if err := pol.Sleep(ctx, wait); err != nil {
 			return err
 		}
+		waited += wait
 	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return last
 }
 
 func (t *transport) once(ctx context.Context, url string, headers http.Header, body []byte, out any) error {
@@ -162,10 +154,8 @@ func (t *transport) once(ctx context.Context, url string, headers http.Header, b
 		return fmt.Errorf("%s api: read answer: %w", t.provider, err)
 	}
 	if resp.StatusCode/100 != 2 {
-		e := &APIError{Provider: t.provider, Status: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())}
-		if t.decodeError != nil {
-			e.Type, e.Message = t.decodeError(data)
-		}
+		e := &APIError{Provider: t.provider, Status: resp.StatusCode, KeyEnv: t.keyEnv, RetryAfter: retryAfterHeaders(resp.Header, time.Now())}
+		decodeErrorBody(data, e)
 		if e.Message == "" {
 			e.Message = strings.TrimSpace(string(data[:min(len(data), 300)]))
 		}
@@ -175,45 +165,4 @@ func (t *transport) once(ctx context.Context, url string, headers http.Header, b
 		return fmt.Errorf("%s api: decode answer: %w", t.provider, err)
 	}
 	return nil
-}
-
-// parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date (RFC 9110 10.2.3).
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
-	}
-	return 0
-}
-
-// errorBody is the common {"error":{"type"|"code"|"status", "message"}} shape shared by
-// Anthropic, OpenAI and Gemini error answers.
-func decodeCommonError(body []byte) (string, string) {
-	var e struct {
-		Error struct {
-			Type    string `json:"type"`
-			Code    any    `json:"code"`
-			Status  string `json:"status"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(body, &e) != nil {
-		return "", ""
-	}
-	typ := e.Error.Type
-	if typ == "" {
-		typ = e.Error.Status
-	}
-	if typ == "" && e.Error.Code != nil {
-		typ = fmt.Sprint(e.Error.Code)
-	}
-	return typ, e.Error.Message
 }

@@ -102,6 +102,9 @@ func (m *Mentor) run(ctx context.Context, conv *conversation, done *bool, res *l
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			if fatal(err) {
+				return err
+			}
 			// 6.E1: retried in the transport; a Mentor that cannot be reached makes the
 			// blocker unresolvable, with the provider's message.
 			res.Notes = "The mentor could not be consulted: " + err.Error()

@@ -32,7 +32,7 @@ func NewOpenAI(baseURL, key string, hc *http.Client, retry RetryPolicy) *OpenAI 
 	return &OpenAI{
 		baseURL: strings.TrimRight(baseURL, "/"),
 		key:     key,
-		t:       transport{provider: "openai", http: hc, retry: retry, decodeError: decodeCommonError},
+		t:       transport{provider: "openai", http: hc, retry: retry},
 	}
 }
 

@@ -43,6 +43,7 @@ type Endpoint struct {
 	Provider string // claude, codex, gemini
 	BaseURL  string
 	Key      string
+	KeyEnv   string // the variable Key came from, named in auth and quota errors
 }
 
 // providerEnv names each provider's standard environment variables and default URL.
@@ -83,7 +84,12 @@ func ResolveEndpoint(provider string, llm config.LLM, getenv func(string) string
 	if ep.BaseURL == "" {
 		ep.BaseURL = env.defaultURL
 	}
-	ep.Key = first(keyEnv...)
+	for _, n := range keyEnv {
+		if v := strings.TrimSpace(getenv(n)); v != "" {
+			ep.Key, ep.KeyEnv = v, n
+			break
+		}
+	}
 	localCompatible := provider == config.ProviderCodex && strings.TrimRight(ep.BaseURL, "/") != DefaultOpenAIURL
 	if ep.Key == "" && !localCompatible {
 		return ep, &CredentialsError{Provider: provider, Env: keyEnv}
@@ -95,11 +101,17 @@ func ResolveEndpoint(provider string, llm config.LLM, getenv func(string) string
 func NewClient(ep Endpoint, hc *http.Client, retry RetryPolicy) (Client, error) {
 	switch ep.Provider {
 	case config.ProviderClaude:
-		return NewAnthropic(ep.BaseURL, ep.Key, hc, retry), nil
+		c := NewAnthropic(ep.BaseURL, ep.Key, hc, retry)
+		c.t.keyEnv = ep.KeyEnv
+		return c, nil
 	case config.ProviderCodex:
-		return NewOpenAI(ep.BaseURL, ep.Key, hc, retry), nil
+		c := NewOpenAI(ep.BaseURL, ep.Key, hc, retry)
+		c.t.keyEnv = ep.KeyEnv
+		return c, nil
 	case config.ProviderGemini:
-		return NewGemini(ep.BaseURL, ep.Key, hc, retry), nil
+		c := NewGemini(ep.BaseURL, ep.Key, hc, retry)
+		c.t.keyEnv = ep.KeyEnv
+		return c, nil
 	}
 	return nil, fmt.Errorf("llmProvider %q has no LLM API: use claude, codex or gemini", ep.Provider)
 }
@@ -112,7 +124,7 @@ func New(cfg config.Config, getenv func(string) string, logger *slog.Logger) (*S
 	if err != nil {
 		return nil, nil, err
 	}
-	client, err := NewClient(ep, &http.Client{Timeout: 10 * time.Minute}, RetryPolicy{})
+	client, err := NewClient(ep, &http.Client{Timeout: 10 * time.Minute}, RetryPolicy{MaxWait: time.Duration(cfg.LLM.RetrySeconds) * time.Second})
 	if err != nil {
 		return nil, nil, err
 	}

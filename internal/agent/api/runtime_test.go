@@ -257,12 +257,12 @@ func TestRateLimitRetryAfterIsWaitedOut(t *testing.T) {
 				fmt.Fprint(w, `{"error":{"type":"rate_limit_error","message":"slow down"}}`)
 				return true
 			}
-			start := time.Now()
-			s := NewStudent(Options{Client: clientFor(provider, srv.URL, RetryPolicy{InitialInterval: time.Millisecond}), Standard: "m"})
+			var sl sleeper
+			s := NewStudent(Options{Client: clientFor(provider, srv.URL, RetryPolicy{InitialInterval: time.Millisecond, Sleep: sl.sleep}), Standard: "m"})
 			res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: newHostSandbox(t)})
 			require.NoError(t, err)
 			assert.Equal(t, loop.StudentCompleted, res.Status)
-			assert.GreaterOrEqual(t, time.Since(start), time.Second, "Retry-After: 1 was honoured")
+			assert.Equal(t, []time.Duration{time.Second}, sl.got(), "Retry-After: 1 was honoured")
 		})
 	}
 }
@@ -302,7 +302,7 @@ func TestAuthErrorCarriesTheProviderMessage(t *testing.T) {
 	var apiErr *APIError
 	require.True(t, errors.As(err, &apiErr))
 	assert.True(t, apiErr.Auth())
-	assert.Equal(t, "Incorrect API key provided", apiErr.Message)
+	assert.Contains(t, apiErr.Message, "Incorrect API key provided")
 	assert.Equal(t, "invalid_request_error", apiErr.Type)
 }
 

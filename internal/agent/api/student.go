@@ -154,6 +154,9 @@ func (a *attempt) run(ctx context.Context, conv *conversation) (loop.StudentResu
 			if ctx.Err() != nil {
 				return a.finalise(), ctx.Err()
 			}
+			if fatal(err) {
+				return a.finalise(), err // a refused key or a wrong model: the run ends (exit 2/3)
+			}
 			// Retries already happened in the transport (4.E2): the provider is not
 			// answering, which the loop treats as an unresolvable blocker.
 			return a.blocker(err), nil
@@ -461,4 +464,15 @@ func parseStudentText(text string) (loop.StudentOutput, error) {
 		return loop.StudentOutput{}, errors.New("empty answer")
 	}
 	return loop.ParseStudentOutput(text)
+}
+
+// fatal reports an API error no later call can get past: a refused key or exhausted
+// quota (EnvironmentUnavailable) or an unknown model (InvalidInput).
+func fatal(err error) bool {
+	var env interface{ EnvironmentUnavailable() bool }
+	if errors.As(err, &env) && env.EnvironmentUnavailable() {
+		return true
+	}
+	var inv interface{ InvalidInput() bool }
+	return errors.As(err, &inv) && inv.InvalidInput()
 }
