@@ -1,26 +1,131 @@
 package report
 
 import (
+	"regexp"
 	"strings"
 )
 
 // Markdown safety (9.S4). Text from the tutorial or an LLM reaches Markdown that GitHub
-// renders only through these functions:
-//   - mdText: inline text; every character with Markdown meaning is backslash-escaped,
-//     < > & become entities (no raw HTML, no entity tricks), line breaks become spaces
-//     (tables and list items cannot break), and @name, #123, GH-123 get a zero-width
-//     joiner so GitHub links no one and no issue.
-//   - codeSpan: a code span whose backtick fence is longer than any backtick run inside.
-//   - fence: a fenced block whose fence is longer than any backtick run inside, so the
-//     text cannot close it.
+// renders (the report, PR comments, review bodies, check runs, the step summary, audit
+// issues) only through these functions. Escaping depends on the context:
+//   - outside code (InlineMD, ParagraphsMD): every character with Markdown meaning is
+//     backslash-escaped, < > & become entities (no raw HTML, no entity tricks), line
+//     breaks become spaces, and @name, #123, GH-123, http://, www. get a zero-width
+//     joiner so GitHub links no one, no issue and no address;
+//   - inside code (the text's own `code spans`, CodeSpanMD, FenceMD): nothing is
+//     escaped, the fence is made longer than any backtick run inside instead, so
+//     `make && ./run > out` and `git@github.com:o/r` read and copy as written.
 
-const zwj = "\u200d" // zero-width joiner: breaks @mention and #reference autolinks
+const zwj = "\u200d" // zero-width joiner: breaks @mention, #reference and autolinks
+
+// InlineMD escapes untrusted s as one line of inline Markdown. Code spans in s stay
+// code spans with their content literal; the rest is inert text.
+func InlineMD(s string) string { return inline(s, false) }
+
+// CellMD is InlineMD for a GFM table cell: pipes are escaped inside code too (GitHub
+// splits cells before it parses code spans).
+func CellMD(s string) string { return inline(s, true) }
+
+// ParagraphsMD escapes untrusted s as Markdown paragraphs: blank lines separate
+// paragraphs, each paragraph is one line of InlineMD that cannot start a block (list,
+// heading, quote, fence, thematic break).
+func ParagraphsMD(s string) string {
+	var out []string
+	for _, p := range paraSep.Split(strings.TrimSpace(clean(s)), -1) {
+		p = inline(p, false)
+		if p == "" {
+			continue
+		}
+		if m := orderedStart.FindStringSubmatchIndex(p); m != nil {
+			p = p[:m[2]] + `\` + p[m[2]:]
+		} else if strings.ContainsRune("-+=", rune(p[0])) {
+			p = `\` + p
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, "\n\n")
+}
+
+var (
+	paraSep      = regexp.MustCompile(`\n[ \t]*\n\s*`)
+	orderedStart = regexp.MustCompile(`^[0-9]{1,9}([.)])`)
+)
+
+// CodeSpanMD renders s as one line of inline code whose content reads literally.
+func CodeSpanMD(s string) string { return codeSpan(s, false) }
+
+// FenceMD renders s as a fenced code block that s cannot close (ends with a newline).
+func FenceMD(s, info string) string { return fence(s, info) }
 
 // mdText escapes s as one line of inline Markdown text.
-func mdText(s string) string {
+func mdText(s string) string { return inline(s, false) }
+
+// inline splits s into code spans (as CommonMark finds them: a backtick run closed by a
+// run of the same length) and text, and renders each for its context.
+func inline(s string, inTable bool) string {
 	s = oneLine(clean(s))
 	var b strings.Builder
 	b.Grow(len(s) + 8)
+	text := 0 // start of the pending text
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		n := runAt(s, i)
+		end := closingRun(s, i+n, n)
+		if end < 0 {
+			i += n // unmatched: literal backticks, escaped as text
+			continue
+		}
+		content := s[i+n : end]
+		if c := spanContent(content); strings.TrimSpace(c) != "" {
+			b.WriteString(escapeText(s[text:i]))
+			b.WriteString(codeSpan(c, inTable))
+			text = end + n
+		}
+		i = end + n
+	}
+	b.WriteString(escapeText(s[text:]))
+	return b.String()
+}
+
+// runAt is the length of the backtick run starting at i.
+func runAt(s string, i int) int {
+	n := 0
+	for i+n < len(s) && s[i+n] == '`' {
+		n++
+	}
+	return n
+}
+
+// closingRun finds the next backtick run of exactly n from i; -1 when none.
+func closingRun(s string, i, n int) int {
+	for i < len(s) {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		m := runAt(s, i)
+		if m == n {
+			return i
+		}
+		i += m
+	}
+	return -1
+}
+
+// spanContent strips the one space CommonMark strips from each side of a code span.
+func spanContent(c string) string {
+	if len(c) >= 2 && c[0] == ' ' && c[len(c)-1] == ' ' && strings.TrimSpace(c) != "" {
+		return c[1 : len(c)-1]
+	}
+	return c
+}
+
+// escapeText makes s inert text.
+func escapeText(s string) string {
+	var b strings.Builder
 	rs := []rune(s)
 	for i, r := range rs {
 		next := rune(0)
@@ -51,6 +156,18 @@ func mdText(s string) string {
 		case '-':
 			// GH-123 is an issue reference too.
 			if i >= 2 && (rs[i-1] == 'H' || rs[i-1] == 'h') && (rs[i-2] == 'G' || rs[i-2] == 'g') && next >= '0' && next <= '9' {
+				b.WriteString(zwj)
+			}
+			b.WriteRune(r)
+		case ':':
+			// scheme://host is an autolink on GitHub.
+			b.WriteRune(r)
+			if next == '/' && i+2 < len(rs) && rs[i+2] == '/' {
+				b.WriteString(zwj)
+			}
+		case '.':
+			// www.example.com is an autolink too.
+			if i >= 3 && strings.EqualFold(string(rs[i-3:i]), "www") && (i == 3 || !isWordRune(rs[i-4])) {
 				b.WriteString(zwj)
 			}
 			b.WriteRune(r)

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,8 +15,6 @@ import (
 	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files and schema/report.schema.json")
 
 // canary is a secret planted in hostile inputs; it must appear in no output.
 const canary = "sk-canary-7f3c9a1e5b2d4680"
@@ -253,18 +250,6 @@ func validateSARIF(t testing.TB, data []byte) {
 	var log map[string]any
 	require.NoError(t, json.Unmarshal(data, &log))
 	require.Equal(t, "2.1.0", log["version"])
-}
-
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		require.NoError(t, os.WriteFile(path, got, 0o644))
-		return
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test ./internal/report -update")
-	require.Equal(t, string(want), string(got), "%s is stale; if the change is intended run go test ./internal/report -update", path)
 }
 
 func bytesReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }

@@ -316,7 +316,7 @@ func writeCalls(b *strings.Builder, calls []LLMCallEntry) {
 }
 
 // cell is escaped text for a table cell.
-func cell(s string) string { return mdText(s) }
+func cell(s string) string { return CellMD(s) }
 
 func gapRefs(ids []int) string {
 	if len(ids) == 1 {

@@ -167,7 +167,12 @@ func TestEscapers(t *testing.T) {
 		{"pipe and newline", "a|b\nc", "a\\|b c"},
 		{"mention", "@octo-cat and mail@x.io", "@" + zwj + "octo-cat and mail@" + zwj + "x.io"},
 		{"issue", "#12 and org/repo#3 and GH-7", "\\#" + zwj + "12 and org/repo\\#" + zwj + "3 and GH" + zwj + "-7"},
-		{"emphasis and links", "*a* _b_ [l](u) ![i](u) `c` ~d~ $x$", "\\*a\\* \\_b\\_ \\[l\\](u) \\!\\[i\\](u) \\`c\\` \\~d\\~ \\$x\\$"},
+		{"emphasis and links", "*a* _b_ [l](u) ![i](u) `c` ~d~ $x$", "\\*a\\* \\_b\\_ \\[l\\](u) \\!\\[i\\](u) `c` \\~d\\~ \\$x\\$"},
+		{"code span keeps its text", "run `make && ./run > out.txt` then `git clone git@github.com:o/r`", "run `make && ./run > out.txt` then `git clone git@github.com:o/r`"},
+		{"code span with backticks", "``a`b`` and `x`", "``a`b`` and `x`"},
+		{"unmatched backtick", "it`s fine", "it\\`s fine"},
+		{"mention inside code", "`@octocat #1` @octocat", "`@octocat #1` @" + zwj + "octocat"},
+		{"autolinks", "see https://evil.example and www.evil.example", "see https:" + zwj + "//evil.example and www" + zwj + ".evil.example"},
 		{"control characters", "a\x00b\x1bc\r\nd", "abc d"},
 		{"bidi overrides", "abc\u202edcb\u2066x\u2069", "abcdcbx"},
 		{"plain", "npm install", "npm install"},
@@ -186,4 +191,12 @@ func TestEscapers(t *testing.T) {
 	f := fence("x\n`````\ny", "text")
 	assert.True(t, strings.HasPrefix(f, "``````text\n"), f)
 	assert.Len(t, plainFences.FindAllString(f, -1), 3)
+}
+
+func TestParagraphsMD(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "a b\n\nc", ParagraphsMD("a\nb\n\n\nc"))
+	assert.Equal(t, "\\- item\n\n1\\. x\n\n\\#"+zwj+"1 \\# h", ParagraphsMD("- item\n\n1. x\n\n#1 # h"))
+	assert.Equal(t, "\\+ = \\*", ParagraphsMD("+ = *"))
+	assert.Equal(t, "\\===", ParagraphsMD("==="))
 }

@@ -2,10 +2,13 @@ package report
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/smile-loop/smile-loop/internal/golden"
 )
 
 func TestGolden(t *testing.T) {
@@ -21,12 +24,22 @@ func TestGolden(t *testing.T) {
 			require.NoError(t, err)
 			validateReportJSON(t, js)
 			validateSARIF(t, sarif)
-			golden(t, filepath.Join("testdata", "golden", name+".md"), []byte(md))
-			golden(t, filepath.Join("testdata", "golden", name+".json"), js)
-			golden(t, filepath.Join("testdata", "golden", name+".sarif"), sarif)
+			seen := golden.Markdown(t, filepath.Join("testdata", "golden", name+".md"), md)
+			golden.File(t, filepath.Join("testdata", "golden", name+".json"), js)
+			golden.File(t, filepath.Join("testdata", "golden", name+".sarif"), sarif)
 			for _, out := range []string{md, string(js), string(sarif), RenderAuditLog(r)} {
 				assert.NotContains(t, out, canary)
 			}
+			assert.Empty(t, seen.Live(), "nothing untrusted is a live mention, reference or link")
+			assert.Empty(t, seen.Images)
+			// Every gap reads as the report meant it.
+			for _, g := range r.Gaps {
+				if !strings.Contains(g.Problem, "`") {
+					assert.True(t, seen.Shows(g.Problem), "problem of gap %d shown as written: %q", g.ID, g.Problem)
+				}
+			}
 		})
 	}
+	seen := golden.Render(t, RenderMarkdown(buildFixture(t, "gaps")))
+	assert.True(t, seen.HasCode("apt-get install -y nodejs npm"), "a code span in a fix stays code: %q", seen.Code)
 }

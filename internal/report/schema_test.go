@@ -9,6 +9,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/smile-loop/smile-loop/internal/golden"
 )
 
 var committedSchema = filepath.Join("..", "..", "schema", "report.schema.json")
@@ -18,7 +20,7 @@ func TestCommittedSchemaIsCurrent(t *testing.T) {
 	t.Parallel()
 	got, err := JSONSchema()
 	require.NoError(t, err)
-	if *update {
+	if golden.Updating() {
 		require.NoError(t, os.WriteFile(committedSchema, got, 0o644))
 	}
 	want, err := os.ReadFile(committedSchema)
