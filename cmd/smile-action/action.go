@@ -49,7 +49,7 @@ var runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
 		if err != nil {
 			msg = err.Error()
 		}
-		return ghaction.Result{Tutorial: r.Tutorial, Status: "error", Err: msg}
+		return ghaction.Result{Tutorial: r.Tutorial, FailOn: r.Config.FailOn, Err: msg}
 	}
 	if err != nil {
 		e.log.Warn("run ended with an error; its report is published", "tutorial", r.Tutorial, "err", err)

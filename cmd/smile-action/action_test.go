@@ -11,6 +11,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/ghaction"
 	"github.com/smile-loop/smile-loop/internal/ghaction/ghactiontest"
+	rpt "github.com/smile-loop/smile-loop/internal/report"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -54,9 +55,11 @@ func stubRun(t *testing.T, seen *[]actionRun) {
 			require.NoError(t, os.WriteFile(p, []byte(n+" of "+r.Tutorial), 0o644))
 			files = append(files, p)
 		}
-		return ghaction.Result{Tutorial: r.Tutorial, Status: "blocker", Markdown: "## " + r.Tutorial + "\n", Files: files,
-			Gaps: []ghaction.Gap{{ID: "G1", Path: r.Tutorial, Line: 6, Text: "pip install requests", Problem: "pip: command not found",
-				SuggestedFix: "Replace `pip` with `python3 -m pip`", Severity: "high", Category: "missing prerequisite"}}}
+		rep := &rpt.Report{SchemaVersion: rpt.SchemaVersion}
+		rep.Meta.Tutorial, rep.Meta.TutorialURI, rep.Meta.Status = r.Tutorial, r.Tutorial, "blocker"
+		rep.Gaps = []rpt.Gap{{ID: 1, Location: rpt.Location{Found: true, Line: 6, Text: "pip install requests"}, Problem: "pip: command not found",
+			SuggestedFix: "Replace `pip` with `python3 -m pip`", Severity: rpt.High, Category: rpt.MissingPrerequisite}}
+		return ghaction.Result{Tutorial: r.Tutorial, Report: rep, FailOn: r.Config.FailOn, Markdown: "## " + r.Tutorial + "\n", Files: files}
 	}
 }
 
@@ -181,7 +184,7 @@ func TestActionModeFromForkDegrades(t *testing.T) {
 	assert.Contains(t, log, "::notice::pull request from a fork: GitHub passes no secrets, so there are no credentials for llm-provider codex")
 	assert.Contains(t, log, "::warning::could not post the check run: HTTP 403 Resource not accessible by integration")
 	assert.Contains(t, log, "::warning::could not post the review: HTTP 403")
-	assert.Contains(t, log, "::warning endLine=6,file=docs/hello.md,line=6,title=smile-loop%3A high gap::pip: command not found")
+	assert.Contains(t, log, "::error endLine=6,file=docs/hello.md,line=6,title=smile-loop%3A high gap::pip: command not found")
 	assert.Contains(t, log, "Not posted (2)")
 	assert.Equal(t, "failed", env.Outputs(t)["status"])
 	assert.Contains(t, env.Summary(t), "docs/hello.md")

@@ -33,11 +33,11 @@ func BenchmarkCapMarkdown(b *testing.B) {
 	}
 }
 
-func BenchmarkCommentBody(b *testing.B) {
-	g := ghaction.Gap{Path: "docs/a.md", Line: 7, Text: "pip install requests", Problem: strings.Repeat("pip is missing <b>@x</b> ", 20),
-		SuggestedFix: "Replace `pip` with `python3 -m pip`", Severity: "high", Category: "missing prerequisite"}
+func BenchmarkSummary(b *testing.B) {
+	g := gap(7, 0, strings.Repeat("pip is missing <b>@x</b> `a && b` ", 20))
+	results := onA(g, g, g, g, g, g, g, g, g, g)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = ghaction.CommentBody(g, true)
+		_ = ghaction.Summary(results)
 	}
 }

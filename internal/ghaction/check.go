@@ -3,16 +3,21 @@ package ghaction
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/smile-loop/smile-loop/internal/report"
 )
 
-// Limits GitHub puts on check runs.
+// Limits GitHub puts on check runs, and smile-loop's own cap per run.
 const (
 	MaxAnnotationsPerRequest = 50
 	MaxSummary               = 65535 // characters of a check-run summary or text
+	// MaxAnnotationsPerRun caps the check run's annotations (most severe first); every
+	// gap is still in the summary and the report.
+	MaxAnnotationsPerRun = 200
 )
 
 // CheckRun is what the check run shows.
@@ -21,41 +26,58 @@ type CheckRun struct {
 	Conclusion string // success, failure, neutral
 	Title      string
 	Summary    string // Markdown, capped at MaxSummary
-	Gaps       []Gap
-	FailOn     string
+	Results    []Result
 	DetailsURL string
 }
 
 // annotationLevel maps severities: failing gaps are failures, the rest warnings, low notices.
-func annotationLevel(g Gap, failOn string) string {
+func annotationLevel(g fileGap, failOn string) string {
 	switch {
-	case AtOrAbove(g.Severity, failOn):
+	case g.failing(failOn):
 		return "failure"
-	case g.Severity == "low":
+	case g.Severity == report.Low:
 		return "notice"
 	default:
 		return "warning"
 	}
 }
 
-func annotations(gaps []Gap, failOn string) []*github.CheckRunAnnotation {
-	out := make([]*github.CheckRunAnnotation, 0, len(gaps))
-	for _, g := range gaps {
+// annotations are the check run's annotations: located gaps only (an unlocated gap is
+// in the summary; a line-1 annotation would point at the wrong place), most severe
+// first, at most MaxAnnotationsPerRun.
+func annotations(results []Result) []*github.CheckRunAnnotation {
+	type ann struct {
+		g      fileGap
+		failOn string
+	}
+	var all []ann
+	for _, r := range results {
+		for _, g := range r.gaps() {
+			if g.line() > 0 {
+				all = append(all, ann{g, r.FailOn})
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].g.Severity.Rank() > all[j].g.Severity.Rank() })
+	all = all[:min(len(all), MaxAnnotationsPerRun)]
+	out := make([]*github.CheckRunAnnotation, 0, len(all))
+	for _, a := range all {
+		g := a.g
 		msg := g.Problem
 		if g.SuggestedFix != "" {
 			msg += "\n\nSuggested fix: " + g.SuggestedFix
 		}
 		var raw *string
-		if g.Evidence != nil {
-			raw = github.String(truncate(g.Evidence.text(), MaxSummary))
+		if t := evidenceText(g.Evidence); t != "" {
+			raw = github.String(truncate(t, MaxSummary))
 		}
 		out = append(out, &github.CheckRunAnnotation{
 			RawDetails:      raw,
 			Path:            github.String(g.Path),
-			StartLine:       github.Int(max(g.Line, 1)),
-			EndLine:         github.Int(max(g.last(), 1)),
-			AnnotationLevel: github.String(annotationLevel(g, failOn)),
-			Title:           github.String(truncate(fmt.Sprintf("smile-loop: %s gap", orDefault(g.Severity, "unrated")), 255)),
+			StartLine:       github.Int(g.line()),
+			EndLine:         github.Int(g.last()),
+			AnnotationLevel: github.String(annotationLevel(g, a.failOn)),
+			Title:           github.String(truncate(fmt.Sprintf("smile-loop: %s gap", orDefault(string(g.Severity), "unrated")), 255)),
 			Message:         github.String(truncate(msg, MaxSummary)),
 		})
 	}
@@ -65,7 +87,7 @@ func annotations(gaps []Gap, failOn string) []*github.CheckRunAnnotation {
 // PostCheck creates a completed check run on the event's commit, sending annotations in
 // batches of MaxAnnotationsPerRequest (the first with the create, the rest as updates).
 func (g *GitHub) PostCheck(ctx context.Context, cr CheckRun) (int64, error) {
-	anns := annotations(cr.Gaps, cr.FailOn)
+	anns := annotations(cr.Results)
 	output := func(batch []*github.CheckRunAnnotation) *github.CheckRunOutput {
 		return &github.CheckRunOutput{
 			Title:       github.String(truncate(cr.Title, 255)),

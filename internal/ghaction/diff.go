@@ -12,7 +12,13 @@ type Hunks [][2]int // inclusive [first, last] per hunk, in order
 // ParsePatch reads the unified diff of one file (the `patch` field of pulls/{n}/files)
 // and returns its hunks' new-file line ranges.
 func ParsePatch(patch string) Hunks {
-	var hs Hunks
+	hs, _ := parsePatch(patch)
+	return hs
+}
+
+// parsePatch returns the hunks' new-file line ranges and the runs of added lines (for
+// filter-mode added: a run never crosses a hunk).
+func parsePatch(patch string) (hs, added Hunks) {
 	cur, first, last := 0, 0, -1
 	flush := func() {
 		if last >= first && first > 0 {
@@ -20,22 +26,39 @@ func ParsePatch(patch string) Hunks {
 		}
 		first, last = 0, -1
 	}
+	addStart, addEnd := 0, -1
+	flushAdded := func() {
+		if addEnd >= addStart && addStart > 0 {
+			added = append(added, [2]int{addStart, addEnd})
+		}
+		addStart, addEnd = 0, -1
+	}
 	for _, l := range strings.Split(patch, "\n") {
 		switch {
 		case strings.HasPrefix(l, "@@"):
 			flush()
+			flushAdded()
 			cur = hunkStart(l)
 			first = cur
 		case cur == 0:
 		case strings.HasPrefix(l, "-"), strings.HasPrefix(l, `\`):
 			// removed lines and "\ No newline at end of file" have no new-file line
 		default: // "+", " " or an empty context line
+			if strings.HasPrefix(l, "+") {
+				if addStart == 0 {
+					addStart = cur
+				}
+				addEnd = cur
+			} else {
+				flushAdded()
+			}
 			last = cur
 			cur++
 		}
 	}
 	flush()
-	return hs
+	flushAdded()
+	return hs, added
 }
 
 // hunkStart reads c from "@@ -a,b +c,d @@ …".

@@ -16,13 +16,54 @@ type GitHub struct {
 	Client *github.Client
 	Event  Event
 	Log    *slog.Logger
+	// Name scopes the hidden markers (the name input): runs with another name leave
+	// these comments, reviews and issues alone.
+	Name string
+	// Login is the account the token posts as; "" looks it up once (GET /user, and
+	// github-actions[bot] for the workflow's GITHUB_TOKEN, which cannot call it). Only
+	// comments, reviews and issues by this account are smile-loop's own, whatever
+	// marker someone else's text carries.
+	Login string
+
+	loginDone bool
 }
+
+// actionsBot is the author of everything the workflow's GITHUB_TOKEN posts.
+const actionsBot = "github-actions[bot]"
 
 // PRFile is one file a pull request changes.
 type PRFile struct {
 	Path   string
 	Status string // added, modified, removed, renamed, …
-	Hunks  Hunks
+	Hunks  Hunks  // lines of the diff (added and context)
+	Added  Hunks  // added lines only
+}
+
+func (g *GitHub) marks() markers { return newMarkers(g.Name) }
+
+// authored reports whether u is the token's own account.
+func (g *GitHub) authored(ctx context.Context, u *github.User) bool {
+	if !g.loginDone {
+		g.loginDone = true
+		if g.Login == "" {
+			g.Login = g.whoAmI(ctx)
+		}
+	}
+	return u != nil && strings.EqualFold(u.GetLogin(), g.Login)
+}
+
+// whoAmI returns the token's login. An installation token (the workflow's
+// GITHUB_TOKEN) gets 403 "Resource not accessible by integration" from GET /user
+// (REST "Get the authenticated user"); it posts as github-actions[bot].
+func (g *GitHub) whoAmI(ctx context.Context) string {
+	u, _, err := g.Client.Users.Get(ctx, "")
+	if err == nil && u.GetLogin() != "" {
+		return u.GetLogin()
+	}
+	if err != nil && g.Log != nil && statusOf(err) != http.StatusForbidden {
+		g.Log.Warn("could not look up the token's account; assuming the workflow's GITHUB_TOKEN", "err", Why(err))
+	}
+	return actionsBot
 }
 
 // ChangedFiles lists every file of the pull request (pulls/{n}/files, all pages).
@@ -35,7 +76,8 @@ func (g *GitHub) ChangedFiles(ctx context.Context) ([]PRFile, error) {
 			return nil, fmt.Errorf("list files of pull request #%d: %w", g.Event.PR, err)
 		}
 		for _, f := range files {
-			out = append(out, PRFile{Path: f.GetFilename(), Status: f.GetStatus(), Hunks: ParsePatch(f.GetPatch())})
+			hunks, added := parsePatch(f.GetPatch())
+			out = append(out, PRFile{Path: f.GetFilename(), Status: f.GetStatus(), Hunks: hunks, Added: added})
 		}
 		if resp.NextPage == 0 {
 			return out, nil
@@ -92,6 +134,3 @@ func statusOf(err error) int {
 	}
 	return 0
 }
-
-// isOwn reports whether a comment body was written by smile-loop.
-func isOwn(body string) bool { return strings.Contains(body, markerPrefix) }

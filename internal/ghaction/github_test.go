@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-github/v60/github"
 	"github.com/smile-loop/smile-loop/internal/ghaction"
 	"github.com/smile-loop/smile-loop/internal/ghaction/ghactiontest"
+	"github.com/smile-loop/smile-loop/internal/report"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -37,9 +38,26 @@ func newGitHub(t *testing.T) (*ghactiontest.GitHub, *ghaction.GitHub) {
 	return fake, &ghaction.GitHub{Client: c, Event: ev, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 }
 
-func gap(line, end int, problem string) ghaction.Gap {
-	return ghaction.Gap{Path: "docs/a.md", Line: line, EndLine: end, Problem: problem, SuggestedFix: "Say so.", Severity: "high", Category: "missing prerequisite",
-		Fingerprint: fmt.Sprintf("fp-%s", strings.ReplaceAll(problem, " ", "-"))}
+// gap is a located high gap (line 0: not located).
+func gap(line, end int, problem string) report.Gap {
+	return report.Gap{Location: report.Location{Found: line > 0, Line: line, EndLine: end}, Problem: problem, SuggestedFix: "Say so.",
+		Severity: report.High, Category: report.MissingPrerequisite, Fingerprint: fmt.Sprintf("fp-%s", strings.ReplaceAll(problem, " ", "-"))}
+}
+
+// run is a report of tutorial with gaps (numbered in order), judged under fail-on high.
+func run(tutorial, status string, completed bool, gaps ...report.Gap) ghaction.Result {
+	r := &report.Report{SchemaVersion: report.SchemaVersion}
+	r.Meta.Tutorial, r.Meta.TutorialURI, r.Meta.Status, r.Meta.Completed = tutorial, tutorial, status, completed
+	for i, g := range gaps {
+		g.ID = i + 1
+		r.Gaps = append(r.Gaps, g)
+	}
+	return ghaction.Result{Tutorial: tutorial, Report: r, FailOn: "high"}
+}
+
+// onA is a failed run of docs/a.md with gaps.
+func onA(gaps ...report.Gap) []ghaction.Result {
+	return []ghaction.Result{run("docs/a.md", "blocker", false, gaps...)}
 }
 
 func TestReviewAnchorsOnDiffAndRerunsDoNotPileUp(t *testing.T) {
@@ -50,19 +68,19 @@ func TestReviewAnchorsOnDiffAndRerunsDoNotPileUp(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, files, 2)
 
-	gaps := []ghaction.Gap{
+	gaps := []report.Gap{
 		gap(7, 0, "pip missing"),          // in diff
 		gap(6, 8, "code block broken"),    // multi-line in diff: start 6 < line 8
 		gap(41, 42, "server not started"), // multi-line in the second hunk
-		gap(20, 22, "outside the diff"),   // not in the diff → review body
-		{Path: "docs/a.md", Problem: "unlocated", Severity: "low", Fingerprint: "fp-unlocated"},
+		gap(20, 22, "outside the diff"),   // not in the diff → summary review
+		{Problem: "unlocated", Severity: report.Low, Fingerprint: "fp-unlocated"},
 	}
-	gaps[0].Text, gaps[0].SuggestedFix = "pip install requests", "Replace `pip` with `python3 -m pip`"
-	out, err := gh.Review(ctx, gaps, files, []string{"docs/a.md"})
+	gaps[0].Location.Text, gaps[0].SuggestedFix = "pip install requests", "Replace `pip` with `python3 -m pip`"
+	out, err := gh.Review(ctx, onA(gaps...), files, ghaction.FilterContext)
 	require.NoError(t, err)
 	assert.Equal(t, 3, out.Created)
-	assert.Len(t, out.Outside, 2)
-	assert.True(t, out.BodyPosted)
+	assert.Equal(t, []int{2}, out.Outside)
+	assert.Equal(t, 1, out.Summaries)
 	assert.Empty(t, out.Problems)
 
 	comments, reviews, _, _ := fake.Snapshot()
@@ -76,21 +94,22 @@ func TestReviewAnchorsOnDiffAndRerunsDoNotPileUp(t *testing.T) {
 	assert.Equal(t, 6, byLine[8].GetStartLine())
 	assert.Equal(t, 41, byLine[42].GetStartLine())
 	assert.NotContains(t, byLine[8].GetBody(), "suggestion")
-	require.Len(t, reviews, 1, "comments and the gaps outside the diff in one review")
-	body := reviews[0].GetBody()
+	require.Len(t, reviews, 2, "one review with the comments, one summary review of the tutorial")
+	body := reviews[1].GetBody()
 	assert.Contains(t, body, "[`docs/a.md:20-22`](https://github.com/Codertocat/Hello-World/blob/"+headSHA+"/docs/a.md#L20-L22)")
 	assert.Contains(t, body, "`docs/a.md (line unknown)`")
 
 	// Re-run with the same gaps: nothing new is posted.
 	before := len(fake.Requests)
-	out, err = gh.Review(ctx, gaps, files, []string{"docs/a.md"})
+	out, err = gh.Review(ctx, onA(gaps...), files, ghaction.FilterContext)
 	require.NoError(t, err)
-	assert.Equal(t, ghaction.ReviewOutcome{Unchanged: 3, Outside: out.Outside}, out)
-	assert.Equal(t, 1, fake.Count("POST", "/reviews"), "no new review")
+	assert.Equal(t, ghaction.ReviewOutcome{Unchanged: 3, Outside: []int{2}}, out)
+	assert.Equal(t, 2, fake.Count("POST", "/reviews"), "no new review")
+	assert.Zero(t, fake.Count("PUT", "/reviews/"+fmt.Sprint(reviews[1].GetID())), "the unchanged summary is left alone")
 	assert.Greater(t, len(fake.Requests), before)
 
 	// Another matrix job testing another tutorial leaves these comments alone.
-	out, err = gh.Review(ctx, nil, files, []string{"docs/b.md"})
+	out, err = gh.Review(ctx, []ghaction.Result{run("docs/b.md", "completed", true)}, files, ghaction.FilterContext)
 	require.NoError(t, err)
 	assert.Zero(t, out.Deleted)
 	comments, _, _, _ = fake.Snapshot()
@@ -99,16 +118,20 @@ func TestReviewAnchorsOnDiffAndRerunsDoNotPileUp(t *testing.T) {
 	// Someone replies to the line-42 comment; then a run where the pip gap changed its
 	// fix, the code-block gap is gone, the server gap is gone (but has a reply).
 	fake.AddComment(&github.PullRequestComment{Body: github.String("We'll fix it"), InReplyTo: github.Int64(byLine[42].GetID()), Path: github.String("docs/a.md"), Line: github.Int(42)})
-	gaps2 := []ghaction.Gap{gaps[0], gaps[3]}
+	gaps2 := []report.Gap{gaps[0], gaps[3]}
 	gaps2[0].SuggestedFix = "Install pip first with apt-get install python3-pip."
-	out, err = gh.Review(ctx, gaps2, files, []string{"docs/a.md"})
+	out, err = gh.Review(ctx, onA(gaps2...), files, ghaction.FilterContext)
 	require.NoError(t, err)
 	assert.Equal(t, 1, out.Updated)
 	assert.Equal(t, 1, out.Deleted)
 	assert.Equal(t, 1, out.KeptReplied)
 	assert.Equal(t, 0, out.Created)
-	assert.True(t, out.BodyPosted, "the outside set changed, so a new body is posted")
+	assert.Equal(t, 1, out.Summaries, "the outside set changed: the summary review is edited")
+	assert.Equal(t, 1, fake.Count("PUT", "/reviews/"+fmt.Sprint(reviews[1].GetID())))
+	assert.Equal(t, 2, fake.Count("POST", "/reviews"), "still no new review")
 	comments, reviews, _, _ = fake.Snapshot()
+	assert.NotContains(t, reviews[1].GetBody(), "unlocated")
+	assert.Contains(t, reviews[1].GetBody(), "outside the diff")
 	assert.Len(t, comments, 3) // updated pip + replied server + the reply
 	for _, c := range comments {
 		if c.GetLine() == 7 {
@@ -125,8 +148,8 @@ func TestReviewBatchesOf30AndRefusedComments(t *testing.T) {
 	ctx := context.Background()
 	// 65 gaps on diff lines (all on lines 1..8 / 40..44, different fingerprints).
 	lines := []int{1, 2, 3, 4, 5, 6, 7, 8, 40, 41, 42, 43, 44}
-	var gaps []ghaction.Gap
-	for i := 0; i < 65; i++ {
+	var gaps []report.Gap
+	for i := 0; i < 48; i++ {
 		gaps = append(gaps, gap(lines[i%len(lines)], 0, fmt.Sprintf("problem %d", i)))
 	}
 	files, err := gh.ChangedFiles(ctx)
@@ -136,11 +159,10 @@ func TestReviewBatchesOf30AndRefusedComments(t *testing.T) {
 	lying := append([]ghaction.PRFile(nil), files...)
 	lying[0].Hunks = append(ghaction.Hunks{{30, 30}}, lying[0].Hunks...)
 	gaps = append(gaps, gap(30, 0, "refused by github"))
-	out, err := gh.Review(ctx, gaps, lying, []string{"docs/a.md"})
+	out, err := gh.Review(ctx, onA(gaps...), lying, ghaction.FilterContext)
 	require.NoError(t, err)
-	assert.Equal(t, 65, out.Created)
-	require.Len(t, out.Refused, 1)
-	assert.Equal(t, 30, out.Refused[0].Line)
+	assert.Equal(t, 48, out.Created)
+	assert.Equal(t, 1, out.Refused)
 	require.Len(t, out.Problems, 1)
 	assert.Contains(t, out.Problems[0], "HTTP 422")
 	assert.Contains(t, out.Problems[0], "Line could not be resolved")
@@ -158,13 +180,13 @@ func TestReviewBatchesOf30AndRefusedComments(t *testing.T) {
 func TestCheckRunAnnotationsInBatchesOf50(t *testing.T) {
 	t.Parallel()
 	fake, gh := newGitHub(t)
-	var gaps []ghaction.Gap
+	var gaps []report.Gap
 	for i := 0; i < 120; i++ {
 		g := gap(i+1, 0, fmt.Sprintf("p%d", i))
-		g.Severity = []string{"critical", "high", "medium", "low"}[i%4]
+		g.Severity = []report.Severity{report.Critical, report.High, report.Medium, report.Low}[i%4]
 		gaps = append(gaps, g)
 	}
-	id, err := gh.PostCheck(context.Background(), ghaction.CheckRun{Name: "smile-loop", Conclusion: "failure", Title: "t", Summary: strings.Repeat("x", 70000), Gaps: gaps, FailOn: "high"})
+	id, err := gh.PostCheck(context.Background(), ghaction.CheckRun{Name: "smile-loop", Conclusion: "failure", Title: "t", Summary: strings.Repeat("x", 70000), Results: onA(gaps...)})
 	require.NoError(t, err)
 	_, _, runs, _ := fake.Snapshot()
 	require.Len(t, runs, 1)
@@ -225,8 +247,8 @@ func TestAuditIssues(t *testing.T) {
 	fake, gh := newGitHub(t)
 	gh.Event = ghaction.Event{Name: "schedule", Owner: "Codertocat", Repo: "Hello-World", SHA: "abc", RunID: "9", Server: "https://github.com"}
 	ctx := context.Background()
-	failing := ghaction.Result{Tutorial: "docs/a.md", Status: "blocker", Gaps: []ghaction.Gap{gap(3, 0, "pip missing")}}
-	passing := ghaction.Result{Tutorial: "docs/b.md", Status: "completed", Passed: true}
+	failing := run("docs/a.md", "blocker", false, gap(3, 0, "pip missing"))
+	passing := run("docs/b.md", "completed", true)
 
 	out, err := gh.Audit(ctx, []ghaction.Result{failing, passing})
 	require.NoError(t, err)
@@ -234,7 +256,7 @@ func TestAuditIssues(t *testing.T) {
 	out, err = gh.Audit(ctx, []ghaction.Result{failing, passing})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"docs/a.md"}, out.Unchanged)
-	failing.Gaps = append(failing.Gaps, gap(5, 0, "port busy"))
+	failing = run("docs/a.md", "blocker", false, gap(3, 0, "pip missing"), gap(5, 0, "port busy"))
 	out, err = gh.Audit(ctx, []ghaction.Result{failing})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"docs/a.md"}, out.Updated)
@@ -243,8 +265,7 @@ func TestAuditIssues(t *testing.T) {
 	assert.Equal(t, "smile-loop: docs/a.md fails the tutorial audit (2 gaps)", issues[0].GetTitle())
 	assert.Contains(t, issues[0].GetBody(), "port busy")
 
-	failing.Passed, failing.Gaps = true, nil
-	out, err = gh.Audit(ctx, []ghaction.Result{failing})
+	out, err = gh.Audit(ctx, []ghaction.Result{run("docs/a.md", "completed", true)})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"docs/a.md"}, out.Closed)
 	_, _, _, issues = fake.Snapshot()

@@ -14,6 +14,16 @@ const (
 	ModeNone        = "none"        // report, summary, outputs and artifact only
 )
 
+// Filter modes of the filter-mode input (as reviewdog's -filter-mode): which gaps get a
+// review comment of their own. The others are listed in the tutorial's summary review;
+// every gap is in the check run, the step summary and the artifact whatever the mode.
+const (
+	FilterAdded   = "added"        // gaps on lines the pull request adds or changes
+	FilterContext = "diff_context" // gaps on any line of the diff (added or context); the default
+	FilterFile    = "file"         // also gaps elsewhere in a changed file, as file-level comments
+	FilterNone    = "nofilter"     // as file: a gap in an unchanged file cannot carry a comment
+)
+
 // Inputs are the action.yml inputs, read from INPUT_* variables. Empty strings mean
 // "use smile.json (or its default)".
 type Inputs struct {
@@ -25,7 +35,9 @@ type Inputs struct {
 	LLMRuntime    string
 	FailOn        string
 	CommentMode   string
-	MaxIterations int // 0: from the config
+	FilterMode    string // added, diff_context, file, nofilter
+	Name          string // scopes smile-loop's markers: jobs with other names leave its comments alone
+	MaxIterations int    // 0: from the config
 	ChangedOnly   bool
 	AuditIssues   bool
 	OutputDir     string
@@ -63,6 +75,8 @@ func ReadInputs(getInput func(string) string) (Inputs, error) {
 		LLMRuntime:    strings.ToLower(getInput("llm-runtime")),
 		FailOn:        strings.ToLower(getInput("fail-on")),
 		CommentMode:   strings.ToLower(getInput("comment-mode")),
+		FilterMode:    strings.ToLower(getInput("filter-mode")),
+		Name:          getInput("name"),
 		OutputDir:     getInput("output-dir"),
 		ArtifactName:  getInput("artifact-name"),
 		CheckName:     getInput("check-name"),
@@ -98,6 +112,13 @@ func ReadInputs(getInput func(string) string) (Inputs, error) {
 		in.CommentMode = ModeReview
 	}
 	oneOf("comment-mode", in.CommentMode, ModeReview, ModeAnnotations, ModeNone)
+	if in.FilterMode == "" {
+		in.FilterMode = FilterContext
+	}
+	oneOf("filter-mode", in.FilterMode, FilterAdded, FilterContext, FilterFile, FilterNone)
+	if len(in.Name) > 100 || strings.ContainsAny(in.Name, "\r\n<>") || strings.Contains(in.Name, "--") {
+		errs = append(errs, &InputError{"name", in.Name, "a short name without line breaks, < > or --"})
+	}
 	if v := getInput("max-iterations"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {

@@ -6,11 +6,17 @@ import (
 	"strings"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/smile-loop/smile-loop/internal/report"
 )
+
+// MaxIssuesPerRun caps the audit issues one run opens; the other failing tutorials are
+// in the step summary and the report, and get their issue on a later run.
+const MaxIssuesPerRun = 10
 
 // AuditOutcome says what the scheduled audit did to the tracking issues.
 type AuditOutcome struct {
 	Opened, Updated, Unchanged, Closed []string // tutorial paths
+	OverCap                            []string // failing tutorials not opened: over MaxIssuesPerRun
 }
 
 // Audit keeps one open issue per failing tutorial (found again by a hidden fingerprint),
@@ -25,8 +31,8 @@ func (g *GitHub) Audit(ctx context.Context, results []Result) (AuditOutcome, err
 		if r.Err != "" {
 			continue // no verdict: leave the issue as it is
 		}
-		iss, exists := open[r.Tutorial]
-		if r.Passed {
+		iss, exists := open[sanitizeFP(r.Tutorial)]
+		if !r.Failed() {
 			if !exists {
 				continue
 			}
@@ -41,6 +47,10 @@ func (g *GitHub) Audit(ctx context.Context, results []Result) (AuditOutcome, err
 			continue
 		}
 		title, body := g.auditIssue(r)
+		if !exists && len(out.Opened) >= MaxIssuesPerRun {
+			out.OverCap = append(out.OverCap, r.Tutorial)
+			continue
+		}
 		if !exists {
 			if _, _, err := g.Client.Issues.Create(ctx, g.Event.Owner, g.Event.Repo, &github.IssueRequest{Title: github.String(title), Body: github.String(body)}); err != nil {
 				return out, fmt.Errorf("open issue for %s: %w", r.Tutorial, err)
@@ -61,23 +71,25 @@ func (g *GitHub) Audit(ctx context.Context, results []Result) (AuditOutcome, err
 }
 
 func (g *GitHub) auditIssue(r Result) (title, body string) {
-	title = fmt.Sprintf("smile-loop: %s fails the tutorial audit (%d gap%s)", r.Tutorial, len(r.Gaps), plural(len(r.Gaps)))
+	gaps := r.gaps()
+	title = fmt.Sprintf("smile-loop: %s fails the tutorial audit (%d gap%s)", oneLine(r.Tutorial), len(gaps), plural(len(gaps)))
 	var b strings.Builder
-	fmt.Fprintf(&b, "The scheduled smile-loop audit found that a newcomer cannot complete `%s` (status `%s`).\n\n", r.Tutorial, r.Status)
-	for _, gp := range r.Gaps {
+	fmt.Fprintf(&b, "The scheduled smile-loop audit found that a newcomer cannot complete %s (status %s).\n\n", report.CodeSpanMD(r.Tutorial), report.CodeSpanMD(r.Status()))
+	for _, gp := range gaps {
 		b.WriteString(gapLine(gp, blobLink(g.Event, g.Event.SHA, gp)) + "\n")
 	}
-	if len(r.Gaps) == 0 {
+	if len(gaps) == 0 {
 		b.WriteString("No located gap: the run did not complete. See the report.\n")
 	}
 	if u := g.Event.RunURL(); u != "" {
 		fmt.Fprintf(&b, "\nLatest audit: [workflow run](%s). This issue is updated by each audit and closed when the tutorial passes.\n", u)
 	}
-	fmt.Fprintf(&b, "%s%s -->", auditMarker, r.Tutorial)
+	fmt.Fprintf(&b, "%s%s -->", g.marks().audit(), sanitizeFP(r.Tutorial))
 	return title, b.String()
 }
 
-// auditIssues finds the open audit issues by tutorial path.
+// auditIssues finds smile-loop's open audit issues (its marker, scope and author) by
+// tutorial path.
 func (g *GitHub) auditIssues(ctx context.Context) (map[string]*github.Issue, error) {
 	out := map[string]*github.Issue{}
 	opt := &github.IssueListByRepoOptions{State: "open", ListOptions: github.ListOptions{PerPage: 100}}
@@ -90,14 +102,8 @@ func (g *GitHub) auditIssues(ctx context.Context) (map[string]*github.Issue, err
 			if i.IsPullRequest() {
 				continue
 			}
-			b := i.GetBody()
-			k := strings.LastIndex(b, auditMarker)
-			if k < 0 {
-				continue
-			}
-			rest := b[k+len(auditMarker):]
-			if end := strings.Index(rest, " -->"); end > 0 {
-				out[rest[:end]] = i
+			if p, ok := value(i.GetBody(), g.marks().audit()); ok && g.authored(ctx, i.GetUser()) {
+				out[p] = i
 			}
 		}
 		if resp.NextPage == 0 {
@@ -106,6 +112,9 @@ func (g *GitHub) auditIssues(ctx context.Context) (map[string]*github.Issue, err
 		opt.Page = resp.NextPage
 	}
 }
+
+// oneLine flattens line breaks (an issue title is one line).
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func plural(n int) string {
 	if n == 1 {

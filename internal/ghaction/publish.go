@@ -7,9 +7,11 @@ import (
 	"log/slog"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
+	"github.com/smile-loop/smile-loop/internal/report"
 )
 
 // Statuses of the status output.
@@ -39,6 +41,8 @@ type Publisher struct {
 	// Redact masks secrets in every text that leaves the job (comments, annotations,
 	// summary, issues); nil leaves text as it is (the report is redacted already).
 	Redact func(string) string
+
+	results []Result // being published
 }
 
 // Outcome is what Publish did.
@@ -64,9 +68,9 @@ func (p *Publisher) Publish(ctx context.Context, results []Result) (out Outcome,
 		}
 	}()
 	results = p.redacted(results)
-	var all []Gap
+	var all []fileGap
 	for _, r := range results {
-		all = append(all, r.Gaps...)
+		all = append(all, r.gaps()...)
 	}
 	out.Gaps = len(all)
 	out.Status = overall(results)
@@ -77,26 +81,47 @@ func (p *Publisher) Publish(ctx context.Context, results []Result) (out Outcome,
 	}
 
 	// 1. Artifact (first: the summary links to it).
-	link := ""
-	if p.Artifacts != nil && len(results) > 0 {
-		id, err := p.Artifacts.Upload(ctx, p.Inputs.ArtifactName, p.artifactFiles(results), 0)
-		switch {
-		case errors.Is(err, ErrNoArtifactService):
-			p.Action.Warningf("%s", err.Error())
-			out.NotPosted = append(out.NotPosted, "artifact: "+err.Error())
-		case err != nil:
-			notPosted("report artifact", err)
-		default:
-			out.ArtifactID = id
-			if u := p.Event.RunURL(); u != "" {
-				link = fmt.Sprintf("%s/artifacts/%d", u, id)
+	link := p.upload(ctx, results, &out)
+
+	// 2. GitHub: check run and review.
+	summary := Summary(results)
+	checkPosted := false
+	if p.Inputs.CommentMode != ModeNone && len(results) > 0 {
+		if p.GitHub == nil {
+			out.NotPosted = append(out.NotPosted, "check run and review: no github-token")
+			p.Action.Warningf("could not post the check run or review: no github-token input")
+		} else {
+			if p.Event.Fork {
+				p.Action.Noticef("pull request from a fork: the token is probably read-only; if posting fails, the gaps stay in the summary, the annotations below and the artifact")
 			}
-			p.Action.Infof("Uploaded the report as artifact %q (id %d)", p.Inputs.ArtifactName, id)
+			id, err := p.GitHub.PostCheck(ctx, CheckRun{
+				Name:       p.Inputs.CheckName,
+				Conclusion: conclusion(out.Status),
+				Title:      checkTitle(results, out),
+				Summary:    summary,
+				Results:    results,
+				DetailsURL: p.Event.RunURL(),
+			})
+			out.CheckRunID = id
+			if err != nil {
+				notPosted("check run", err)
+			} else {
+				checkPosted = true
+			}
+			if p.Inputs.CommentMode == ModeReview && p.Event.IsPR() {
+				p.review(ctx, results, &out, notPosted)
+			}
 		}
 	}
 
-	// 2. Step summary and outputs: always.
-	summary := Summary(results, p.Inputs.FailOn)
+	// 3. Workflow-command annotations when the check run could not carry them.
+	if p.Inputs.CommentMode != ModeNone && !checkPosted && len(all) > 0 {
+		if note := p.annotate(all, &out); note != "" {
+			summary += "\n---\n\n" + note + "\n"
+		}
+	}
+
+	// 4. Step summary and outputs: always.
 	if p.Getenv("GITHUB_STEP_SUMMARY") != "" {
 		p.Action.AddStepSummary(CapMarkdown(summary, MaxSummary, link))
 	}
@@ -113,69 +138,6 @@ func (p *Publisher) Publish(ctx context.Context, results []Result) (out Outcome,
 		}
 	}
 
-	// 3. GitHub: check run and review.
-	checkPosted := false
-	if p.Inputs.CommentMode != ModeNone && len(results) > 0 {
-		if p.GitHub == nil {
-			out.NotPosted = append(out.NotPosted, "check run and review: no github-token")
-			p.Action.Warningf("could not post the check run or review: no github-token input")
-		} else {
-			if p.Event.Fork {
-				p.Action.Noticef("pull request from a fork: the token is probably read-only; if posting fails, the gaps stay in the summary, the annotations below and the artifact")
-			}
-			id, err := p.GitHub.PostCheck(ctx, CheckRun{
-				Name:       p.Inputs.CheckName,
-				Conclusion: conclusion(out.Status),
-				Title:      checkTitle(results, out),
-				Summary:    summary,
-				Gaps:       all,
-				FailOn:     p.Inputs.FailOn,
-				DetailsURL: p.Event.RunURL(),
-			})
-			out.CheckRunID = id
-			if err != nil {
-				notPosted("check run", err)
-			} else {
-				checkPosted = true
-			}
-			if p.Inputs.CommentMode == ModeReview && p.Event.IsPR() {
-				files := p.PRFiles
-				if files == nil {
-					files, err = p.GitHub.ChangedFiles(ctx)
-				}
-				if err != nil {
-					notPosted("review", err)
-				} else {
-					ro, err := p.GitHub.Review(ctx, all, files, tested(results))
-					out.Review = &ro
-					for _, pr := range ro.Problems {
-						out.NotPosted = append(out.NotPosted, pr)
-						p.Action.Warningf("%s", pr)
-					}
-					if err != nil {
-						notPosted("review", err)
-					} else {
-						p.Action.Infof("Review: %d comment(s) created, %d updated, %d unchanged, %d outdated removed, %d kept (replied), %d gap(s) in the review body",
-							ro.Created, ro.Updated, ro.Unchanged, ro.Deleted, ro.KeptReplied, len(ro.Outside)+len(ro.Refused))
-					}
-				}
-			}
-		}
-	}
-
-	// 4. Workflow-command annotations when the check run could not carry them.
-	if p.Inputs.CommentMode != ModeNone && !checkPosted {
-		for _, g := range all {
-			p.Action.WithFieldsMap(map[string]string{
-				"file":    g.Path,
-				"line":    fmt.Sprint(max(g.Line, 1)),
-				"endLine": fmt.Sprint(max(g.last(), 1)),
-				"title":   fmt.Sprintf("smile-loop: %s gap", orDefault(g.Severity, "unrated")),
-			}).Warningf("%s", annotationText(g))
-			out.Annotated++
-		}
-	}
-
 	// 5. Scheduled audits: one issue per failing tutorial.
 	if p.Inputs.AuditIssues && !p.Event.IsPR() && p.GitHub != nil {
 		ao, err := p.GitHub.Audit(ctx, results)
@@ -187,7 +149,120 @@ func (p *Publisher) Publish(ctx context.Context, results []Result) (out Outcome,
 	return out, nil
 }
 
-func annotationText(g Gap) string {
+// upload uploads the report artifact and returns its link ("" when not uploaded).
+func (p *Publisher) upload(ctx context.Context, results []Result, out *Outcome) string {
+	if p.Artifacts == nil || len(results) == 0 {
+		return ""
+	}
+	id, err := p.Artifacts.Upload(ctx, p.Inputs.ArtifactName, p.artifactFiles(results), 0)
+	switch {
+	case errors.Is(err, ErrNoArtifactService):
+		p.Action.Warningf("%s", err.Error())
+		out.NotPosted = append(out.NotPosted, "artifact: "+err.Error())
+		return ""
+	case err != nil:
+		msg := "could not post the report artifact: " + Why(err)
+		out.NotPosted = append(out.NotPosted, msg)
+		p.Action.Warningf("%s", msg)
+		return ""
+	}
+	out.ArtifactID = id
+	p.Action.Infof("Uploaded the report as artifact %q (id %d)", p.Inputs.ArtifactName, id)
+	if u := p.Event.RunURL(); u != "" {
+		return fmt.Sprintf("%s/artifacts/%d", u, id)
+	}
+	return ""
+}
+
+// review posts the review comments and summary reviews.
+func (p *Publisher) review(ctx context.Context, results []Result, out *Outcome, notPosted func(string, error)) {
+	files := p.PRFiles
+	var err error
+	if files == nil {
+		files, err = p.GitHub.ChangedFiles(ctx)
+	}
+	if err != nil {
+		notPosted("review", err)
+		return
+	}
+	ro, err := p.GitHub.Review(ctx, results, files, p.Inputs.FilterMode)
+	out.Review = &ro
+	for _, pr := range ro.Problems {
+		out.NotPosted = append(out.NotPosted, pr)
+		p.Action.Warningf("%s", pr)
+	}
+	if err != nil {
+		notPosted("review", err)
+		return
+	}
+	listed := 0
+	for _, n := range ro.Outside {
+		listed += n
+	}
+	p.Action.Infof("Review: %d comment(s) created (%d file-level), %d updated, %d unchanged, %d outdated removed, %d kept (replied), %d gap(s) listed in summary reviews (%d over the limit of %d comments)",
+		ro.Created, ro.FileComments, ro.Updated, ro.Unchanged, ro.Deleted, ro.KeptReplied, listed, ro.OverCap, MaxCommentsPerRun)
+}
+
+// MaxAnnotationsShown is how many annotations of each level (error, warning, notice)
+// GitHub shows for one step; the rest are dropped from the display.
+const MaxAnnotationsShown = 10
+
+// annotate writes the fork fallback's workflow-command annotations: failing gaps as
+// errors, the others as warnings, most severe first then by file and line, at most
+// MaxAnnotationsShown of each level. It returns the note for the summary about the
+// ones GitHub would not show ("" when all are shown).
+func (p *Publisher) annotate(all []fileGap, out *Outcome) string {
+	gaps := append([]fileGap(nil), all...)
+	sort.SliceStable(gaps, func(i, j int) bool {
+		a, b := gaps[i], gaps[j]
+		if a.Severity.Rank() != b.Severity.Rank() {
+			return a.Severity.Rank() > b.Severity.Rank()
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.line() < b.line()
+	})
+	failOn := map[string]string{}
+	for _, r := range p.results {
+		failOn[r.Tutorial] = r.FailOn
+	}
+	shown, hidden := map[string]int{}, map[string]int{}
+	for _, g := range gaps {
+		level := "warning"
+		if g.failing(failOn[g.Path]) {
+			level = "error"
+		}
+		if shown[level] >= MaxAnnotationsShown {
+			hidden[level]++
+			continue
+		}
+		shown[level]++
+		fields := map[string]string{
+			"file":  g.Path,
+			"title": fmt.Sprintf("smile-loop: %s gap", orDefault(string(g.Severity), "unrated")),
+		}
+		if g.line() > 0 {
+			fields["line"], fields["endLine"] = fmt.Sprint(g.line()), fmt.Sprint(g.last())
+		}
+		a := p.Action.WithFieldsMap(fields)
+		if level == "error" {
+			a.Errorf("%s", annotationText(g))
+		} else {
+			a.Warningf("%s", annotationText(g))
+		}
+		out.Annotated++
+	}
+	if hidden["error"]+hidden["warning"] == 0 {
+		return ""
+	}
+	note := fmt.Sprintf("GitHub shows at most %d error and %d warning annotations per step: %d more failing and %d more other gap(s) are listed in this summary and in the report artifact.",
+		MaxAnnotationsShown, MaxAnnotationsShown, hidden["error"], hidden["warning"])
+	p.Action.Noticef("%s", note)
+	return note
+}
+
+func annotationText(g fileGap) string {
 	s := g.Problem
 	if g.SuggestedFix != "" {
 		s += " Suggested fix: " + g.SuggestedFix
@@ -204,7 +279,7 @@ func overall(results []Result) string {
 		switch {
 		case r.Err != "":
 			return StatusError
-		case !r.Passed:
+		case r.Failed():
 			status = StatusFailed
 		}
 	}
@@ -225,7 +300,7 @@ func conclusion(status string) string {
 func checkTitle(results []Result, out Outcome) string {
 	failed := 0
 	for _, r := range results {
-		if !r.Passed {
+		if r.Failed() {
 			failed++
 		}
 	}
@@ -269,74 +344,37 @@ func (p *Publisher) outputPaths(results []Result, base string) []string {
 	return out
 }
 
-// Summary renders the step summary: an overview table, then each tutorial's report.
-func Summary(results []Result, failOn string) string {
-	var b strings.Builder
-	b.WriteString("# smile-loop tutorial check\n\n")
-	if len(results) == 0 {
-		b.WriteString("No tutorial to test: nothing matched the `tutorials` input")
-		b.WriteString(" (on a pull request, only changed tutorials are tested).\n")
-		return b.String()
-	}
-	b.WriteString("| Tutorial | Result | Status | Gaps |\n|---|---|---|---|\n")
-	for _, r := range results {
-		verdict := "✅ passed"
-		switch {
-		case r.Err != "":
-			verdict = "⚠️ error"
-		case !r.Passed:
-			verdict = "❌ failed"
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %d |\n", strings.ReplaceAll(r.Tutorial, "`", ""), verdict, EscapeInline(r.Status), len(r.Gaps))
-	}
-	if failOn != "" {
-		fmt.Fprintf(&b, "\nFails on gaps of severity `%s` or above.\n", failOn)
-	}
-	for _, r := range results {
-		fmt.Fprintf(&b, "\n---\n\n")
-		switch {
-		case r.Err != "":
-			fmt.Fprintf(&b, "## `%s`\n\nThe run produced no report: %s\n", r.Tutorial, Escape(r.Err))
-		case r.Markdown != "":
-			b.WriteString(strings.TrimSpace(r.Markdown) + "\n")
-		default:
-			fmt.Fprintf(&b, "## `%s`\n\n", r.Tutorial)
-			for _, g := range r.Gaps {
-				b.WriteString(gapLine(g, "") + "\n")
-			}
-		}
-	}
-	return b.String()
-}
-
 // redacted returns a copy of results with every published text passed through Redact.
 func (p *Publisher) redacted(results []Result) []Result {
+	p.results = results
 	if p.Redact == nil {
 		return results
 	}
 	out := make([]Result, len(results))
 	for i, r := range results {
-		r.Markdown, r.Err, r.Status = p.Redact(r.Markdown), p.Redact(r.Err), p.Redact(r.Status)
-		gaps := make([]Gap, len(r.Gaps))
-		for j, g := range r.Gaps {
-			g.Text, g.Problem, g.SuggestedFix, g.Heading = p.Redact(g.Text), p.Redact(g.Problem), p.Redact(g.SuggestedFix), p.Redact(g.Heading)
-			if g.Evidence != nil {
-				ev := *g.Evidence
-				ev.Command, ev.Output = p.Redact(ev.Command), p.Redact(ev.Output)
-				g.Evidence = &ev
+		r.Markdown, r.Err = p.Redact(r.Markdown), p.Redact(r.Err)
+		if r.Report != nil {
+			rc := *r.Report
+			rc.Meta.Status = p.Redact(rc.Meta.Status)
+			rc.Gaps = make([]report.Gap, len(r.Report.Gaps))
+			for j, g := range r.Report.Gaps {
+				g.Location.Text, g.Problem, g.SuggestedFix = p.Redact(g.Location.Text), p.Redact(g.Problem), p.Redact(g.SuggestedFix)
+				hp := make([]string, len(g.Location.HeadingPath))
+				for k, h := range g.Location.HeadingPath {
+					hp[k] = p.Redact(h)
+				}
+				g.Location.HeadingPath = hp
+				if g.Evidence != nil {
+					ev := *g.Evidence
+					ev.Command, ev.Output = p.Redact(ev.Command), p.Redact(ev.Output)
+					g.Evidence = &ev
+				}
+				rc.Gaps[j] = g
 			}
-			gaps[j] = g
+			r.Report = &rc
 		}
-		r.Gaps = gaps
 		out[i] = r
 	}
-	return out
-}
-
-func tested(results []Result) []string {
-	out := make([]string, 0, len(results))
-	for _, r := range results {
-		out = append(out, r.Tutorial)
-	}
+	p.results = out
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/sethvargo/go-githubactions"
 	"github.com/smile-loop/smile-loop/internal/ghaction"
 	"github.com/smile-loop/smile-loop/internal/ghaction/ghactiontest"
+	"github.com/smile-loop/smile-loop/internal/golden"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -33,8 +34,9 @@ func result(t *testing.T, ws string) ghaction.Result {
 	}
 	g1 := gap(7, 0, "pip missing")
 	g1.SuggestedFix = "Install pip with the token ghp_secretvalue123"
-	return ghaction.Result{Tutorial: "docs/a.md", Status: "blocker", Gaps: []ghaction.Gap{g1, gap(20, 0, "outside the diff")},
-		Markdown: "# Report for docs/a.md\n", Files: files}
+	r := run("docs/a.md", "blocker", false, g1, gap(20, 0, "outside the diff"))
+	r.Markdown, r.Files = "# Report for docs/a.md\n", files
+	return r
 }
 
 func publisher(t *testing.T, env *ghactiontest.Env, gh *ghaction.GitHub, arts *ghactiontest.Artifacts, out io.Writer) *ghaction.Publisher {
@@ -92,10 +94,10 @@ func TestPublishOnPullRequest(t *testing.T) {
 	comments, reviews, runs, _ := fake.Snapshot()
 	require.Len(t, comments, 1)
 	assert.Equal(t, 7, comments[0].GetLine())
-	assert.Contains(t, comments[0].GetBody(), "Install pip with the token ***")
+	assert.True(t, golden.Render(t, comments[0].GetBody()).Shows("Install pip with the token ***"))
 	assert.NotContains(t, comments[0].GetBody(), "ghp_secretvalue123")
-	require.Len(t, reviews, 1)
-	assert.Contains(t, reviews[0].GetBody(), "outside the diff")
+	require.Len(t, reviews, 2, "the comments' review and the tutorial's summary review")
+	assert.Contains(t, reviews[1].GetBody(), "outside the diff")
 	require.Len(t, runs, 1)
 	assert.Equal(t, "failure", runs[0].Conclusion)
 	assert.Len(t, runs[0].Annotations, 2)
@@ -122,8 +124,8 @@ func TestPublishFromForkDegrades(t *testing.T) {
 	l := log.String()
 	assert.Contains(t, l, "::notice::pull request from a fork")
 	assert.Contains(t, l, "::warning::could not post the check run: HTTP 403")
-	assert.Contains(t, l, "::warning endLine=7,file=docs/a.md,line=7,title=smile-loop%3A high gap::pip missing Suggested fix: Install pip with the token ***")
-	assert.Contains(t, l, "::warning endLine=20,file=docs/a.md,line=20,title=smile-loop%3A high gap::outside the diff")
+	assert.Contains(t, l, "::error endLine=7,file=docs/a.md,line=7,title=smile-loop%3A high gap::pip missing Suggested fix: Install pip with the token ***")
+	assert.Contains(t, l, "::error endLine=20,file=docs/a.md,line=20,title=smile-loop%3A high gap::outside the diff")
 	assert.NotContains(t, l, "ghp_secretvalue123")
 	assert.Equal(t, "failed", env.Outputs(t)["status"])
 	assert.Contains(t, env.Summary(t), "# Report for docs/a.md")
@@ -176,4 +178,15 @@ func TestPublishCapsTheSummaryAndLinksTheArtifact(t *testing.T) {
 	s := env.Summary(t)
 	assert.LessOrEqual(t, len(s), ghaction.MaxSummary+1)
 	assert.Contains(t, s, "**Report truncated** to fit GitHub's limit. The full report is in the [workflow artifact](https://github.com/Codertocat/Hello-World/actions/runs/1234/artifacts/4000).")
+}
+
+// publishStatus publishes res without GitHub and returns the status output.
+func publishStatus(t *testing.T, res ghaction.Result) string {
+	t.Helper()
+	env := ghactiontest.NewEnv(t, "push", ghactiontest.Fixture(t, "push-payload.json"))
+	p := publisher(t, env, &ghaction.GitHub{}, nil, io.Discard)
+	p.GitHub, p.Inputs.CommentMode = nil, ghaction.ModeNone
+	out, err := p.Publish(context.Background(), []ghaction.Result{res})
+	require.NoError(t, err)
+	return out.Status
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/smile-loop/smile-loop/internal/ghaction"
 	"github.com/smile-loop/smile-loop/internal/report"
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestFromReport(t *testing.T) {
@@ -21,18 +20,32 @@ func TestFromReport(t *testing.T) {
 	}
 	files := report.Files{Markdown: "/ws/o/smile-report.md", JSON: "/ws/o/smile-report.json", SARIF: "/ws/o/smile-report.sarif", Audit: "/ws/o/smile-audit.log"}
 	res := ghaction.FromReport("docs/a.md", r, files, "high")
-	assert.True(t, res.Passed, "medium gaps pass under fail-on high")
-	assert.False(t, ghaction.FromReport("docs/a.md", r, files, "medium").Passed)
+	assert.False(t, res.Failed(), "medium gaps pass under fail-on high")
+	assert.True(t, ghaction.FromReport("docs/a.md", r, files, "medium").Failed())
 	assert.Equal(t, "docs/a.md", res.Tutorial)
+	assert.Same(t, r, res.Report, "the report itself, not a copy of its model")
+	assert.Equal(t, "completed", res.Status())
 	assert.Len(t, res.Files, 4)
 	assert.NotEmpty(t, res.Markdown)
-	require.Len(t, res.Gaps, 2)
-	assert.Equal(t, ghaction.Gap{ID: "G1", Path: "docs/a.md", Line: 4, EndLine: 6, Text: "x", Heading: "Install › Linux", Problem: "p",
-		SuggestedFix: "f", Severity: "medium", Category: "missing step", Fingerprint: "fp1"}, res.Gaps[0])
-	assert.Zero(t, res.Gaps[1].Line)
-	assert.Equal(t, &ghaction.Evidence{Command: "make", ExitCode: 2, Output: "boom"}, res.Gaps[1].Evidence)
 
 	nilRes := ghaction.FromReport("docs/b.md", nil, report.Files{}, "high")
 	assert.Equal(t, "the run produced no report", nilRes.Err)
-	assert.False(t, nilRes.Passed)
+	assert.True(t, nilRes.Failed())
+	assert.Equal(t, "error", nilRes.Status())
+}
+
+// One rule for pass/fail: an unknown or empty threshold is report.Failed's (high), in
+// the summary, the check run's levels and the annotations alike.
+func TestUnknownThresholdIsTheReportsRule(t *testing.T) {
+	t.Parallel()
+	for _, failOn := range []string{"", "urgent"} {
+		res := run("docs/a.md", "completed", true, gap(7, 0, "pip missing"))
+		res.FailOn = failOn
+		assert.Equal(t, res.Report.Failed(failOn), res.Failed(), failOn)
+		assert.True(t, res.Failed(), "a high gap fails under the default threshold %q", failOn)
+		assert.Equal(t, ghaction.StatusFailed, publishStatus(t, res))
+	}
+	res := run("docs/a.md", "completed", true, gap(7, 0, "pip missing"))
+	res.FailOn = "never"
+	assert.False(t, res.Failed())
 }

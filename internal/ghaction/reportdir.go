@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/report"
 )
 
 // EventFile records, next to the reports, which pull request commit they are about, so
@@ -54,8 +56,7 @@ type untrustedReport struct {
 		TutorialURI string `json:"tutorialUri"`
 		Status      string `json:"status"`
 		Completed   bool   `json:"completed"`
-		FailOn      string `json:"failOn"`
-	} `json:"meta"`
+	} `json:"meta"` // its failOn is never read: the trusted job decides the threshold
 	Gaps []struct {
 		ID       int `json:"id"`
 		Location struct {
@@ -91,7 +92,8 @@ func (e *ReportDirError) InvalidInput() bool { return true }
 // LoadReportDir reads the reports of an untrusted run as data: only smile-report.json
 // files, size-limited, strictly decoded, paths and lines validated, text clipped. The
 // returned results carry no Markdown (the summary is re-rendered from the gaps, escaped)
-// and no files. failOn decides pass/fail when not empty, else each report's own.
+// and no files. failOn, the trusted job's own threshold, decides pass/fail ("" means
+// report.Failed's default); the threshold the artifact claims is ignored.
 func LoadReportDir(dir, failOn string) ([]Result, *EventRecord, error) {
 	var paths []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -197,36 +199,34 @@ func fromUntrusted(data []byte, failOn string) (Result, error) {
 	if len(u.Gaps) > maxGapsPerFile {
 		return Result{}, fmt.Errorf("%d gaps is more than %d", len(u.Gaps), maxGapsPerFile)
 	}
-	if failOn == "" {
-		failOn = u.Meta.FailOn
-	}
-	if failOn == "" {
-		failOn = "high"
-	}
-	r := Result{Tutorial: tut, Status: clip(u.Meta.Status), Passed: u.Meta.Completed}
-	for _, g := range u.Gaps {
-		sev := strings.ToLower(g.Severity)
-		if _, ok := severityRank[sev]; !ok {
-			sev = "medium"
+	rep := &report.Report{SchemaVersion: report.SchemaVersion}
+	rep.Meta.Tutorial, rep.Meta.TutorialURI = tut, tut
+	rep.Meta.Status, rep.Meta.Completed = clip(u.Meta.Status), u.Meta.Completed
+	for i, g := range u.Gaps {
+		sev := report.Severity(strings.ToLower(g.Severity))
+		if sev.Rank() == 0 {
+			sev = report.Medium
 		}
-		gp := Gap{ID: fmt.Sprintf("G%d", g.ID), Path: tut, Problem: clip(g.Problem), SuggestedFix: clip(g.SuggestedFix),
-			Severity: sev, Category: clip(g.Category), Fingerprint: clip(g.Fingerprint), Text: clip(g.Location.Text),
-			Heading: clip(strings.Join(g.Location.HeadingPath, " › "))}
+		gp := report.Gap{ID: i + 1, Problem: clip(g.Problem), SuggestedFix: clip(g.SuggestedFix), Severity: sev,
+			Category: report.Category(clip(g.Category)), Fingerprint: clip(g.Fingerprint)}
+		if g.ID > 0 && g.ID < 1<<20 {
+			gp.ID = g.ID
+		}
 		if e := g.Evidence; e != nil && (e.Command != "" || e.Output != "") {
-			gp.Evidence = &Evidence{Command: clip(e.Command), ExitCode: e.ExitCode, Output: clip(e.Output)}
+			gp.Evidence = &report.Evidence{Command: clip(e.Command), ExitCode: e.ExitCode, Output: clip(e.Output)}
 		}
-		if g.Location.Found && g.Location.Line > 0 && g.Location.Line < 1<<20 {
-			gp.Line = g.Location.Line
-			if g.Location.EndLine > g.Location.Line && g.Location.EndLine < 1<<20 {
-				gp.EndLine = g.Location.EndLine
+		if l := g.Location; l.Found && l.Line > 0 && l.Line < 1<<20 {
+			gp.Location = report.Location{Found: true, Line: l.Line, Text: clip(l.Text)}
+			if l.EndLine > l.Line && l.EndLine < 1<<20 {
+				gp.Location.EndLine = l.EndLine
+			}
+			for _, h := range l.HeadingPath[:min(len(l.HeadingPath), 10)] {
+				gp.Location.HeadingPath = append(gp.Location.HeadingPath, clip(h))
 			}
 		}
-		if AtOrAbove(sev, failOn) {
-			r.Passed = false
-		}
-		r.Gaps = append(r.Gaps, gp)
+		rep.Gaps = append(rep.Gaps, gp)
 	}
-	return r, nil
+	return Result{Tutorial: tut, Report: rep, FailOn: failOn, Untrusted: true}, nil
 }
 
 // VerifyPR checks that the pull request of an event record still has the head commit

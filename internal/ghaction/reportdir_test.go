@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/smile-loop/smile-loop/internal/ghaction"
+	"github.com/smile-loop/smile-loop/internal/golden"
+	"github.com/smile-loop/smile-loop/internal/report"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -32,16 +34,22 @@ func TestLoadReportDirTreatsTheArtifactAsData(t *testing.T) {
 	require.Len(t, res, 1)
 	r := res[0]
 	assert.Equal(t, "docs/a.md", r.Tutorial)
-	assert.False(t, r.Passed)
+	assert.True(t, r.Failed())
+	assert.True(t, r.Untrusted)
 	assert.Empty(t, r.Markdown, "the untrusted Markdown is never used")
 	assert.Empty(t, r.Files)
-	require.Len(t, r.Gaps, 2)
-	assert.Equal(t, ghaction.Gap{ID: "G1", Path: "docs/a.md", Line: 7, Text: "pip install x", Problem: "<img src=x onerror=alert(1)> @admin", Severity: "high", Fingerprint: "abc"}, r.Gaps[0])
-	assert.Equal(t, 0, r.Gaps[1].Line)
-	assert.Equal(t, "medium", r.Gaps[1].Severity)
-	summary := ghaction.Summary(res, "high")
-	assert.NotContains(t, summary, "<img")
-	assert.NotContains(t, summary, "@admin")
+	require.Len(t, r.Report.Gaps, 2)
+	g := r.Report.Gaps[0]
+	assert.Equal(t, report.Location{Found: true, Line: 7, Text: "pip install x"}, g.Location)
+	assert.Equal(t, "<img src=x onerror=alert(1)> @admin", g.Problem)
+	assert.Equal(t, report.High, g.Severity)
+	assert.Equal(t, "abc", g.Fingerprint)
+	assert.False(t, r.Report.Gaps[1].Location.Found)
+	assert.Equal(t, report.Medium, r.Report.Gaps[1].Severity)
+	seen := golden.Render(t, ghaction.Summary(res))
+	assert.Empty(t, seen.Images)
+	assert.Empty(t, seen.Live(), "no live mention, reference or link from the artifact")
+	assert.True(t, seen.Shows("<img src=x onerror=alert(1)> @admin"), "shown as text")
 
 	tests := []struct{ name, report, event string }{
 		{"path traversal", `{"meta":{"tutorialUri":"../../etc/passwd"}}`, ""},
@@ -82,4 +90,19 @@ func TestVerifyPR(t *testing.T) {
 	other := rec
 	other.Repository = "evil/fork"
 	require.ErrorAs(t, gh.VerifyPR(ctx, other, headSHA), &rde, "another repository")
+}
+
+// The trusted job decides the threshold: an artifact that claims failOn never (or
+// low) does not change the verdict.
+func TestReportDirThresholdIsTheTrustedJobs(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "smile-report.json"), `{"meta":{"tutorialUri":"docs/a.md","status":"completed","completed":true,"failOn":"never"},
+	 "gaps":[{"id":1,"location":{"found":true,"line":7},"problem":"p","severity":"high"}]}`)
+	for failOn, failed := range map[string]bool{"": true, "high": true, "critical": false} {
+		res, _, err := ghaction.LoadReportDir(dir, failOn)
+		require.NoError(t, err)
+		assert.Equal(t, failed, res[0].Failed(), "trusted fail-on %q", failOn)
+		assert.Equal(t, failOn, res[0].FailOn)
+	}
 }

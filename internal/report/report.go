@@ -296,12 +296,23 @@ type Recommendation struct {
 }
 
 // Failed reports whether the run fails the job: it did not complete, or it has a gap
-// at or above failOn (critical, high, medium, low). failOn "never" fails only when the
-// run did not complete; an unknown or empty failOn means high.
+// at or above failOn (see Severity.Fails).
 func (r *Report) Failed(failOn string) bool {
 	if r == nil || !r.Meta.Completed {
 		return true
 	}
+	for _, g := range r.Gaps {
+		if g.Severity.Fails(failOn) {
+			return true
+		}
+	}
+	return false
+}
+
+// Fails reports whether a gap of severity s fails a run under the threshold failOn
+// (critical, high, medium, low): s is at or above it. "never" fails no gap; an unknown
+// or empty threshold means high. This is the one rule for pass/fail.
+func (s Severity) Fails(failOn string) bool {
 	if failOn == "never" {
 		return false
 	}
@@ -309,12 +320,7 @@ func (r *Report) Failed(failOn string) bool {
 	if threshold == 0 {
 		threshold = High.Rank()
 	}
-	for _, g := range r.Gaps {
-		if g.Severity.Rank() >= threshold {
-			return true
-		}
-	}
-	return false
+	return s.Rank() >= threshold
 }
 
 // MaxSeverity is the highest severity of the gaps, "" when there is none.

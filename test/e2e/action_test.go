@@ -153,7 +153,8 @@ func TestActionModeEndToEnd(t *testing.T) {
 	decoded, err := report.Decode([]byte(files["smile-report.json"]))
 	require.NoError(t, err)
 	want := ghaction.FromReport("docs/frob.md", decoded, report.Files{}, "high")
-	require.Len(t, want.Gaps, 1)
+	require.Len(t, want.Report.Gaps, 1)
+	wantGap := want.Report.Gaps[0]
 
 	// Artifact: the four report files and the event record, as in the workspace.
 	for _, f := range []string{"smile-report.json", "smile-report.md", "smile-report.sarif", "smile-audit.log"} {
@@ -172,7 +173,7 @@ func TestActionModeEndToEnd(t *testing.T) {
 	assert.Equal(t, 12, c.GetLine())
 	assert.Nil(t, c.StartLine)
 	assert.Equal(t, actionHead, c.GetCommitID())
-	assert.Equal(t, ghaction.CommentBody(want.Gaps[0], true), c.GetBody())
+	assert.Equal(t, ghaction.CommentBody(want, 0, true), c.GetBody())
 	assert.Contains(t, c.GetBody(), "**smile-loop · "+rep.Gaps[0].Severity+" gap** in _Frobnicator › Run the tool_")
 	assert.Contains(t, c.GetBody(), "$ frobnicate --version\n")
 	assert.Contains(t, c.GetBody(), "frobnicate: command not found\n(exit 127)\n```")
@@ -188,7 +189,7 @@ func TestActionModeEndToEnd(t *testing.T) {
 	assert.Equal(t, 12, a.GetStartLine())
 	assert.Equal(t, 12, a.GetEndLine())
 	assert.Equal(t, "failure", a.GetAnnotationLevel())
-	assert.Equal(t, want.Gaps[0].Problem+"\n\nSuggested fix: "+want.Gaps[0].SuggestedFix, a.GetMessage())
+	assert.Equal(t, wantGap.Problem+"\n\nSuggested fix: "+wantGap.SuggestedFix, a.GetMessage())
 	assert.Equal(t, "smile-loop: "+rep.Gaps[0].Severity+" gap", a.GetTitle())
 
 	// Step summary: the overview and the report.
@@ -196,7 +197,7 @@ func TestActionModeEndToEnd(t *testing.T) {
 	if testing.Verbose() {
 		t.Logf("comment:\n%s\n\nsummary:\n%s", c.GetBody(), summary)
 	}
-	assert.Equal(t, ghaction.CapMarkdown(ghaction.Summary([]ghaction.Result{want}, "high"), ghaction.MaxSummary, outputs["artifact-url"])+"\n", summary)
+	assert.Equal(t, ghaction.CapMarkdown(ghaction.Summary([]ghaction.Result{want}), ghaction.MaxSummary, outputs["artifact-url"])+"\n", summary)
 	assert.Contains(t, summary, "| `docs/frob.md` | ❌ failed |")
 	assert.Contains(t, summary, "frobnicate")
 	assert.LessOrEqual(t, len(summary), ghaction.MaxSummary)
@@ -212,5 +213,5 @@ func TestActionModeEndToEnd(t *testing.T) {
 	require.Len(t, comments2, 1)
 	assert.Equal(t, c.GetID(), comments2[0].GetID(), "the unchanged comment is left alone")
 	assert.Len(t, reviews2, 1, "no new review")
-	assert.Contains(t, log, "0 comment(s) created, 0 updated, 1 unchanged")
+	assert.Contains(t, log, "0 comment(s) created (0 file-level), 0 updated, 1 unchanged")
 }

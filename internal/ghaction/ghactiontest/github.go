@@ -51,6 +51,12 @@ type GitHub struct {
 	Owner  string
 	Repo   string
 	Token  string // the bearer token every request must carry
+	// Login is the account the token posts as (default github-actions[bot], the
+	// workflow's GITHUB_TOKEN). UserToken makes GET /user answer with it, as for a
+	// personal token; without it GET /user is refused as GitHub refuses an
+	// installation token.
+	Login     string
+	UserToken bool
 
 	mu            sync.Mutex
 	ReadOnly      bool // a fork PR's token: every write is 403
@@ -80,7 +86,7 @@ type CheckRun struct {
 
 // NewGitHub starts the fake for owner/repo; it closes with the test.
 func NewGitHub(t testing.TB, owner, repo, token string) *GitHub {
-	g := &GitHub{Owner: owner, Repo: repo, Token: token, HeadSHA: map[int]string{},
+	g := &GitHub{Owner: owner, Repo: repo, Token: token, Login: "github-actions[bot]", HeadSHA: map[int]string{},
 		Files: map[int][]*github.CommitFile{}, IssueComments: map[int][]string{}, fail: map[string][]Failure{}, nextID: 1000}
 	// the handler reads g.Server: assign it before serving the first request
 	g.Server = httptest.NewUnstartedServer(http.HandlerFunc(g.serve))
@@ -115,12 +121,16 @@ func (g *GitHub) AddPR(n int, sha string, files map[string]string) {
 	}
 }
 
-// AddComment adds an existing review comment (from an earlier run or a person).
+// AddComment adds an existing review comment (from an earlier run or a person; its
+// author is the token's account unless c.User says otherwise).
 func (g *GitHub) AddComment(c *github.PullRequestComment) int64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.nextID++
 	c.ID = github.Int64(g.nextID)
+	if c.User == nil {
+		c.User = g.user()
+	}
 	g.Comments = append(g.Comments, c)
 	return g.nextID
 }
@@ -145,6 +155,15 @@ func (g *GitHub) Count(method, suffix string) int {
 	return n
 }
 
+// user is the token's account as GitHub shows it on what it posts.
+func (g *GitHub) user() *github.User {
+	typ := "User"
+	if strings.HasSuffix(g.Login, "[bot]") {
+		typ = "Bot"
+	}
+	return &github.User{Login: github.String(g.Login), Type: github.String(typ)}
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
@@ -167,6 +186,17 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	g.Requests = append(g.Requests, Request{Method: r.Method, Path: r.URL.Path, Body: body})
 	if r.Header.Get("Authorization") != "Bearer "+g.Token {
 		writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "Bad credentials"})
+		return
+	}
+	if r.Method == http.MethodGet && r.URL.Path == "/user" {
+		// REST "Get the authenticated user": an installation token (GITHUB_TOKEN) is
+		// refused with 403 "Resource not accessible by integration".
+		if !g.UserToken {
+			writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration",
+				"documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user"})
+			return
+		}
+		writeJSON(w, http.StatusOK, g.user())
 		return
 	}
 	prefix := fmt.Sprintf("/repos/%s/%s", g.Owner, g.Repo)
@@ -209,6 +239,12 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	case route == "POST /pulls/{n}/reviews":
 		n, _ := strconv.Atoi(seg[1])
 		g.createReview(w, n, body)
+	case route == "POST /pulls/{n}/comments":
+		n, _ := strconv.Atoi(seg[1])
+		g.createComment(w, n, body)
+	case route == "PUT /pulls/{n}/reviews/{id}":
+		n, _ := strconv.Atoi(seg[1])
+		g.updateReview(w, n, seg[3], body)
 	case route == "PATCH /pulls/comments/{id}":
 		g.editComment(w, seg[2], body)
 	case route == "DELETE /pulls/comments/{id}":
@@ -232,7 +268,8 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		g.nextID++
-		iss := &github.Issue{ID: github.Int64(g.nextID), Number: github.Int(len(g.Issues) + 1), Title: req.Title, Body: req.Body, State: github.String("open")}
+		iss := &github.Issue{ID: github.Int64(g.nextID), Number: github.Int(len(g.Issues) + 1), Title: req.Title, Body: req.Body,
+			State: github.String("open"), User: g.user()}
 		g.Issues = append(g.Issues, iss)
 		writeJSON(w, http.StatusCreated, iss)
 	case route == "PATCH /issues/{n}":
@@ -280,7 +317,7 @@ func routeOf(p string) string {
 			switch {
 			case i > 0 && seg[i-1] == "comments":
 				seg[i] = "{id}"
-			case i > 0 && seg[i-1] == "check-runs":
+			case i > 0 && (seg[i-1] == "check-runs" || seg[i-1] == "reviews"):
 				seg[i] = "{id}"
 			default:
 				seg[i] = "{n}"
@@ -407,13 +444,13 @@ func (g *GitHub) createReview(w http.ResponseWriter, n int, body []byte) {
 	}
 	g.nextID++
 	rid := g.nextID
-	rv := &github.PullRequestReview{ID: github.Int64(rid), Body: req.Body, CommitID: github.String(sha), State: github.String("COMMENTED")}
+	rv := &github.PullRequestReview{ID: github.Int64(rid), Body: req.Body, CommitID: github.String(sha), State: github.String("COMMENTED"), User: g.user()}
 	g.Reviews = append(g.Reviews, rv)
 	for _, c := range req.Comments {
 		g.nextID++
 		pc := &github.PullRequestComment{ID: github.Int64(g.nextID), PullRequestReviewID: github.Int64(rid), Path: c.Path,
 			Body: c.Body, Line: c.Line, StartLine: c.StartLine, Side: github.String("RIGHT"), CommitID: github.String(sha),
-			CreatedAt: &github.Timestamp{Time: time.Now()}}
+			CreatedAt: &github.Timestamp{Time: time.Now()}, User: g.user(), SubjectType: github.String("line")}
 		if c.StartLine != nil {
 			pc.StartSide = github.String("RIGHT")
 		}
@@ -614,4 +651,106 @@ func (g *GitHub) updateCheck(w http.ResponseWriter, id string, body []byte) {
 		cr.Annotations = append(cr.Annotations, req.Output.Annotations...)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"id": cr.ID, "name": cr.Name})
+}
+
+// createComment is REST "Create a review comment for a pull request"
+// (https://docs.github.com/rest/pulls/comments#create-a-review-comment-for-a-pull-request):
+// body, commit_id and path are required; subject_type "file" comments on the whole file
+// and takes no line; otherwise line is required and must be in the diff. A path the
+// pull request does not change cannot be resolved (422).
+func (g *GitHub) createComment(w http.ResponseWriter, n int, body []byte) {
+	var req struct {
+		Body        *string `json:"body"`
+		CommitID    *string `json:"commit_id"`
+		Path        *string `json:"path"`
+		Line        *int    `json:"line"`
+		Side        *string `json:"side"`
+		SubjectType *string `json:"subject_type"`
+		InReplyTo   *int64  `json:"in_reply_to"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	sha, ok := g.HeadSHA[n]
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		return
+	}
+	if req.Body == nil || *req.Body == "" || req.CommitID == nil || req.Path == nil {
+		unprocessable(w, "body, commit_id and path are required")
+		return
+	}
+	if *req.CommitID != sha {
+		unprocessable(w, "commit_id is not part of the pull request")
+		return
+	}
+	var file *github.CommitFile
+	for _, f := range g.Files[n] {
+		if f.GetFilename() == *req.Path {
+			file = f
+		}
+	}
+	if file == nil {
+		unprocessable(w, "Path could not be resolved")
+		return
+	}
+	st := "line"
+	if req.SubjectType != nil {
+		st = *req.SubjectType
+	}
+	switch st {
+	case "file":
+		if req.Line != nil {
+			unprocessable(w, "line is not allowed for subject_type file")
+			return
+		}
+	case "line":
+		if req.Line == nil || inHunk(hunksOf(file.GetPatch()), *req.Line) < 0 {
+			unprocessable(w, "Line could not be resolved")
+			return
+		}
+	default:
+		unprocessable(w, "subject_type is invalid")
+		return
+	}
+	g.nextID++
+	pc := &github.PullRequestComment{ID: github.Int64(g.nextID), Path: req.Path, Body: req.Body, Line: req.Line,
+		CommitID: github.String(sha), SubjectType: github.String(st), User: g.user(), CreatedAt: &github.Timestamp{Time: time.Now()}}
+	g.Comments = append(g.Comments, pc)
+	writeJSON(w, http.StatusCreated, pc)
+}
+
+// updateReview is REST "Update a review for a pull request"
+// (https://docs.github.com/rest/pulls/reviews#update-a-review-for-a-pull-request):
+// body is required; only the review's author can edit it (403 otherwise).
+func (g *GitHub) updateReview(w http.ResponseWriter, n int, id string, body []byte) {
+	rid, _ := strconv.ParseInt(id, 10, 64)
+	var rv *github.PullRequestReview
+	for _, r := range g.Reviews {
+		if r.GetID() == rid {
+			rv = r
+		}
+	}
+	if _, ok := g.HeadSHA[n]; !ok || rv == nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		return
+	}
+	var req struct {
+		Body *string `json:"body"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		return
+	}
+	if req.Body == nil || *req.Body == "" {
+		unprocessable(w, "body is required")
+		return
+	}
+	if rv.GetUser().GetLogin() != g.Login {
+		writeJSON(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+		return
+	}
+	rv.Body = req.Body
+	writeJSON(w, http.StatusOK, rv)
 }
