@@ -77,13 +77,14 @@ type ServerOptions struct {
 // implements Callback for the agent runtimes.
 type Server struct {
 	opts  ServerOptions
-	token string
+	token string // the run token: reads GET /api/status, nothing else
 	ln    net.Listener
 	srv   *http.Server
 	url   string
 
 	mu        sync.Mutex
 	turn      Turn
+	turnToken string // the current Student or Mentor turn's token: posts its result or stops the run
 	iteration int
 	task      *APITask
 	results   map[resultKey][]byte
@@ -120,9 +121,9 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	tok := make([]byte, 32)
-	if _, err := rand.Read(tok); err != nil {
-		return nil, fmt.Errorf("wrapper API token: %w", err)
+	tok, err := newToken()
+	if err != nil {
+		return nil, err
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -130,7 +131,7 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	}
 	s := &Server{
 		opts:    opts,
-		token:   hex.EncodeToString(tok),
+		token:   tok,
 		ln:      ln,
 		turn:    TurnWaiting,
 		results: map[resultKey][]byte{},
@@ -139,10 +140,10 @@ func NewServer(opts ServerOptions) (*Server, error) {
 	port := ln.Addr().(*net.TCPAddr).Port
 	s.url = "http://" + net.JoinHostPort(opts.ContainerHost, strconv.Itoa(port))
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/status", s.auth(s.handleStatus))
-	mux.HandleFunc("POST /api/student/result", s.auth(s.handleResult("student", TurnStudent)))
-	mux.HandleFunc("POST /api/mentor/result", s.auth(s.handleResult("mentor", TurnMentor)))
-	mux.HandleFunc("POST /api/stop", s.auth(s.handleStop))
+	mux.HandleFunc("GET /api/status", s.auth(true, s.handleStatus))
+	mux.HandleFunc("POST /api/student/result", s.auth(false, s.handleResult("student", TurnStudent)))
+	mux.HandleFunc("POST /api/mentor/result", s.auth(false, s.handleResult("mentor", TurnMentor)))
+	mux.HandleFunc("POST /api/stop", s.auth(false, s.handleStop))
 	s.srv = &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -171,8 +172,27 @@ func (r *runner) startServer(ctx context.Context, onStop func()) (*Server, error
 // URL is the API's base URL as the container sees it.
 func (s *Server) URL() string { return s.url }
 
-// Token is the run's bearer token.
-func (s *Server) Token() string { return s.token }
+// Token is the bearer token a wrapper started now must use: during a Student or Mentor
+// turn, that turn's own token (a fresh one per turn, the only one that can post the
+// turn's result or stop the run); between turns, the run token, which only reads
+// GET /api/status. Pass it to the wrapper on its standard input, never in its
+// environment: every process of the container's user can read an environment.
+func (s *Server) Token() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.turnToken != "" {
+		return s.turnToken
+	}
+	return s.token
+}
+
+func newToken() (string, error) {
+	tok := make([]byte, 32)
+	if _, err := rand.Read(tok); err != nil {
+		return "", fmt.Errorf("wrapper API token: %w", err)
+	}
+	return hex.EncodeToString(tok), nil
+}
 
 // Addr is the address the API listens on (host side).
 func (s *Server) Addr() string { return s.ln.Addr().String() }
@@ -215,6 +235,17 @@ func (s *Server) wait(ctx context.Context, k resultKey) (json.RawMessage, error)
 func (s *Server) setTurn(t Turn, iteration int, task *APITask) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if t != s.turn || iteration != s.iteration || s.turnToken == "" {
+		s.turnToken = ""
+		if t == TurnStudent || t == TurnMentor {
+			tok, err := newToken()
+			if err != nil {
+				tok = "" // no turn token: no result can be posted, the turn times out
+				s.opts.Logger.Warn("wrapper API turn token", "err", err)
+			}
+			s.turnToken = tok
+		}
+	}
 	s.turn, s.iteration, s.task = t, iteration, task
 	for k := range s.results { // keep the last two iterations for idempotent re-posts
 		if k.iteration < iteration-1 {
@@ -232,13 +263,24 @@ func (s *Server) notifyLocked() {
 	s.changed = make(chan struct{})
 }
 
-func (s *Server) auth(next http.HandlerFunc) http.HandlerFunc {
-	want := []byte("Bearer " + s.token)
+// auth admits the current turn's token, and the run token too when readOnly.
+func (s *Server) auth(readOnly bool, next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, req *http.Request) {
 		got := []byte(req.Header.Get("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		s.mu.Lock()
+		turn := s.turnToken
+		s.mu.Unlock()
+		ok := turn != "" && subtle.ConstantTimeCompare(got, []byte("Bearer "+turn)) == 1
+		if readOnly && !ok {
+			ok = subtle.ConstantTimeCompare(got, []byte("Bearer "+s.token)) == 1
+		}
+		if !ok {
+			if !readOnly {
+				s.opts.Logger.Warn("wrapper API: refused a request without the current turn's token (a process in the container other than the wrapper?)",
+					"method", req.Method, "path", req.URL.Path)
+			}
 			w.Header().Set("WWW-Authenticate", `Bearer realm="smile-loop"`)
-			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong bearer token"})
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong bearer token (results and stop need the current turn's token)"})
 			return
 		}
 		next(w, req)

@@ -9,7 +9,9 @@
 //
 //	smile-wrapper print-shim   prints the exit-code shell shim (the image installs it)
 //
-// Environment: SMILE_API_URL, SMILE_TOKEN (given only to this process by the runtime),
+// Environment: SMILE_API_URL, SMILE_TOKEN or, with SMILE_TOKEN_STDIN=1, the token as the
+// first line of standard input (how the runtime passes it: an environment can be read by
+// every process of the same user, a consumed pipe cannot),
 // SMILE_PROVIDER (claude, codex, gemini), optional SMILE_MODEL, SMILE_ADD_DIRS (more
 // directories the CLI's file tools may read, comma-separated), SMILE_SHIM (exit-code
 // shim, default /usr/local/lib/smile/shim.sh), SMILE_WORKDIR, SMILE_MAX_ATTEMPTS
@@ -46,7 +48,48 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		_, _ = io.WriteString(stdout, headless.Shim)
 		return 0
 	}
+	// Before anything else: other processes of the container's user (the tutorial's) may
+	// not read this process's memory, environment or file descriptors.
+	hideFromSameUser()
+	if getenv("SMILE_TOKEN") == "" && getenv("SMILE_TOKEN_STDIN") == "1" {
+		tok, err := readToken(os.Stdin)
+		if err != nil {
+			fmt.Fprintln(stderr, "smile-wrapper:", err)
+			return headless.ExitUsage
+		}
+		outer := getenv
+		getenv = func(k string) string {
+			if k == "SMILE_TOKEN" {
+				return tok
+			}
+			return outer(k)
+		}
+	}
 	return run(ctx, args, getenv, stderr)
+}
+
+// readToken reads the token line from r (at most 256 bytes, one byte at a time so that
+// nothing after the line is consumed).
+func readToken(r io.Reader) (string, error) {
+	var b []byte
+	one := make([]byte, 1)
+	for len(b) < 256 {
+		n, err := r.Read(one)
+		if n == 1 {
+			if one[0] == '\n' {
+				break
+			}
+			b = append(b, one[0])
+		}
+		if err != nil {
+			break
+		}
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", errors.New("SMILE_TOKEN_STDIN=1 but no token on standard input")
+	}
+	return tok, nil
 }
 
 type status struct {

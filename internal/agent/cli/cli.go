@@ -158,8 +158,10 @@ func runWrapper(ctx context.Context, o Options, px *proxy, sb loop.Sandbox, cb l
 		}
 	}
 	env := map[string]string{
-		"SMILE_API_URL":      cb.URL(),
-		"SMILE_TOKEN":        cb.Token(),
+		"SMILE_API_URL": cb.URL(),
+		// The turn's token goes on the wrapper's standard input, not in its environment,
+		// which the tutorial's processes (same user) could read.
+		"SMILE_TOKEN_STDIN":  "1",
 		"SMILE_PROVIDER":     o.Provider,
 		"SMILE_SHIM":         shim,
 		"SMILE_MAX_ATTEMPTS": fmt.Sprint(o.MaxAttempts),
@@ -192,6 +194,7 @@ func runWrapper(ctx context.Context, o Options, px *proxy, sb loop.Sandbox, cb l
 	res, err := sb.Exec(ctx, loop.ExecRequest{
 		Command: fmt.Sprintf(`PATH=%s/bin:"$PATH" exec %s %s`, o.InstallDir, o.Wrapper, role),
 		Env:     env,
+		Stdin:   []byte(cb.Token() + "\n"),
 		Timeout: o.Timeout,
 	})
 	if err != nil {

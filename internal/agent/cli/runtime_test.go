@@ -74,6 +74,7 @@ func (h *hostSandbox) Exec(ctx context.Context, req loop.ExecRequest) (loop.Exec
 	h.mu.Unlock()
 	cmd := exec.CommandContext(ctx, "bash", "-c", h.rewrite(req.Command))
 	cmd.Dir = h.path(loop.WorkMount)
+	cmd.Stdin = bytes.NewReader(req.Stdin)
 	cmd.Env = append(os.Environ(), "TMPDIR="+h.root)
 	for k, v := range req.Env {
 		cmd.Env = append(cmd.Env, k+"="+h.rewrite(v))
@@ -319,7 +320,10 @@ func TestWrapperGetsItsSecretsOnlyThroughExecEnv(t *testing.T) {
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	require.Len(t, sb.reqs, 1)
-	assert.Equal(t, api.Token(), sb.reqs[0].Env["SMILE_TOKEN"])
+	assert.Equal(t, api.Token()+"\n", string(sb.reqs[0].Stdin), "the turn's token goes on standard input")
+	for k, v := range sb.reqs[0].Env {
+		assert.NotContains(t, v, api.Token(), "not in the environment (%s), which the tutorial's processes can read", k)
+	}
 	assert.NotContains(t, sb.reqs[0].Command, api.Token())
 	// Nothing written into the container carries the token.
 	_ = filepath.Walk(sb.root, func(p string, info os.FileInfo, err error) error {
