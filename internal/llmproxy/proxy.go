@@ -156,10 +156,15 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write([]byte(`{"type":"error","error":{"type":"authentication_error","message":"smile-loop llm proxy: missing or wrong run token"}}`))
 		return
 	}
+	if rel, ok := p.relPath(r); !ok || !allowed(p.opts.Provider, r.Method, rel) {
+		p.refuse(w, r)
+		return
+	}
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			out := pr.Out
 			out.URL.Scheme, out.URL.Host = p.upstream.Scheme, p.upstream.Host
+			out.URL.RawPath = "" // forward exactly the path that was checked
 			out.Host = p.upstream.Host
 			q := out.URL.Query()
 			if q.Has("key") {

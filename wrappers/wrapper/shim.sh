@@ -1,4 +1,5 @@
 # smile-loop exit-code shim (sourced; records bash -c commands and their exit codes)
+if [ -n "${SMILE_PROXY_VARS:-}" ]; then unset $SMILE_PROXY_VARS SMILE_PROXY_VARS; fi
 if [ -n "${SMILE_CMDLOG:-}" ] && [ -n "${BASH_EXECUTION_STRING:-}" ] && [ -z "${__SMILE_SHIM_ACTIVE:-}" ]; then
   export __SMILE_SHIM_ACTIVE=1
   __smile_t0=$(date +%s%N 2>/dev/null || echo 0)

@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"path"
+	"sort"
 	"strings"
 	"time"
 
@@ -187,9 +188,15 @@ func runWrapper(ctx context.Context, o Options, px *proxy, sb loop.Sandbox, cb l
 		if err != nil {
 			return p, err
 		}
+		names := make([]string, 0, len(penv))
 		for k, v := range penv {
 			env[k] = v
+			names = append(names, k)
 		}
+		// The CLI gets the proxy; the shim unsets it in every shell the CLI starts, so
+		// the tutorial's commands cannot spend the run's inference budget.
+		sort.Strings(names)
+		env["SMILE_PROXY_VARS"] = strings.Join(names, " ")
 	}
 	res, err := sb.Exec(ctx, loop.ExecRequest{
 		Command: fmt.Sprintf(`PATH=%s/bin:"$PATH" exec %s %s`, o.InstallDir, o.Wrapper, role),

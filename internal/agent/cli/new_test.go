@@ -45,7 +45,9 @@ func TestNewRoutesTheCLIThroughTheKeyHoldingProxy(t *testing.T) {
 	assert.Equal(t, loop.StudentCompleted, r.Status, r.Reason)
 	assert.EqualValues(t, 1, calls.Load(), "the fake CLI reached the provider through the proxy")
 	require.Len(t, r.Commands, 1)
-	assert.Contains(t, r.Commands[0].Output, "ANTHROPIC_API_KEY="+s.Secrets()[0])
+	assert.Contains(t, r.Commands[0].Output, "PATH=", "the command printed its environment")
+	assert.NotContains(t, r.Commands[0].Output, s.Secrets()[0], "the CLI's commands do not inherit the proxy's run token")
+	assert.NotContains(t, r.Commands[0].Output, "ANTHROPIC_BASE_URL", "nor its address")
 	assert.NotContains(t, r.Commands[0].Output, key)
 	sb.mu.Lock()
 	for _, req := range sb.reqs {

@@ -233,7 +233,11 @@ func ParseShimLog(data string) []ShimRecord {
 // shells such as claude's Bash tool), with SMILE_CMDLOG set only for the CLI it runs.
 // Every top-level `bash -c` then appends its command and exit code to the log, which
 // gives exit codes for CLIs whose streams hide them (claude, gemini).
+//
+// It also unsets SMILE_PROXY_VARS (the key proxy's base URL and run token): the CLI
+// needs them, the commands it runs for the tutorial must not inherit them.
 const Shim = `# smile-loop exit-code shim (sourced; records bash -c commands and their exit codes)
+if [ -n "${SMILE_PROXY_VARS:-}" ]; then unset $SMILE_PROXY_VARS SMILE_PROXY_VARS; fi
 if [ -n "${SMILE_CMDLOG:-}" ] && [ -n "${BASH_EXECUTION_STRING:-}" ] && [ -z "${__SMILE_SHIM_ACTIVE:-}" ]; then
   export __SMILE_SHIM_ACTIVE=1
   __smile_t0=$(date +%s%N 2>/dev/null || echo 0)
