@@ -1,21 +1,19 @@
-# syntax=docker/dockerfile:1
-# The smile-loop GitHub Action (action.yml: runs.using docker, image Dockerfile).
-# Stage 1 builds a static binary; stage 2 is a small image holding only it and CA
-# certificates. The learner runs in a sibling container started through the runner's
-# Docker socket, so this image needs no Docker CLI.
-
-FROM golang:1.26-bookworm AS build
-WORKDIR /src
-COPY go.mod go.sum ./
-RUN go mod download
-COPY . .
-ARG VERSION=dev
-RUN CGO_ENABLED=0 GOOS=linux go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" \
-    -o /out/smile-action ./cmd/smile-action
-
-# distroless/static: CA certificates and tzdata, no shell. GitHub runs Docker actions as
-# the image's default user, root, which the mounted workspace and Docker socket need; the
-# learner container itself runs unprivileged.
-FROM gcr.io/distroless/static-debian12 AS action
-COPY --from=build /out/smile-action /usr/local/bin/smile-action
+# The smile-loop GitHub Action image: the static smile-action binary on an empty base.
+# action.yml runs the published image (docker://ghcr.io/<owner>/smile-action:<version>);
+# no job builds this file.
+#
+# Nothing here is compiled or downloaded: the build context is a directory staged by
+# scripts/action-context.sh from binaries built beforehand (`make action-image` locally,
+# the release workflow for linux/amd64 and linux/arm64), so building needs no registry
+# and running needs no base image. The context holds:
+#   rootfs/      /etc/passwd and /etc/group (root, nobody), the CA certificates, /tmp
+#   <arch>/smile-action   one static binary per architecture (CGO_ENABLED=0)
+#
+# GitHub runs Docker actions as the image's user; root is what the mounted Docker socket
+# and workspace need. The learner itself runs in a sibling container, unprivileged.
+FROM scratch
+ARG TARGETARCH
+COPY rootfs/ /
+COPY ${TARGETARCH}/smile-action /usr/local/bin/smile-action
+USER 0:0
 ENTRYPOINT ["/usr/local/bin/smile-action"]

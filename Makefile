@@ -2,14 +2,25 @@
 GO        ?= go
 BIN       := bin/smile-action
 LITE      ?= smile-lite:latest
+# The release version (a v1.2.3 tag on HEAD), else dev+<commit> (dev outside git).
+VERSION   ?= $(shell git describe --tags --match 'v[0-9]*' --exact-match 2>/dev/null || \
+               { c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && echo dev+$$c; } || echo dev)
+LDFLAGS   := -s -w -X main.version=$(VERSION)
+ACTION_IMAGE ?= smile-action:dev
+GOARCH    ?= $(shell $(GO) env GOARCH)
 GOTEST    := $(GO) test -race -shuffle=on -count=1
 
-.PHONY: all build deps images demo lint test unit e2e bench fuzz clean
+.PHONY: all build action-image deps images demo lint test unit e2e bench fuzz clean
 
 all: build
 
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/smile-action
+	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/smile-action
+
+# The Action image (Dockerfile: FROM scratch) from the binary built above; no registry needed.
+action-image: build
+	bash scripts/action-context.sh bin/action-context $(GOARCH)=$(BIN)
+	docker build -f Dockerfile --build-arg TARGETARCH=$(GOARCH) -t $(ACTION_IMAGE) bin/action-context
 
 # Debian packages the tests and images need on a fresh machine (debootstrap, chromium).
 deps:

@@ -1,10 +1,8 @@
 package ghaction_test
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -56,8 +54,7 @@ func TestActionYML(t *testing.T) {
 	assert.NotEmpty(t, a.Description)
 	assert.NotEmpty(t, a.Branding.Icon)
 	assert.NotEmpty(t, a.Branding.Color)
-	assert.Equal(t, "docker", a.Runs.Using)
-	assert.Equal(t, "Dockerfile", a.Runs.Image)
+	assert.Equal(t, "docker", a.Runs.Using) // the image: distribution_test.go
 	assert.Empty(t, a.Runs.Entrypoint, "the Dockerfile's ENTRYPOINT runs Action mode")
 	assert.Empty(t, a.Runs.Args, "Action mode reads INPUT_* variables, not arguments")
 
@@ -84,101 +81,6 @@ func TestActionYML(t *testing.T) {
 	assert.Equal(t, "review", *a.Inputs["comment-mode"].Default)
 	for _, name := range []string{"status", "gaps", "report-json", "report-markdown", "report-sarif", "matrix"} {
 		assert.NotEmpty(t, a.Outputs[name].Description, "output %s", name)
-	}
-}
-
-// dockerfile is the parsed instructions of each stage.
-type stage struct {
-	from, name string
-	lines      []string
-}
-
-func parseDockerfile(t *testing.T) []stage {
-	t.Helper()
-	f, err := os.Open(filepath.Join(repoRoot, "Dockerfile"))
-	require.NoError(t, err)
-	defer f.Close()
-	var stages []stage
-	var cont string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if strings.HasSuffix(line, `\`) {
-			cont += strings.TrimSuffix(line, `\`) + " "
-			continue
-		}
-		line, cont = cont+line, ""
-		fields := strings.Fields(line)
-		switch strings.ToUpper(fields[0]) {
-		case "FROM":
-			s := stage{from: fields[1]}
-			if len(fields) == 4 && strings.EqualFold(fields[2], "AS") {
-				s.name = fields[3]
-			}
-			stages = append(stages, s)
-		default:
-			require.NotEmpty(t, stages, "instruction before FROM: %s", line)
-			stages[len(stages)-1].lines = append(stages[len(stages)-1].lines, line)
-		}
-	}
-	require.NoError(t, sc.Err())
-	return stages
-}
-
-func TestDockerfile(t *testing.T) {
-	t.Parallel()
-	stages := parseDockerfile(t)
-	require.Len(t, stages, 2, "multi-stage: build, then the small final image")
-	build, final := stages[0], stages[1]
-	assert.True(t, strings.HasPrefix(build.from, "golang:"), build.from)
-	require.NotEmpty(t, build.name)
-
-	// The Go image is the version go.mod asks for.
-	mod, err := os.ReadFile(filepath.Join(repoRoot, "go.mod"))
-	require.NoError(t, err)
-	goVer := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindSubmatch(mod)
-	require.NotNil(t, goVer)
-	assert.True(t, strings.HasPrefix(build.from, "golang:"+string(goVer[1])), "%s vs go %s", build.from, goVer[1])
-
-	buildText := strings.Join(build.lines, "\n")
-	assert.Contains(t, buildText, "CGO_ENABLED=0", "static binary")
-	out := regexp.MustCompile(`go build .*-o (\S+) \./cmd/smile-action`).FindStringSubmatch(buildText)
-	require.NotNil(t, out, "the build stage builds ./cmd/smile-action")
-
-	assert.Regexp(t, `^(gcr\.io/distroless/static|scratch)`, final.from)
-	var copied, entry string
-	for _, l := range final.lines {
-		if m := regexp.MustCompile(`^COPY --from=(\S+) (\S+) (\S+)$`).FindStringSubmatch(l); m != nil {
-			assert.Equal(t, build.name, m[1])
-			assert.Equal(t, out[1], m[2], "copies the binary the build stage wrote")
-			copied = m[3]
-		}
-		if strings.HasPrefix(l, "ENTRYPOINT") {
-			m := regexp.MustCompile(`^ENTRYPOINT \["([^"]+)"\]$`).FindStringSubmatch(l)
-			require.NotNil(t, m, "exec-form ENTRYPOINT without arguments (Action mode needs no subcommand): %s", l)
-			entry = m[1]
-		}
-	}
-	require.NotEmpty(t, copied)
-	assert.Equal(t, copied, entry, "the entrypoint is the copied binary")
-	assert.Equal(t, "Dockerfile", readAction(t).Runs.Image)
-
-	// The build context keeps what `go build ./cmd/smile-action` needs.
-	ignore, err := os.ReadFile(filepath.Join(repoRoot, ".dockerignore"))
-	require.NoError(t, err)
-	var patterns []string
-	for _, l := range strings.Split(string(ignore), "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			patterns = append(patterns, l)
-		}
-	}
-	for _, needed := range []string{"go.mod", "go.sum", "cmd/smile-action/main.go", "internal/ghaction/publish.go", "internal/observe/viewer.html"} {
-		for _, p := range patterns {
-			assert.False(t, ghaction.Match(p, needed) || strings.HasPrefix(needed, strings.TrimSuffix(p, "/")+"/"), ".dockerignore %q drops %s", p, needed)
-		}
 	}
 }
 
