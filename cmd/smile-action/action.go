@@ -20,11 +20,12 @@ import (
 // actionRun is one tutorial to run in Action mode, with the inputs that override
 // smile.json.
 type actionRun struct {
-	Tutorial  string        // repository-relative path
-	Workspace string        // repository root
-	Config    config.Config // smile.json with the inputs applied
-	OutputDir string        // absolute, one per tutorial
-	Events    loop.Emitter
+	Tutorial   string        // repository-relative path
+	Workspace  string        // repository root
+	Config     config.Config // smile.json with the inputs applied
+	OutputDir  string        // absolute, one per tutorial
+	ScratchDir string        // work and logs (under RUNNER_TEMP); "" = inside OutputDir
+	Events     loop.Emitter
 }
 
 // runOne runs one tutorial end to end (runTutorial) and converts its report. Tests of
@@ -37,12 +38,13 @@ var runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
 		tut = filepath.FromSlash(r.Tutorial) // on a runner: the report names it as in the repository
 	}
 	out, err := runTutorial(ctx, e, runRequest{
-		Config:    &cfg,
-		Tutorial:  tut,
-		OutputDir: r.OutputDir,
-		RepoRoot:  r.Workspace,
-		Events:    r.Events,
-		Quiet:     true,
+		Config:     &cfg,
+		Tutorial:   tut,
+		OutputDir:  r.OutputDir,
+		ScratchDir: r.ScratchDir,
+		RepoRoot:   r.Workspace,
+		Events:     r.Events,
+		Quiet:      true,
 	})
 	if out == nil || out.Report == nil {
 		msg := "the run produced no report"
@@ -138,7 +140,10 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 
 	cfg.LLMProvider, cfg.FailOn = provider, failOn
 	cfg.LLMRuntime = firstOf(in.LLMRuntime, cfg.LLMRuntime)
-	cfg.ContainerImage = firstOf(in.Image, cfg.ContainerImage)
+	cfg.ContainerImage = actionLearnerImage(in.Image, cfg.ContainerImage, cfgPath)
+	// In CI the audit log and the artifact carry the evidence: a failed run's container
+	// is not kept (it would keep running on the runner, attached to the job's network).
+	cfg.Container.KeepOnFailure = false
 	if in.MaxIterations > 0 {
 		cfg.MaxIterations = in.MaxIterations
 	}
@@ -153,6 +158,8 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 	if !filepath.IsAbs(outRoot) {
 		outRoot = filepath.Join(ws, outRoot)
 	}
+	scratch := actionScratch(e.getenv)
+	defer tidyAction(e, ws, outRoot, scratch)
 	var results []ghaction.Result
 	for _, t := range tutorials {
 		// Groups do not nest on GitHub: the tutorial is a heading line and each of its
@@ -160,10 +167,11 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 		// annotates the de-duplicated report.
 		gha.Infof("smile-loop: testing %s", t)
 		alog := observe.NewActionsLog(e.stdout, observe.ActionsLogOptions{File: t, Redact: p.Redact, NoGapAnnotations: true})
-		res := runOne(ctx, e, actionRun{
-			Tutorial: t, Workspace: ws, Config: cfg, Events: alog,
-			OutputDir: filepath.Join(outRoot, slug(t)),
-		})
+		run := actionRun{Tutorial: t, Workspace: ws, Config: cfg, Events: alog, OutputDir: filepath.Join(outRoot, slug(t))}
+		if scratch != "" {
+			run.ScratchDir = filepath.Join(scratch, slug(t))
+		}
+		res := runOne(ctx, e, run)
 		alog.Close()
 		if res.Err != "" {
 			gha.Errorf("%s: %s", t, p.Redact(res.Err))

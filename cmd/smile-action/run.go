@@ -27,6 +27,7 @@ type runRequest struct {
 	Config     *config.Config // when set, used instead of loading ConfigPath
 	Tutorial   string         // overrides config "tutorial"
 	OutputDir  string         // overrides config "outputDir"
+	ScratchDir string         // where the work and logs directories go; "" = inside the output directory
 	Resume     bool
 	RepoRoot   string       // SARIF paths are relative to it
 	Events     loop.Emitter // also receives the run's events (Action log); may be nil
@@ -217,8 +218,8 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 		Image:         cfg.ContainerImage,
 		RunID:         runID,
 		TutorialDir:   tut.Dir,
-		WorkDir:       filepath.Join(outDir, "work"),
-		LogsDir:       filepath.Join(outDir, "logs"),
+		WorkDir:       filepath.Join(scratchDir(req, outDir), "work"),
+		LogsDir:       filepath.Join(scratchDir(req, outDir), "logs"),
 		Memory:        cfg.Container.Memory,
 		CPUs:          cfg.Container.CPUs,
 		PidsLimit:     int64(cfg.Container.PidsLimit),
@@ -263,7 +264,7 @@ func writeReport(e *env, out *runOutcome, tut *tutorial.Tutorial, req runRequest
 	r := rpt.Build(out.State, tut, rpt.Options{
 		Secrets:  secrets,
 		RepoRoot: req.RepoRoot,
-		LogsDir:  filepath.Join(out.OutputDir, "logs"),
+		LogsDir:  filepath.Join(scratchDir(req, out.OutputDir), "logs"),
 		Version:  version,
 		Logger:   e.log,
 	})
@@ -275,6 +276,15 @@ func writeReport(e *env, out *runOutcome, tut *tutorial.Tutorial, req runRequest
 		return
 	}
 	out.Files = files
+}
+
+// scratchDir holds a run's work and logs directories: req.ScratchDir (Action mode:
+// under RUNNER_TEMP), else the output directory.
+func scratchDir(req runRequest, outDir string) string {
+	if req.ScratchDir != "" {
+		return req.ScratchDir
+	}
+	return outDir
 }
 
 // loadRunConfig loads smile.json (or takes req.Config) and returns it with the
