@@ -141,9 +141,6 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 	cfg.LLMProvider, cfg.FailOn = provider, failOn
 	cfg.LLMRuntime = firstOf(in.LLMRuntime, cfg.LLMRuntime)
 	cfg.ContainerImage = actionLearnerImage(in.Image, cfg.ContainerImage, cfgPath)
-	// In CI the audit log and the artifact carry the evidence: a failed run's container
-	// is not kept (it would keep running on the runner, attached to the job's network).
-	cfg.Container.KeepOnFailure = false
 	if in.MaxIterations > 0 {
 		cfg.MaxIterations = in.MaxIterations
 	}

@@ -6,7 +6,8 @@ import (
 )
 
 // actionLearnerImage is the learner image of an Action run: the container-image input,
-// else smile.json's containerImage when the file sets it, else the smile-base image
+// else containerImage of the trusted configuration file (cfgPath; actionConfig never
+// takes it from the checkout) when that file sets it, else the smile-base image
 // published with this action version (a development build has none and keeps the
 // configuration's default). A missing image is pulled (internal/sandbox).
 func actionLearnerImage(input, cfgImage, cfgPath string) string {

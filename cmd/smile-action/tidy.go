@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/smile-loop/smile-loop/internal/sandbox"
 )
 
 // What Action mode leaves on a runner (self-hosted runners reuse their work directory,
@@ -39,7 +41,7 @@ func tidyAction(e *env, ws, outRoot, scratch string) {
 // chownLike gives every file under dir to the owner of ref, when this process may (root)
 // and they differ. Symbolic links are changed, never followed.
 func chownLike(dir, ref string) error {
-	uid, gid, ok := owner(ref)
+	uid, gid, ok := sandbox.Owner(ref)
 	if !ok || os.Geteuid() != 0 || uid == 0 {
 		return nil
 	}

@@ -381,7 +381,7 @@ func TestActionImageOnRunner(t *testing.T) {
 	j.env["ACTIONS_RESULTS_URL"] = arts.URL()
 	j.env["ACTIONS_RUNTIME_TOKEN"] = arts.Token
 
-	res := j.run(t, actionInputs(t, actionToken, map[string]string{"container-image": learner}))
+	res := j.run(t, actionInputs(t, actionToken, map[string]string{"container-image": learner, "llm-provider": "none", "max-iterations": "2"}))
 	if testing.Verbose() || res.code != 1 {
 		t.Logf("job log:\n%s", res.log)
 	}

@@ -84,6 +84,11 @@ func TestActionModeEndToEnd(t *testing.T) {
 	env.Set("GITHUB_API_URL", gh.URL())
 	env.Set("INPUT_GITHUB-TOKEN", actionToken)
 	env.Set("INPUT_TUTORIALS", "docs/**/*.md")
+	// The checkout's smile.json is untrusted in Action mode: the workflow's inputs set
+	// what it may not.
+	env.Set("INPUT_CONTAINER-IMAGE", image)
+	env.Set("INPUT_LLM-PROVIDER", "none")
+	env.Set("INPUT_MAX-ITERATIONS", "2")
 	env.Set("ACTIONS_RESULTS_URL", arts.URL())
 	env.Set("ACTIONS_RUNTIME_TOKEN", arts.Token)
 
