@@ -6,8 +6,9 @@ package headless
 
 import (
 	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -38,27 +39,37 @@ const MissingCLIMarker = "smile-wrapper: missing CLI: "
 
 // Tool permissions per CLI and role. The Student has no web tools (spec 4.5, 4.S1); the
 // Mentor may read and search the web but not write files or run commands (story 6).
-// Enforced with each CLI's own permission flags, not only through the prompt:
+// Enforced with each pinned CLI's own permission mechanism (clis.json), not the prompt:
 //
 //   - claude: --disallowedTools removes tools from the model's tool list; --allowedTools
 //     pre-approves tools so headless -p runs them without a prompt (denied otherwise).
-//     Task is removed too, so a sub-agent cannot bring the removed tools back.
-//     (docs.anthropic.com/en/docs/claude-code/cli-reference, iam#tool-specific-permission-rules)
-//   - codex: the Student runs with --sandbox danger-full-access, because codex's own
-//     Landlock/seccomp sandbox fails inside Docker and the container is the sandbox;
-//     web search stays off (tools.web_search=false). The Mentor runs with
-//     --sandbox read-only: it can look but every write is refused.
-//     (developers.openai.com/codex/cli/reference, codex-rs/exec)
-//   - gemini: headless mode denies every tool that is not approved; --allowed-tools lists
-//     the approved ones (google-gemini/gemini-cli#9114, docs/cli/headless.md).
+//     Agent (formerly Task) is removed, so a sub-agent cannot bring removed tools back.
+//     --setting-sources user: the tutorial's .claude/ settings, hooks and permission
+//     rules are never loaded (code.claude.com/docs/en/cli-reference, settings).
+//   - codex: the Student runs with --sandbox danger-full-access (the container is the
+//     sandbox) and web_search="disabled". codex reads files only by running shell
+//     commands, so a codex Mentor could not be research-only: the codex Mentor uses the
+//     api runtime instead (see cli.New) and Command refuses to build it.
+//   - gemini: headless mode denies every tool the non-interactive policy does not allow;
+//     --allowed-tools approves the role's tools (policies/non-interactive.toml@v0.56.0),
+//     and a system settings file (GEMINI_CLI_SYSTEM_SETTINGS_PATH) excludes the role's
+//     forbidden tools from discovery (tools.exclude, merged by union, so a workspace
+//     settings file cannot bring them back). --skip-trust: 0.56 refuses a headless run in
+//     an untrusted folder (exit 55).
 var (
-	claudeStudentAllowed    = "Bash,Read,Write,Edit,MultiEdit,Glob,Grep,LS,TodoWrite"
-	claudeStudentDisallowed = "WebSearch,WebFetch,Task"
-	claudeMentorAllowed     = "Read,Glob,Grep,LS,WebSearch,WebFetch"
-	claudeMentorDisallowed  = "Bash,Write,Edit,MultiEdit,NotebookEdit,Task"
-	geminiStudentAllowed    = "run_shell_command,read_file,read_many_files,write_file,replace,list_directory,glob,search_file_content"
-	geminiMentorAllowed     = "read_file,read_many_files,list_directory,glob,search_file_content,google_web_search,web_fetch"
+	claudeStudentAllowed    = "Bash,Read,Write,Edit,Glob,Grep,NotebookEdit,TodoWrite"
+	claudeStudentDisallowed = "WebSearch,WebFetch,Agent,Task"
+	claudeMentorAllowed     = "Read,Glob,Grep,WebSearch,WebFetch"
+	claudeMentorDisallowed  = "Bash,Write,Edit,NotebookEdit,Agent,Task,Monitor"
+	geminiStudentAllowed    = "run_shell_command,read_file,read_many_files,write_file,replace,list_directory,glob,grep_search"
+	geminiMentorAllowed     = "read_file,read_many_files,list_directory,glob,grep_search,google_web_search,web_fetch"
+	geminiStudentExcluded   = []string{"google_web_search", "web_fetch"}
+	geminiMentorExcluded    = []string{"run_shell_command", "write_file", "replace"}
 )
+
+// ErrNoCodexMentor: the codex CLI cannot be a research-only Mentor (it reads files only
+// through shell commands); the codex Mentor runs in the api runtime.
+var ErrNoCodexMentor = errors.New("the codex CLI reads files only by running shell commands, so it cannot be a research-only Mentor: the codex Mentor uses the api runtime")
 
 // MaxArgPrompt is the longest prompt passed as a command-line argument. Linux refuses a
 // single argument over 128 KiB (MAX_ARG_STRLEN) and a tutorial may have 100 KiB, so a
@@ -74,16 +85,28 @@ type Invocation struct {
 	Name  string
 	Args  []string
 	Stdin string // the prompt, when too long for an argument
+	// Files are written before the run, and Env points the CLI at them (gemini's system
+	// settings file). A file name is relative to a fresh directory the runner creates;
+	// "{dir}" in an Env value is replaced with that directory.
+	Files map[string][]byte
+	Env   map[string]string
+	// IsolatedCwd runs the CLI in that fresh directory, with its usual working directory
+	// added to the readable ones: the gemini Mentor, so the tutorial's own .gemini/
+	// settings and hooks (workspace settings come from the working directory) never load.
+	IsolatedCwd bool
 }
 
 // Command returns the CLI invocation for a headless run with machine-readable output:
 // claude -p … --output-format stream-json --verbose; codex exec --json …;
-// gemini -p … --output-format stream-json.
+// gemini -p … --output-format stream-json. Every command line it builds is accepted by
+// the pinned CLI (clis.json; TestCommandLinesAreAcceptedByThePinnedCLIs).
 func Command(provider, role, prompt, model string) (Invocation, error) {
 	if role != RoleStudent && role != RoleMentor {
 		return Invocation{}, fmt.Errorf("unknown role %q", role)
 	}
-	long := len(prompt) > MaxArgPrompt
+	// A prompt that starts with "-" would be read as an option (commander, yargs): it
+	// goes through stdin like a long one.
+	long := len(prompt) > MaxArgPrompt || strings.HasPrefix(prompt, "-")
 	inv := Invocation{Name: provider}
 	if long {
 		inv.Stdin = prompt
@@ -91,24 +114,23 @@ func Command(provider, role, prompt, model string) (Invocation, error) {
 	var args []string
 	switch provider {
 	case Claude:
-		// -p (--print) is a switch; the prompt is the positional argument, or stdin.
+		// -p (--print) is a switch; the prompt is the positional argument, or stdin. It
+		// comes first: --allowedTools and --add-dir are variadic and would swallow it.
 		args = []string{"-p"}
 		if !long {
 			args = append(args, prompt)
 		}
-		args = append(args, "--output-format", "stream-json", "--verbose")
+		args = append(args, "--output-format", "stream-json", "--verbose", "--setting-sources", "user")
 		if role == RoleStudent {
 			args = append(args, "--permission-mode", "acceptEdits", "--allowedTools", claudeStudentAllowed, "--disallowedTools", claudeStudentDisallowed)
 		} else {
 			args = append(args, "--permission-mode", "default", "--allowedTools", claudeMentorAllowed, "--disallowedTools", claudeMentorDisallowed)
 		}
 	case Codex:
-		args = []string{"exec", "--json", "--skip-git-repo-check"}
-		if role == RoleStudent {
-			args = append(args, "--sandbox", "danger-full-access", "-c", "tools.web_search=false")
-		} else {
-			args = append(args, "--sandbox", "read-only", "-c", "tools.web_search=true")
+		if role == RoleMentor {
+			return Invocation{}, ErrNoCodexMentor
 		}
+		args = []string{"exec", "--json", "--skip-git-repo-check", "--sandbox", "danger-full-access", "-c", `web_search="disabled"`}
 		if model != "" {
 			args = append(args, "--model", model)
 		}
@@ -124,12 +146,21 @@ func Command(provider, role, prompt, model string) (Invocation, error) {
 		if long {
 			p = stdinNote
 		}
-		args = []string{"-p", p, "--output-format", "stream-json"}
+		args = []string{"-p", p, "--output-format", "stream-json", "--skip-trust"}
+		exclude := geminiStudentExcluded
 		if role == RoleStudent {
 			args = append(args, "--allowed-tools", geminiStudentAllowed)
 		} else {
 			args = append(args, "--allowed-tools", geminiMentorAllowed)
+			exclude = geminiMentorExcluded
+			inv.IsolatedCwd = true
 		}
+		settings, _ := json.Marshal(map[string]any{
+			"tools":   map[string]any{"exclude": exclude},
+			"privacy": map[string]any{"usageStatisticsEnabled": false},
+		})
+		inv.Files = map[string][]byte{"gemini-settings.json": settings}
+		inv.Env = map[string]string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "{dir}/gemini-settings.json"}
 	default:
 		return Invocation{}, fmt.Errorf("llmProvider %q has no CLI runtime: use claude, codex or gemini", provider)
 	}
@@ -174,32 +205,6 @@ func Install(provider string) string {
 	}
 	return "use llmProvider claude, codex or gemini"
 }
-
-// Error kinds of a failed CLI run.
-const (
-	ErrRateLimit = "rate_limit"
-	ErrAuth      = "auth"
-	ErrOther     = "error"
-)
-
-var (
-	reRate = regexp.MustCompile(`(?i)\b429\b|\b529\b|rate[ _-]?limit|too many requests|resource_exhausted|overloaded|quota exceeded|exceeded retry limit`)
-	reAuth = regexp.MustCompile(`(?i)\b401\b|\b403\b|unauthori[sz]ed|authentication_error|invalid api key|invalid x-api-key|api key not valid|permission_denied|please run /login|incorrect api key`)
-)
-
-// ClassifyError names the kind of a provider error message: rate limit, auth or other.
-func ClassifyError(msg string) string {
-	switch {
-	case reRate.MatchString(msg):
-		return ErrRateLimit
-	case reAuth.MatchString(msg):
-		return ErrAuth
-	}
-	return ErrOther
-}
-
-// Retryable reports whether an error kind is worth retrying (4.E2, 6.E1).
-func Retryable(kind string) bool { return kind == ErrRateLimit || kind == ErrAuth }
 
 // ShimRecord is one command the exit-code shim saw: the string bash ran with -c, its
 // exit code and duration.
@@ -267,12 +272,18 @@ type Payload struct {
 	Truncated  bool         `json:"truncated,omitempty"`
 }
 
-// Attempt is one failed run that the wrapper retried.
+// Attempt is one failed run that the wrapper retried (it had made no tool call), with
+// what it cost: its tokens and USD count in the audit trail like the final run's.
 type Attempt struct {
-	ExitCode int           `json:"exitCode"`
-	Kind     string        `json:"kind"`
-	Message  string        `json:"message"`
-	Waited   time.Duration `json:"waited"`
+	ExitCode     int           `json:"exitCode"`
+	Kind         string        `json:"kind"`
+	Message      string        `json:"message"`
+	Waited       time.Duration `json:"waited"`
+	Model        string        `json:"model,omitempty"`
+	InputTokens  int           `json:"inputTokens,omitempty"`
+	OutputTokens int           `json:"outputTokens,omitempty"`
+	CostUSD      float64       `json:"costUsd,omitempty"`
+	DurationMS   int64         `json:"durationMs,omitempty"`
 }
 
 // RunError is the provider's failure as the CLI reported it.

@@ -28,26 +28,25 @@ func TestCommandEnforcesRolePermissionsThroughFlags(t *testing.T) {
 		{name: "claude student", provider: Claude, role: RoleStudent, check: func(t *testing.T, a []string) {
 			assert.Equal(t, "stream-json", flag(a, "--output-format"))
 			assert.Contains(t, a, "--verbose")
-			assert.Equal(t, "WebSearch,WebFetch,Task", flag(a, "--disallowedTools"))
+			assert.Equal(t, "WebSearch,WebFetch,Agent,Task", flag(a, "--disallowedTools"))
 			assert.Contains(t, flag(a, "--allowedTools"), "Bash")
+			assert.Equal(t, "user", flag(a, "--setting-sources"), "the tutorial's .claude/ settings and hooks never load")
 		}},
 		{name: "claude mentor", provider: Claude, role: RoleMentor, check: func(t *testing.T, a []string) {
-			for _, tool := range []string{"Bash", "Write", "Edit", "MultiEdit"} {
+			for _, tool := range []string{"Bash", "Write", "Edit", "NotebookEdit", "Agent"} {
 				assert.Contains(t, strings.Split(flag(a, "--disallowedTools"), ","), tool)
 			}
 			assert.Contains(t, flag(a, "--allowedTools"), "WebSearch")
 			assert.NotContains(t, flag(a, "--allowedTools"), "Bash")
+			assert.Equal(t, "user", flag(a, "--setting-sources"))
 		}},
 		{name: "codex student", provider: Codex, role: RoleStudent, check: func(t *testing.T, a []string) {
 			require.GreaterOrEqual(t, len(a), 3)
 			assert.Equal(t, []string{"exec", "--json", "--skip-git-repo-check"}, a[:3])
 			assert.Equal(t, "danger-full-access", flag(a, "--sandbox"))
-			assert.Equal(t, "tools.web_search=false", flag(a, "-c"))
+			assert.Equal(t, `web_search="disabled"`, flag(a, "-c"))
 			assert.Equal(t, "PROMPT", a[len(a)-1])
 			assert.Equal(t, "--", a[len(a)-2])
-		}},
-		{name: "codex mentor", provider: Codex, role: RoleMentor, check: func(t *testing.T, a []string) {
-			assert.Equal(t, "read-only", flag(a, "--sandbox"))
 		}},
 		{name: "gemini student", provider: Gemini, role: RoleStudent, check: func(t *testing.T, a []string) {
 			assert.Equal(t, "stream-json", flag(a, "--output-format"))
@@ -55,6 +54,7 @@ func TestCommandEnforcesRolePermissionsThroughFlags(t *testing.T) {
 			assert.Contains(t, allowed, "run_shell_command")
 			assert.NotContains(t, allowed, "web")
 			assert.NotContains(t, a, "--yolo")
+			assert.Contains(t, a, "--skip-trust", "0.56 refuses a headless run in an untrusted folder")
 		}},
 		{name: "gemini mentor", provider: Gemini, role: RoleMentor, check: func(t *testing.T, a []string) {
 			allowed := flag(a, "--allowed-tools")
@@ -75,6 +75,8 @@ func TestCommandEnforcesRolePermissionsThroughFlags(t *testing.T) {
 	}
 	_, err := Command("none", RoleStudent, "p", "")
 	assert.ErrorContains(t, err, "has no CLI runtime")
+	_, err = Command(Codex, RoleMentor, "p", "")
+	assert.ErrorIs(t, err, ErrNoCodexMentor, "codex reads files only through a shell: its Mentor is the api runtime")
 	inv, _ := Command(Claude, RoleStudent, "p", "claude-opus-4-1")
 	assert.Equal(t, "claude-opus-4-1", flag(inv.Args, "--model"))
 	assert.Equal(t, []string{"-p", "p", "--output-format"}, inv.Args[:3])
@@ -172,6 +174,13 @@ func TestClassifyError(t *testing.T) {
 		{msg: "Invalid API key · Please run /login", want: ErrAuth},
 		{msg: "unexpected status 401 Unauthorized: Incorrect API key provided", want: ErrAuth},
 		{msg: "API key not valid. Please pass a valid API key.", want: ErrAuth},
+		{msg: "exceeded retry limit, last status: 401 Unauthorized", want: ErrAuth},
+		{msg: "Please set an Auth method in your ~/.gemini/settings.json or specify …", want: ErrAuth},
+		{msg: "Not logged in · Please run /login", want: ErrAuth},
+		{msg: "stream disconnected before completion: error sending request for url", want: ErrNetwork},
+		{msg: "TypeError: fetch failed", want: ErrNetwork},
+		{msg: "error: unexpected argument '--search' found", want: ErrUsage},
+		{msg: "Unknown argument: all-files", want: ErrUsage},
 		{msg: "Error: context window exceeded", want: ErrOther},
 	}
 	for _, tt := range tests {
@@ -228,7 +237,6 @@ func TestAddDirs(t *testing.T) {
 	}{
 		{provider: Claude, want: []string{"--add-dir", "/a", "--add-dir", "/b"}},
 		{provider: Gemini, want: []string{"--include-directories", "/a,/b"}},
-		{provider: Codex, want: []string{}},
 	} {
 		inv, err := Command(tt.provider, RoleMentor, "p", "")
 		require.NoError(t, err)
