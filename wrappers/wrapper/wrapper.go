@@ -7,7 +7,10 @@
 //
 // Usage: smile-wrapper student|mentor
 //
-//	smile-wrapper print-shim   prints the exit-code shell shim (the image installs it)
+//	smile-wrapper print-shim      prints the exit-code shell shim (the image installs it)
+//	smile-wrapper check ROLE      runs the CLI once as the wrapper would, without the
+//	                              orchestrator, and fails if it refuses its command line
+//	                              (the image's smoke test, images/smile-base/smoke.sh)
 //
 // Environment: SMILE_API_URL, SMILE_TOKEN or, with SMILE_TOKEN_STDIN=1, the token as the
 // first line of standard input (how the runtime passes it: an environment can be read by
@@ -28,6 +31,8 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -47,6 +52,9 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if len(args) == 1 && args[0] == "print-shim" {
 		_, _ = io.WriteString(stdout, headless.Shim)
 		return 0
+	}
+	if len(args) >= 1 && args[0] == "check" {
+		return check(ctx, args[1:], getenv, stdout, stderr)
 	}
 	// Before anything else: other processes of the container's user (the tutorial's) may
 	// not read this process's memory, environment or file descriptors.
@@ -142,8 +150,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	return 0
 }
 
-// runCLI runs the CLI, retrying provider rate limits and auth errors with exponential
-// backoff and jitter (4.E2, 6.E1), and returns the payload of the last run.
+// runCLI runs the CLI and returns the payload of the last run. A failed run is run again
+// (exponential backoff with jitter, 4.E2, 6.E1) only when it did nothing: a provider rate
+// limit, auth or network failure before any tool call. A run that had started working
+// is never repeated in the container it changed: its evidence is the result. Every
+// retried run's tokens and cost go into Attempts.
 func runCLI(ctx context.Context, path string, inv headless.Invocation, provider, role string, getenv func(string) string) headless.Payload {
 	maxAttempts := atoi(getenv("SMILE_MAX_ATTEMPTS"), 4)
 	bo := backoff.NewExponentialBackOff()
@@ -154,13 +165,16 @@ func runCLI(ctx context.Context, path string, inv headless.Invocation, provider,
 	bo.Reset()
 	var attempts []headless.Attempt
 	for n := 1; ; n++ {
-		p := runOnce(ctx, path, inv, provider, role, getenv)
+		p, sum := runOnce(ctx, path, inv, provider, role, getenv)
 		p.Attempts = attempts
-		if p.Error == nil || !headless.Retryable(p.Error.Kind) || n >= maxAttempts || ctx.Err() != nil {
+		didNothing := len(sum.Tools) == 0 && len(p.Commands) == 0
+		if p.Error == nil || !headless.Retryable(p.Error.Kind) || !didNothing || n >= maxAttempts || ctx.Err() != nil {
 			return p
 		}
 		wait := bo.NextBackOff()
-		attempts = append(attempts, headless.Attempt{ExitCode: p.ExitCode, Kind: p.Error.Kind, Message: p.Error.Message, Waited: wait})
+		attempts = append(attempts, headless.Attempt{ExitCode: p.ExitCode, Kind: p.Error.Kind, Message: p.Error.Message, Waited: wait,
+			Model: sum.Model, InputTokens: sum.InputTokens, OutputTokens: sum.OutputTokens, CostUSD: sum.CostUSD,
+			DurationMS: max(sum.DurationMS, p.DurationMS)})
 		select {
 		case <-ctx.Done():
 			return p
@@ -169,7 +183,7 @@ func runCLI(ctx context.Context, path string, inv headless.Invocation, provider,
 	}
 }
 
-func runOnce(ctx context.Context, path string, inv headless.Invocation, provider, role string, getenv func(string) string) headless.Payload {
+func runOnce(ctx context.Context, path string, inv headless.Invocation, provider, role string, getenv func(string) string) (headless.Payload, headless.Summary) {
 	p := headless.Payload{Provider: provider, Role: role}
 	logFile, err := os.CreateTemp("", "smile-cmdlog-*")
 	if err == nil {
@@ -181,20 +195,36 @@ func runOnce(ctx context.Context, path string, inv headless.Invocation, provider
 		ctx, cancel = context.WithTimeout(ctx, t)
 		defer cancel()
 	}
-	cmd := exec.CommandContext(ctx, path, inv.Args...)
+	dir := getenv("SMILE_WORKDIR")
+	if dir == "" {
+		dir = "/workspace/work"
+	}
+	if _, err := os.Stat(dir); err != nil {
+		dir = ""
+	}
+	runDir, env, err := prepare(inv, withoutSecrets(os.Environ()))
+	if err != nil {
+		p.ExitCode = -1
+		p.Error = &headless.RunError{Kind: headless.ErrOther, Message: err.Error()}
+		return p, headless.Summary{}
+	}
+	if runDir != "" {
+		defer os.RemoveAll(runDir)
+	}
+	args := inv.Args
+	if inv.IsolatedCwd && runDir != "" {
+		if dir != "" {
+			args = headless.AddDirs(headless.Invocation{Args: args}, provider, []string{dir}).Args
+		}
+		dir = runDir
+	}
+	cmd := exec.CommandContext(ctx, path, args...)
 	if inv.Stdin != "" {
 		cmd.Stdin = strings.NewReader(inv.Stdin)
 	}
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 10 * time.Second
-	cmd.Dir = getenv("SMILE_WORKDIR")
-	if cmd.Dir == "" {
-		cmd.Dir = "/workspace/work"
-	}
-	if _, err := os.Stat(cmd.Dir); err != nil {
-		cmd.Dir = ""
-	}
-	env := withoutSecrets(os.Environ())
+	cmd.Dir = dir
 	if logFile != nil {
 		env = append(env, "SMILE_CMDLOG="+logFile.Name())
 	}
@@ -227,19 +257,54 @@ func runOnce(ctx context.Context, path string, inv headless.Invocation, provider
 			p.Commands = headless.ParseShimLog(string(data))
 		}
 	}
-	if sum := headless.ParseStream(provider, stream); sum.Error != nil {
+	sum := headless.ParseStream(provider, stream)
+	if sum.Error != nil {
 		p.Error = sum.Error
 	} else if p.ExitCode != 0 {
-		msg := lastLine(p.Stderr)
+		// The CLI's own error: it precedes any help text (yargs prints help after it), and
+		// a CLI that is not logged in may say so on stdout.
+		msg := headless.ErrorLines(p.Stderr)
+		if msg == "" && sum.Events == 0 {
+			msg = headless.ErrorLines(stream)
+		}
 		if msg == "" {
 			msg = fmt.Sprintf("%s exited with code %d", provider, p.ExitCode)
 		}
+		kind := headless.ClassifyError(msg)
 		if ctx.Err() != nil {
 			msg = fmt.Sprintf("%s was stopped after SMILE_CLI_TIMEOUT: %s", provider, msg)
+			kind = headless.ErrOther
 		}
-		p.Error = &headless.RunError{Kind: headless.ClassifyError(p.Stderr), Message: msg}
+		p.Error = &headless.RunError{Kind: kind, Message: msg}
 	}
-	return p
+	return p, sum
+}
+
+// prepare writes the invocation's files into a fresh directory and returns it with the
+// CLI's environment (the invocation's variables, "{dir}" replaced).
+func prepare(inv headless.Invocation, env []string) (string, []string, error) {
+	if len(inv.Files) == 0 && len(inv.Env) == 0 && !inv.IsolatedCwd {
+		return "", env, nil
+	}
+	dir, err := os.MkdirTemp("", "smile-cli-*")
+	if err != nil {
+		return "", nil, fmt.Errorf("create the CLI's settings directory: %w", err)
+	}
+	for name, data := range inv.Files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			os.RemoveAll(dir)
+			return "", nil, fmt.Errorf("write the CLI's %s: %w", name, err)
+		}
+	}
+	keys := make([]string, 0, len(inv.Env))
+	for k := range inv.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env = append(env, k+"="+strings.ReplaceAll(inv.Env[k], "{dir}", dir))
+	}
+	return dir, env, nil
 }
 
 // withoutSecrets drops the wrapper's own credentials from the CLI's environment: the CLI
@@ -290,11 +355,6 @@ func (t *tail) Write(p []byte) (int, error) {
 }
 
 func (t *tail) String() string { return string(t.buf) }
-
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
-}
 
 func atoi(s string, def int) int {
 	if n, err := strconv.Atoi(s); err == nil && n > 0 {

@@ -100,18 +100,18 @@ func TestWrapperRunsTheCLIAndPostsItsStream(t *testing.T) {
 	assert.Equal(t, headless.ShimRecord{Command: "exit 4", ExitCode: 4, DurationMS: p.Commands[0].DurationMS}, p.Commands[0])
 	args, err := os.ReadFile(argsOut)
 	require.NoError(t, err)
-	assert.Contains(t, string(args), "--disallowedTools\nWebSearch,WebFetch,Task")
+	assert.Contains(t, string(args), "--disallowedTools\nWebSearch,WebFetch,Agent,Task")
 	assert.Contains(t, string(args), "-p\ndo it")
 }
 
 func TestWrapperRetriesRateLimitsThenReportsTheError(t *testing.T) {
 	api := &fakeAPI{}
-	srv := httptest.NewServer(api.handler(t, "mentor"))
+	srv := httptest.NewServer(api.handler(t, "student"))
 	t.Cleanup(srv.Close)
 	bin := fakeCLI(t, "codex", `echo '{"type":"turn.failed","error":{"message":"exceeded retry limit, last status: 429 Too Many Requests"}}'; exit 1`)
 	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
 	var stderr bytes.Buffer
-	code := run(context.Background(), []string{"mentor"}, envFunc(map[string]string{
+	code := run(context.Background(), []string{"student"}, envFunc(map[string]string{
 		"SMILE_API_URL": srv.URL, "SMILE_TOKEN": "tok", "SMILE_PROVIDER": "codex", "SMILE_MAX_ATTEMPTS": "3", "SMILE_BACKOFF": "1ms",
 	}), &stderr)
 	require.Equal(t, 0, code, stderr.String())
@@ -174,4 +174,73 @@ func TestRunPrintShim(t *testing.T) {
 	var out, errb bytes.Buffer
 	assert.Equal(t, 0, Run(context.Background(), []string{"print-shim"}, envFunc(nil), &out, &errb))
 	assert.Equal(t, headless.Shim, out.String())
+}
+
+// gemini runs with a system settings file that excludes the role's forbidden tools (the
+// Student's web tools, the Mentor's shell and write tools), and the Mentor runs in a
+// fresh directory so the tutorial's own .gemini/ settings never load; its working
+// directory stays readable through --include-directories.
+func TestWrapperGivesGeminiItsSettingsAndAnIsolatedMentor(t *testing.T) {
+	for _, tt := range []struct {
+		role     string
+		excluded []string
+	}{
+		{role: "student", excluded: []string{"google_web_search", "web_fetch"}},
+		{role: "mentor", excluded: []string{"run_shell_command", "write_file", "replace"}},
+	} {
+		t.Run(tt.role, func(t *testing.T) {
+			api := &fakeAPI{}
+			srv := httptest.NewServer(api.handler(t, tt.role))
+			t.Cleanup(srv.Close)
+			out := t.TempDir()
+			bin := fakeCLI(t, "gemini", `cp "$GEMINI_CLI_SYSTEM_SETTINGS_PATH" "$OUT/settings.json"; pwd > "$OUT/pwd"; printf '%s\n' "$@" > "$OUT/args"
+echo '{"type":"result","timestamp":"t","status":"success","stats":{"input_tokens":1,"output_tokens":1}}'`)
+			t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+			t.Setenv("OUT", out)
+			work := t.TempDir()
+			var stderr bytes.Buffer
+			code := run(context.Background(), []string{tt.role}, envFunc(map[string]string{
+				"SMILE_API_URL": srv.URL, "SMILE_TOKEN": "tok", "SMILE_PROVIDER": "gemini", "SMILE_WORKDIR": work, "SMILE_ADD_DIRS": "/elsewhere",
+			}), &stderr)
+			require.Equal(t, 0, code, stderr.String())
+			var settings struct {
+				Tools struct {
+					Exclude []string `json:"exclude"`
+				} `json:"tools"`
+			}
+			data, err := os.ReadFile(filepath.Join(out, "settings.json"))
+			require.NoError(t, err)
+			require.NoError(t, json.Unmarshal(data, &settings))
+			assert.Equal(t, tt.excluded, settings.Tools.Exclude)
+			pwd, _ := os.ReadFile(filepath.Join(out, "pwd"))
+			args, _ := os.ReadFile(filepath.Join(out, "args"))
+			if tt.role == "mentor" {
+				assert.NotEqual(t, work, strings.TrimSpace(string(pwd)))
+				assert.Contains(t, string(args), "--include-directories\n"+work+"\n")
+			} else {
+				assert.Equal(t, work, strings.TrimSpace(string(pwd)))
+			}
+			assert.Contains(t, string(args), "--skip-trust")
+		})
+	}
+}
+
+// `smile-wrapper check` runs the CLI once as the wrapper would and fails when the CLI
+// refuses its command line, quoting the CLI's error.
+func TestCheckFailsOnARefusedCommandLine(t *testing.T) {
+	bin := fakeCLI(t, "codex", `echo "error: unexpected argument '--json' found" >&2; echo >&2; echo "Usage: codex exec [OPTIONS] [PROMPT]" >&2; exit 2`)
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	var stdout, stderr bytes.Buffer
+	code := Run(context.Background(), []string{"check", "student"}, envFunc(map[string]string{"SMILE_PROVIDER": "codex"}), &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr.String(), "codex refused the command line the wrapper builds: error: unexpected argument '--json' found")
+	var res CheckResult
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
+	assert.Equal(t, "codex", res.Command[0])
+	assert.Equal(t, 2, res.ExitCode)
+
+	stdout.Reset()
+	code = Run(context.Background(), []string{"check", "mentor"}, envFunc(map[string]string{"SMILE_PROVIDER": "codex"}), &stdout, &stderr)
+	assert.Equal(t, 0, code)
+	assert.Contains(t, stdout.String(), `"skipped"`)
 }

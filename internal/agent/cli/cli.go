@@ -238,11 +238,14 @@ func runWrapper(ctx context.Context, o Options, px *proxy, sb loop.Sandbox, cb l
 }
 
 // llmCalls turns a payload into the audit trail's calls: one per failed, retried run and
-// one for the final run, with tokens, duration and cost where the stream gives them.
+// one for the final run, each with its tokens, duration and cost where its stream gave
+// them (a retried run is billed too).
 func llmCalls(agent string, p headless.Payload, sum headless.Summary, model string) []loop.LLMCall {
 	var calls []loop.LLMCall
 	for _, a := range p.Attempts {
-		calls = append(calls, loop.LLMCall{Agent: agent, Provider: p.Provider, Model: model, Error: a.Kind + ": " + a.Message})
+		calls = append(calls, loop.LLMCall{Agent: agent, Provider: p.Provider, Model: firstNonEmpty(a.Model, model),
+			TokensIn: a.InputTokens, TokensOut: a.OutputTokens, CostUSD: a.CostUSD,
+			Duration: time.Duration(a.DurationMS) * time.Millisecond, Error: a.Kind + ": " + a.Message})
 	}
 	c := loop.LLMCall{Agent: agent, Provider: p.Provider, Model: firstNonEmpty(sum.Model, model),
 		TokensIn: sum.InputTokens, TokensOut: sum.OutputTokens, CostUSD: sum.CostUSD,

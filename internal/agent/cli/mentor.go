@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -14,6 +15,9 @@ const maxNotes = 8000
 
 // Advise implements loop.Mentor.
 func (m *Mentor) Advise(ctx context.Context, task loop.MentorTask) (loop.MentorResult, error) {
+	if m.opts.Provider == headless.Codex {
+		return loop.MentorResult{}, fmt.Errorf("cli runtime: %w (cli.New does this)", headless.ErrNoCodexMentor)
+	}
 	p, err := runWrapper(ctx, m.opts, m.proxy, task.Sandbox, task.Callback, headless.RoleMentor, task.Iteration, m.opts.MentorModel)
 	if err != nil {
 		return loop.MentorResult{}, err

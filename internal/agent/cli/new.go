@@ -19,7 +19,11 @@ import (
 // Student when the run ends to stop the proxy. The run token is a secret of the run:
 // pass Student.Secrets() to the loop's masking. base carries the options the config does
 // not decide (Logger, Install, timeouts); Provider and the models come from cfg.
-func New(cfg config.Config, getenv func(string) string, base Options) (*Student, *Mentor, error) {
+//
+// The codex Mentor is the api runtime's Mentor (read_file, list_dir, fetch_url only):
+// the codex CLI reads files only by running shell commands, so it cannot be a
+// research-only Mentor (headless.ErrNoCodexMentor).
+func New(cfg config.Config, getenv func(string) string, base Options) (*Student, loop.Mentor, error) {
 	ep, err := api.ResolveEndpoint(cfg.LLMProvider, cfg.LLM, getenv)
 	var ce *api.CredentialsError
 	if errors.As(err, &ce) {
@@ -35,8 +39,17 @@ func New(cfg config.Config, getenv func(string) string, base Options) (*Student,
 	p := &proxy{containerHost: loop.ContainerHost, opts: llmproxy.Options{Provider: cfg.LLMProvider, Upstream: ep.BaseURL, Key: ep.Key, Token: token, Logger: base.Logger}}
 	opts := base
 	opts.Provider, opts.StudentModel, opts.MentorModel = cfg.LLMProvider, cfg.LLM.Models.Standard, cfg.LLM.Models.Powerful
-	s, m := NewStudent(opts), NewMentor(opts)
-	s.proxy, m.proxy = p, p
+	s := NewStudent(opts)
+	s.proxy = p
+	if cfg.LLMProvider == config.ProviderCodex {
+		_, am, err := api.New(cfg, getenv, base.Logger)
+		if err != nil {
+			return nil, nil, err
+		}
+		return s, am, nil
+	}
+	m := NewMentor(opts)
+	m.proxy = p
 	return s, m, nil
 }
 

@@ -34,7 +34,9 @@ func TestNewRoutesTheCLIThroughTheKeyHoldingProxy(t *testing.T) {
 	s, m, err := New(cfg, func(k string) string { return env[k] }, Options{Install: fakeInstall("claude")})
 	require.NoError(t, err)
 	s.proxy.containerHost = "127.0.0.1" // the host sandbox is the host itself
-	require.NotNil(t, m.proxy)
+	cm, ok := m.(*Mentor)
+	require.True(t, ok, "the claude Mentor is the claude CLI")
+	require.Same(t, s.proxy, cm.proxy)
 	t.Cleanup(func() { assert.NoError(t, s.Close()) })
 
 	sb := newHostSandbox(t)
@@ -56,6 +58,20 @@ func TestNewRoutesTheCLIThroughTheKeyHoldingProxy(t *testing.T) {
 		}
 	}
 	sb.mu.Unlock()
+}
+
+// The codex CLI reads files only through a shell: its Mentor is the api runtime's, which
+// has no tool that writes or runs anything.
+func TestNewCodexMentorIsTheAPIRuntime(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default()
+	cfg.LLMProvider = config.ProviderCodex
+	env := map[string]string{"OPENAI_API_KEY": "sk-test"}
+	s, m, err := New(cfg, func(k string) string { return env[k] }, Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	assert.IsType(t, &api.Mentor{}, m)
+	assert.Equal(t, config.ProviderCodex, s.opts.Provider)
 }
 
 func TestNewWithoutAKeyIsAnEnvironmentError(t *testing.T) {

@@ -1,15 +1,20 @@
 // Command fakecli stands in for the claude, codex and gemini CLIs in tests (installed
-// under those names). It emits each CLI's real stream format, as recorded from the CLIs
-// and documented (see internal/agent/cli/headless/stream.go), while really running the
-// commands it "decides" on with bash -c, so the exit-code shim and the container see
-// real processes. No model is involved:
+// under those names). It behaves as the version pinned in images/smile-base, as recorded
+// in internal/agent/cli/headless/clis.json: it parses its command line with that
+// version's accepted flags and refuses anything else exactly as the real CLI does (same
+// message, stream, help and exit code), refuses a headless gemini run in an untrusted
+// folder, and emits that version's stream events. It really runs the commands it
+// "decides" on with bash -c, so the exit-code shim and the container see real processes.
+// No model is involved:
 //
 //   - the Student runs the prompt's "FIX$ cmd" lines (mentor notes) and then its
 //     "$ cmd" lines (the tutorial), stopping at the first failure with ask_mentor;
 //   - the Mentor answers notes naming the failed command, plus "FIX$ cmd" when the
 //     prompt (the tutorial) carries "FAKECLI:MENTOR_FIX=cmd";
 //   - "FAKECLI:RATE_LIMIT=N" in the prompt fails the first N runs with a rate limit;
-//     "FAKECLI:AUTH" always fails authentication;
+//     "FAKECLI:AUTH" always fails authentication at the API (401);
+//     "FAKECLI:NOAUTH" exits before any work as the CLI does with no credentials;
+//     "FAKECLI:WORK_THEN_FAIL" runs the first command, then fails with a rate limit;
 //   - when the provider's base-URL variable is set it first calls that URL with the
 //     key variable, as the real CLI would (the key-isolation test points it at the proxy).
 package main
@@ -26,6 +31,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/smile-loop/smile-loop/internal/agent/cli/headless"
 )
 
 var (
@@ -47,10 +54,41 @@ func main() {
 			f.Close()
 		}
 	}
-	prompt, mentor := parseArgs(args)
+	spec, ok := headless.Spec(name)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "fakecli: installed as %q, not claude, codex or gemini\n", name)
+		os.Exit(2)
+	}
+	// FAKECLI_CHOICES=--flag=a,b narrows a flag's choices to an older version's (gemini
+	// 0.9.0: --output-format text,json), to show how the runtime reports a refusal.
+	if o := os.Getenv("FAKECLI_CHOICES"); o != "" {
+		flag, list, _ := strings.Cut(o, "=")
+		for i := range spec.Flags {
+			if spec.Flags[i].Name == flag {
+				spec.Flags[i].Choices = strings.Split(list, ",")
+			}
+		}
+	}
+	parsed, rej := spec.Parse(args)
+	if rej != nil {
+		exit(spec, *rej)
+	}
+	for _, f := range spec.Flags {
+		if f.Deprecated != "" && parsed.Has(f.Name) && spec.Parser == "clap" {
+			fmt.Fprintln(os.Stderr, f.Deprecated)
+		}
+	}
+	if name == "gemini" && !parsed.Has("--skip-trust") && os.Getenv("GEMINI_CLI_TRUST_WORKSPACE") != "true" {
+		r, _ := spec.ExitFor(headless.ExitUntrustedWorkspace, nil)
+		exit(spec, r)
+	}
+	prompt, mentor := readPrompt(parsed)
 	if prompt == "" {
 		fmt.Fprintf(os.Stderr, "%s: no prompt\n", name)
 		os.Exit(42)
+	}
+	if strings.Contains(prompt, "FAKECLI:NOAUTH") {
+		noAuth(spec)
 	}
 	start := time.Now()
 	header()
@@ -79,6 +117,10 @@ func main() {
 	for _, c := range cmds {
 		run = append(run, c)
 		rc, output := shell(c)
+		if strings.Contains(prompt, "FAKECLI:WORK_THEN_FAIL") {
+			countRun()
+			fail("429 rate_limit_error: Number of request tokens has exceeded your per-minute rate limit", start)
+		}
 		if rc != 0 {
 			res, _ := json.Marshal(map[string]any{
 				"status": "ask_mentor", "currentStep": c, "attemptedActions": run,
@@ -93,50 +135,22 @@ func main() {
 	finish("```json\n"+string(res)+"\n```", start, len(run))
 }
 
-// parseArgs reads the command line as each real CLI does: claude's -p is a switch and the
-// prompt is positional (stdin without one); codex exec takes the prompt after "--" ("-"
-// reads stdin); gemini's -p takes a value, appended to stdin when there is any.
-func parseArgs(args []string) (prompt string, mentor bool) {
-	withValue := map[string]bool{"--output-format": true, "-o": true, "--permission-mode": true, "--allowedTools": true,
-		"--disallowedTools": true, "--model": true, "-m": true, "--sandbox": true, "-c": true, "--allowed-tools": true, "--prompt": true,
-		"--add-dir": true, "--include-directories": true}
-	if name == "gemini" {
-		withValue["-p"] = true
+// readPrompt takes the prompt where each real CLI does: claude's -p is a switch and the
+// prompt is positional (stdin without one); codex exec takes the positional ("-" reads
+// stdin); gemini's -p takes a value, appended to stdin when there is any. The role
+// shows in the permission flags.
+func readPrompt(p headless.Parsed) (prompt string, mentor bool) {
+	switch name {
+	case "claude":
+		mentor = strings.Contains(strings.Join(p.Values["--disallowedTools"], ","), "Bash")
+	case "codex":
+		mentor = p.Value("--sandbox") == "read-only"
+	case "gemini":
+		prompt = p.Value("--prompt")
+		mentor = !strings.Contains(strings.Join(p.Values["--allowed-tools"], ","), "run_shell_command")
 	}
-	var positional []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			positional = append(positional, args[i+1:]...)
-			break
-		}
-		if !withValue[a] {
-			if !strings.HasPrefix(a, "-") || a == "-" {
-				positional = append(positional, a)
-			}
-			continue
-		}
-		v := ""
-		if i+1 < len(args) {
-			i++
-			v = args[i]
-		}
-		switch a {
-		case "-p", "--prompt":
-			prompt = v
-		case "--disallowedTools":
-			mentor = mentor || strings.Contains(v, "Bash")
-		case "--allowed-tools":
-			mentor = mentor || !strings.Contains(v, "run_shell_command")
-		case "--sandbox":
-			mentor = mentor || v == "read-only"
-		}
-	}
-	if name == "codex" && len(positional) > 0 && positional[0] == "exec" {
-		positional = positional[1:]
-	}
-	if len(positional) > 0 && name != "gemini" {
-		prompt = positional[len(positional)-1]
+	if len(p.Positional) > 0 && name != "gemini" {
+		prompt = p.Positional[len(p.Positional)-1]
 	}
 	if prompt == "-" || (prompt == "" && name == "claude") || name == "gemini" {
 		if data, err := io.ReadAll(os.Stdin); err == nil && len(data) > 0 {
@@ -147,6 +161,38 @@ func parseArgs(args []string) (prompt string, mentor bool) {
 		}
 	}
 	return prompt, mentor
+}
+
+// exit ends the process as the pinned CLI does on a refused command line: its message
+// (and, for yargs, the help after it) on its stream, its exit code.
+func exit(spec headless.CLISpec, r headless.Rejection) {
+	w := os.Stderr
+	if r.Stream == "stdout" {
+		w = os.Stdout
+	}
+	fmt.Fprintln(w, r.Text)
+	if r.Help {
+		fmt.Fprint(w, spec.Help())
+	}
+	os.Exit(r.ExitCode)
+}
+
+// noAuth exits as the CLI does without credentials, before any work.
+func noAuth(spec headless.CLISpec) {
+	r, _ := spec.ExitFor(headless.ExitMissingAuth, map[string]string{"settings": "/home/learner/.gemini/settings.json"})
+	switch name {
+	case "claude":
+		header()
+		emit(map[string]any{"type": "result", "subtype": "success", "is_error": true, "duration_ms": 0, "num_turns": 1,
+			"result": r.Text, "session_id": "s-1", "total_cost_usd": 0, "usage": map[string]any{"input_tokens": 0, "output_tokens": 0}})
+		os.Exit(r.ExitCode)
+	case "codex":
+		header()
+		emit(map[string]any{"type": "error", "message": r.Text})
+		emit(map[string]any{"type": "turn.failed", "error": map[string]any{"message": r.Text}})
+		os.Exit(r.ExitCode)
+	}
+	exit(spec, r)
 }
 
 func lastFailed(prompt string) string {
@@ -165,15 +211,20 @@ func failure(prompt string) string {
 	}
 	if i := strings.Index(prompt, "FAKECLI:RATE_LIMIT="); i >= 0 {
 		n, _ := strconv.Atoi(strings.Fields(prompt[i+len("FAKECLI:RATE_LIMIT="):])[0])
-		counter := filepath.Join(os.TempDir(), "fakecli-"+name+"-runs")
-		data, _ := os.ReadFile(counter)
-		runs, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-		_ = os.WriteFile(counter, []byte(strconv.Itoa(runs+1)), 0o644)
-		if runs < n {
+		if countRun() < n {
 			return "429 rate_limit_error: Number of request tokens has exceeded your per-minute rate limit"
 		}
 	}
 	return callProvider()
+}
+
+// countRun counts this run in a file under TMPDIR and returns the runs before it.
+func countRun() int {
+	counter := filepath.Join(os.TempDir(), "fakecli-"+name+"-runs")
+	data, _ := os.ReadFile(counter)
+	runs, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	_ = os.WriteFile(counter, []byte(strconv.Itoa(runs+1)), 0o644)
+	return runs
 }
 
 // callProvider does one request the way the real CLI reaches its API, with the
@@ -310,7 +361,8 @@ func finish(text string, start time.Time, turns int) {
 		emit(map[string]any{"type": "message", "timestamp": ts(), "role": "assistant", "content": text[:half], "delta": true})
 		emit(map[string]any{"type": "message", "timestamp": ts(), "role": "assistant", "content": text[half:], "delta": true})
 		emit(map[string]any{"type": "result", "timestamp": ts(), "status": "success",
-			"stats": map[string]any{"total_tokens": 4750, "input_tokens": 4500, "output_tokens": 250, "duration_ms": ms, "tool_calls": turns}})
+			"stats": map[string]any{"total_tokens": 4750, "input_tokens": 4500, "output_tokens": 250, "cached": 3000, "input": 1500, "duration_ms": ms, "tool_calls": turns,
+				"models": map[string]any{"gemini-2.5-pro": map[string]any{"total_tokens": 4750, "input_tokens": 4500, "output_tokens": 250, "cached": 3000, "input": 1500}}}})
 	}
 }
 
@@ -325,7 +377,7 @@ func fail(msg string, start time.Time) {
 		emit(map[string]any{"type": "turn.failed", "error": map[string]any{"message": "unexpected status " + msg}})
 	default:
 		emit(map[string]any{"type": "result", "timestamp": ts(), "status": "error", "error": map[string]any{"type": "FatalAuthenticationError", "message": "[API Error: " + msg + "]"},
-			"stats": map[string]any{"total_tokens": 0, "input_tokens": 0, "output_tokens": 0, "duration_ms": ms, "tool_calls": 0}})
+			"stats": map[string]any{"total_tokens": 0, "input_tokens": 0, "output_tokens": 0, "cached": 0, "input": 0, "duration_ms": ms, "tool_calls": 0, "models": map[string]any{}}})
 	}
 	os.Exit(1)
 }
