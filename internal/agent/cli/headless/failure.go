@@ -42,7 +42,9 @@ func ClassifyError(msg string) string {
 // Retryable reports whether a failure of this kind is worth another run, provided the
 // run did nothing (no tool call): provider throttling, auth and network failures
 // (4.E2, 6.E1). A refused command line fails the same way every time.
-func Retryable(kind string) bool { return kind == ErrRateLimit || kind == ErrAuth || kind == ErrNetwork }
+func Retryable(kind string) bool {
+	return kind == ErrRateLimit || kind == ErrAuth || kind == ErrNetwork
+}
 
 // ErrorLines returns the CLI's own error from what it printed when it exited before
 // doing any work: the block starting at its error line (clap's "error: …", commander's

@@ -59,6 +59,18 @@ func main() {
 		fmt.Fprintf(os.Stderr, "fakecli: installed as %q, not claude, codex or gemini\n", name)
 		os.Exit(2)
 	}
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-v" || args[0] == "-V") {
+		// claude: "2.1.240 (Claude Code)"; codex (clap): "codex-cli 0.148.0"; gemini: "0.56.0".
+		switch name {
+		case "claude":
+			fmt.Println(spec.Version + " (Claude Code)")
+		case "codex":
+			fmt.Println("codex-cli " + spec.Version)
+		default:
+			fmt.Println(spec.Version)
+		}
+		return
+	}
 	// FAKECLI_CHOICES=--flag=a,b narrows a flag's choices to an older version's (gemini
 	// 0.9.0: --output-format text,json), to show how the runtime reports a refusal.
 	if o := os.Getenv("FAKECLI_CHOICES"); o != "" {
