@@ -305,3 +305,27 @@ func TestNativeRuntimeCompleteRun(t *testing.T) {
 	assert.Contains(t, second.Commands[0].Output, "greet 1.0")
 	assert.Equal(t, []string{"/workspace/work/greet"}, second.FilesCreated)
 }
+
+// TestCLIRefusedFlagEndsTheRunWithTheCLIError: a CLI that refuses the wrapper's command
+// line (the fake gemini narrowed to 0.9.0's --output-format choices, which lacked
+// stream-json) fails the run on the real engine, and the blocker quotes the CLI's own
+// error, not the help text printed after it; the refusal is not retried.
+func TestCLIRefusedFlagEndsTheRunWithTheCLIError(t *testing.T) {
+	sandboxtest.RequireDocker(t)
+	wrapper, fake := llmBins(t)
+	e := newLLMEnv(t, "cli-refused-flag", "# Greet\n\n$ echo hello\n")
+	opts := cli.Options{Provider: config.ProviderGemini, MaxAttempts: 3, Backoff: time.Millisecond,
+		Env:     map[string]string{"FAKECLI_CHOICES": "--output-format=text,json"},
+		Install: []cli.File{{HostPath: wrapper, Name: "smile-wrapper"}, {HostPath: fake, Name: "gemini"}}}
+	cfg := config.Default()
+	cfg.LLMProvider, cfg.MaxIterations = config.ProviderGemini, 2
+	st := e.run(t, cfg, cli.NewStudent(opts), cli.NewMentor(opts))
+	assert.NotEqual(t, loop.StatusCompleted, st.Status)
+	require.NotEmpty(t, st.History)
+	res := st.History[0].Student
+	require.NotNil(t, res)
+	assert.Equal(t, "Invalid values:\n  Argument: output-format, Given: \"stream-json\", Choices: \"text\", \"json\"", res.Problem)
+	assert.Contains(t, res.Reason, "failed (usage) after 1 attempt(s)")
+	assert.Len(t, res.LLMCalls, 1, "a refused command line is not retried")
+	assert.Empty(t, res.Commands)
+}
