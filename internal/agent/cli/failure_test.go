@@ -14,19 +14,24 @@ import (
 	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
+// attemptOnce runs one Student attempt of the CLI runtime on a host sandbox.
+func attemptOnce(t *testing.T, opts Options, prompt string) (loop.StudentResult, *hostSandbox) {
+	t.Helper()
+	sb := newHostSandbox(t)
+	api := newAPI(t)
+	api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: prompt})
+	r, err := NewStudent(opts).Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: prompt, Sandbox: sb, Callback: api})
+	require.NoError(t, err)
+	return r, sb
+}
+
 // A CLI that refuses its command line (here gemini narrowed to 0.9.0's --output-format
 // choices, the research case) fails once, is not retried, and the blocker quotes the
 // CLI's error, not the last line of the help it prints after it.
 func TestRefusedCommandLineQuotesTheCLIError(t *testing.T) {
 	t.Parallel()
-	sb := newHostSandbox(t)
-	api := newAPI(t)
-	prompt := "$ echo never-run\n"
-	api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: prompt})
-	s := NewStudent(Options{Provider: headless.Gemini, Install: fakeInstall(headless.Gemini), Backoff: time.Millisecond,
-		Env: map[string]string{"FAKECLI_CHOICES": "--output-format=text,json"}})
-	r, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: prompt, Sandbox: sb, Callback: api})
-	require.NoError(t, err)
+	r, _ := attemptOnce(t, Options{Provider: headless.Gemini, Install: fakeInstall(headless.Gemini), Backoff: time.Millisecond,
+		Env: map[string]string{"FAKECLI_CHOICES": "--output-format=text,json"}}, "$ echo never-run\n")
 	assert.Equal(t, loop.StudentCannotComplete, r.Status)
 	want := "Invalid values:\n  Argument: output-format, Given: \"stream-json\", Choices: \"text\", \"json\""
 	assert.Equal(t, want, r.Problem)
@@ -48,13 +53,8 @@ func TestMissingAuthQuotesTheCLIMessage(t *testing.T) {
 	for provider, msg := range want {
 		t.Run(provider, func(t *testing.T) {
 			t.Parallel()
-			sb := newHostSandbox(t)
-			api := newAPI(t)
-			prompt := "FAKECLI:NOAUTH\n$ echo never-run\n"
-			api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: prompt})
-			s := NewStudent(Options{Provider: provider, Install: fakeInstall(provider), Backoff: time.Millisecond, MaxAttempts: 2})
-			r, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: prompt, Sandbox: sb, Callback: api})
-			require.NoError(t, err)
+			r, _ := attemptOnce(t, Options{Provider: provider, Install: fakeInstall(provider), Backoff: time.Millisecond, MaxAttempts: 2},
+				"FAKECLI:NOAUTH\n$ echo never-run\n")
 			assert.Equal(t, loop.StudentCannotComplete, r.Status)
 			assert.Equal(t, msg, r.Problem)
 			assert.Contains(t, r.Reason, "failed (auth) after 2 attempt(s)")
@@ -71,13 +71,8 @@ func TestFailureAfterWorkIsNotRetried(t *testing.T) {
 	for _, provider := range []string{headless.Claude, headless.Codex, headless.Gemini} {
 		t.Run(provider, func(t *testing.T) {
 			t.Parallel()
-			sb := newHostSandbox(t)
-			api := newAPI(t)
-			prompt := "FAKECLI:WORK_THEN_FAIL\n$ echo step-one > one.txt\n$ echo step-two\n"
-			api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: prompt})
-			s := NewStudent(Options{Provider: provider, Install: fakeInstall(provider), Backoff: time.Millisecond, MaxAttempts: 4})
-			r, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: prompt, Sandbox: sb, Callback: api})
-			require.NoError(t, err)
+			r, sb := attemptOnce(t, Options{Provider: provider, Install: fakeInstall(provider), Backoff: time.Millisecond, MaxAttempts: 4},
+				"FAKECLI:WORK_THEN_FAIL\n$ echo step-one > one.txt\n$ echo step-two\n")
 			assert.Equal(t, loop.StudentCannotComplete, r.Status)
 			assert.Contains(t, r.Reason, "failed (rate_limit) after 1 attempt(s)")
 			require.Len(t, r.LLMCalls, 1, "no second run")
