@@ -82,6 +82,9 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 	if err != nil {
 		return err
 	}
+	if w := ghaction.TrustWarning(ev); w != "" {
+		gha.Warningf("%s", w)
+	}
 	gh, err := newGitHub(e, in.Token, ev)
 	if err != nil {
 		return err
@@ -162,7 +165,7 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 		// Groups do not nest on GitHub: the tutorial is a heading line and each of its
 		// iterations a collapsible group; gap annotations come from the publisher, which
 		// annotates the de-duplicated report.
-		gha.Infof("smile-loop: testing %s", t)
+		gha.Infof("smile-loop: testing %s", ghaction.LogText(t))
 		alog := observe.NewActionsLog(e.stdout, observe.ActionsLogOptions{File: t, Redact: p.Redact, NoGapAnnotations: true})
 		run := actionRun{Tutorial: t, Workspace: ws, Config: cfg, Events: alog, OutputDir: filepath.Join(outRoot, slug(t))}
 		if scratch != "" {
@@ -223,16 +226,18 @@ func actionPost(ctx context.Context, e *env, p *ghaction.Publisher, in ghaction.
 		results = append(results, r)
 	}
 	p.Artifacts = nil // the reports are already an artifact of the untrusted run
-	if rec != nil {
-		if p.GitHub == nil {
-			return usageError{errors.New("report-dir: posting needs the github-token input")}
-		}
-		if err := p.GitHub.VerifyPR(ctx, *rec, p.Event.SHA); err != nil {
-			return err
-		}
-		p.Event.PR, p.Event.SHA = rec.PR, rec.HeadSHA
-		p.GitHub.Event = p.Event
+	if rec == nil {
+		// Without the record nothing ties the reports to a pull request's head commit.
+		return &ghaction.ReportDirError{Reason: "no " + ghaction.EventFile + " in the artifact, so the reports cannot be checked against a pull request's head commit"}
 	}
+	if p.GitHub == nil {
+		return usageError{errors.New("report-dir: posting needs the github-token input")}
+	}
+	if err := p.GitHub.VerifyPR(ctx, *rec, p.Event.SHA); err != nil {
+		return err
+	}
+	p.Event.PR, p.Event.SHA = rec.PR, rec.HeadSHA
+	p.GitHub.Event = p.Event
 	out, err := p.Publish(ctx, results)
 	if err != nil {
 		return err
@@ -246,7 +251,7 @@ func verdict(gha *githubactions.Action, out ghaction.Outcome) error {
 	if len(out.NotPosted) > 0 {
 		gha.Infof("Not posted (%d): the report, the step summary and the workflow annotations above still hold every gap.", len(out.NotPosted))
 		for _, n := range out.NotPosted {
-			gha.Infof("  - %s", n)
+			gha.Infof("  - %s", ghaction.LogText(n))
 		}
 	}
 	gha.Infof("smile-loop: %s, %d gap(s)", out.Status, out.Gaps)

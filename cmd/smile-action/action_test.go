@@ -160,6 +160,54 @@ func TestActionModeOnPullRequest(t *testing.T) {
 		require.Len(t, runs, 1)
 		assert.Equal(t, prHead, runs[0].HeadSHA)
 	})
+
+	// Without the event record nothing ties an artifact to the pull request's head.
+	t.Run("report-dir without its event record is refused", func(t *testing.T) {
+		postEnv, postGH, _ := actionEnv(t, "workflow_run", ghactiontest.Fixture(t, "workflow_run-completed.payload.json"))
+		postGH.AddPR(2, prHead, map[string]string{"docs/hello.md": docPatch})
+		dir := filepath.Join(postEnv.Workspace(), "smile-report")
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "smile-report.json"), []byte(`{"meta":{"tutorialUri":"docs/hello.md","status":"blocker"},
+			"gaps":[{"id":1,"location":{"found":true,"line":6},"problem":"p","severity":"high"}]}`), 0o644))
+		postEnv.Set("INPUT_REPORT-DIR", "smile-report")
+		var out, errb bytes.Buffer
+		code := run(context.Background(), nil, postEnv.Getenv, &out, &errb)
+		assert.Equal(t, exitInvalidInput, code, "%s\n%s", out.String(), errb.String())
+		assert.Contains(t, out.String()+errb.String(), "no smile-event.json in the artifact")
+		comments, _, runs, _ := postGH.Snapshot()
+		assert.Empty(t, comments)
+		assert.Empty(t, runs)
+	})
+}
+
+// A file name is untrusted: a line break in it cannot start a workflow command.
+func TestActionModeFileNameCannotInjectCommands(t *testing.T) {
+	env, _, _ := actionEnv(t, "workflow_dispatch", ghactiontest.Fixture(t, "workflow_dispatch-payload.json"))
+	evil := filepath.Join(env.Workspace(), "docs", "evil\n::error file=x::pwned\r\n::add-mask::x.md")
+	require.NoError(t, os.WriteFile(evil, []byte("# x\n"), 0o644))
+	env.Set("INPUT_TUTORIALS", "docs/evil*")
+	env.Set("INPUT_COMMENT-MODE", "annotations")
+	var seen []actionRun
+	stubRun(t, &seen)
+	var out, errb bytes.Buffer
+	run(context.Background(), nil, env.Getenv, &out, &errb)
+	require.Len(t, seen, 1, out.String())
+	for _, line := range strings.Split(strings.ReplaceAll(out.String(), "\r", "\n"), "\n") {
+		assert.False(t, strings.HasPrefix(line, "::error file=x::pwned") || strings.HasPrefix(line, "::add-mask::x.md"), "injected command: %q", line)
+	}
+	assert.Contains(t, out.String(), "smile-loop: testing docs/evil%0A::error file=x::pwned%0D%0A::add-mask::x.md")
+}
+
+// pull_request_target runs with secrets on untrusted content: a loud warning.
+func TestActionModeWarnsOnPullRequestTarget(t *testing.T) {
+	env, gh, _ := actionEnv(t, "pull_request_target", ghactiontest.Fixture(t, "pull_request-opened.payload.json"))
+	gh.AddPR(2, prHead, map[string]string{"docs/hello.md": docPatch})
+	var seen []actionRun
+	stubRun(t, &seen)
+	var out, errb bytes.Buffer
+	run(context.Background(), nil, env.Getenv, &out, &errb)
+	assert.Contains(t, out.String(), "::warning::smile-loop runs on pull_request_target")
+	assert.Contains(t, out.String(), ghaction.TrustModelURL)
 }
 
 func TestActionModeFromForkDegrades(t *testing.T) {

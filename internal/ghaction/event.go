@@ -139,3 +139,28 @@ func (e Event) RunURL() string {
 	}
 	return fmt.Sprintf("%s/%s/%s/actions/runs/%s", e.Server, e.Owner, e.Repo, e.RunID)
 }
+
+// TrustModelURL is the README's section on what a pull request can and cannot decide.
+const TrustModelURL = "https://github.com/smile-loop/smile-loop#trust-model"
+
+// TrustWarning is the loud warning for a trigger that runs with the base repository's
+// secrets and a write token while the pull request's content is untrusted, "" for
+// other events.
+func TrustWarning(ev Event) string {
+	if ev.Name != "pull_request_target" {
+		return ""
+	}
+	return "smile-loop runs on pull_request_target: this job has the base repository's secrets and a write token while the tutorial comes from the pull request. " +
+		"A tutorial runs arbitrary commands; if this workflow checks out the pull request's code, its author can reach those secrets. " +
+		"Use the fork-safe pair (pull_request + workflow_run) instead; see " + TrustModelURL
+}
+
+// logEscaper escapes line breaks as the toolkit's escapeData does for a command's
+// message (actions/toolkit packages/core/src/command.ts), so a value cannot start a
+// line of its own.
+var logEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+
+// LogText makes s safe inside one plain line of the Actions log: the runner reads a
+// workflow command (`::error::…`) at the start of any line, so a line break in a file
+// name would inject one.
+func LogText(s string) string { return logEscaper.Replace(s) }
