@@ -14,8 +14,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
 	xhtml "golang.org/x/net/html"
 )
 
@@ -99,8 +101,36 @@ func Render(t testing.TB, md string) Rendered {
 		}
 	}
 	r.Visible = StripZeroWidth(visible.String())
-	r.Tags = rawTag.FindAllString(stripCode(md), -1)
+	r.Tags = rawHTML(t, gm, []byte(md))
 	return r
+}
+
+// rawHTML lists the raw HTML of md as the GFM parser finds it (inline tags and HTML
+// blocks, split into tags and comments).
+func rawHTML(t testing.TB, gm goldmark.Markdown, src []byte) []string {
+	t.Helper()
+	var out []string
+	err := ast.Walk(gm.Parser().Parse(text.NewReader(src)), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		var raw string
+		switch n := n.(type) {
+		case *ast.RawHTML:
+			raw = string(n.Segments.Value(src))
+		case *ast.HTMLBlock:
+			raw = string(n.Lines().Value(src))
+			if n.HasClosure() {
+				raw += string(n.ClosureLine.Value(src))
+			}
+		default:
+			return ast.WalkContinue, nil
+		}
+		out = append(out, rawTag.FindAllString(raw, -1)...)
+		return ast.WalkContinue, nil
+	})
+	require.NoError(t, err)
+	return out
 }
 
 func attr(tok xhtml.Token, name string) string {
@@ -113,13 +143,9 @@ func attr(tok xhtml.Token, name string) string {
 }
 
 var (
-	rawTag    = regexp.MustCompile(`<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?>`)
-	codeParts = regexp.MustCompile("(?s)(`+).*?(`+)")
+	rawTag    = regexp.MustCompile(`(?s)<!--.*?-->|</?[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?>`)
 	zeroWidth = strings.NewReplacer("\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "")
 )
-
-// stripCode drops the code of md (roughly) so tags inside code are not counted.
-func stripCode(md string) string { return codeParts.ReplaceAllString(md, "") }
 
 // StripZeroWidth removes the zero-width characters that keep mentions and references
 // inert; what remains is what a reader reads.
