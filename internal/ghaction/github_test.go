@@ -272,3 +272,131 @@ func TestAuditIssues(t *testing.T) {
 	assert.Equal(t, "closed", issues[0].GetState())
 	assert.Len(t, fake.IssueComments[1], 1)
 }
+
+// docsPatch's added lines are 3-4, 7 and 41-42; context lines 1-2, 5-6, 8, 40, 43-44.
+func TestFilterModes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	gaps := []report.Gap{
+		gap(7, 0, "on an added line"),
+		gap(2, 0, "on a context line"),
+		gap(20, 0, "elsewhere in the changed file"),
+		{Problem: "unlocated", Severity: report.Low, Fingerprint: "fp-unlocated"},
+	}
+	tests := []struct {
+		mode                 string
+		inline, file, listed int
+		wantInlineLines      []int
+	}{
+		{ghaction.FilterAdded, 1, 0, 3, []int{7}},
+		{ghaction.FilterContext, 2, 0, 2, []int{2, 7}},
+		{ghaction.FilterFile, 2, 1, 1, []int{2, 7}},
+		{ghaction.FilterNone, 2, 1, 1, []int{2, 7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			t.Parallel()
+			fake, gh := newGitHub(t)
+			files, err := gh.ChangedFiles(ctx)
+			require.NoError(t, err)
+			out, err := gh.Review(ctx, onA(gaps...), files, tt.mode)
+			require.NoError(t, err)
+			assert.Empty(t, out.Problems)
+			assert.Equal(t, tt.inline+tt.file, out.Created)
+			assert.Equal(t, tt.file, out.FileComments)
+			assert.Equal(t, []int{tt.listed}, out.Outside, "the rest is listed in the summary review")
+			comments, reviews, _, _ := fake.Snapshot()
+			var lines []int
+			fileComments := 0
+			for _, c := range comments {
+				if c.GetSubjectType() == "file" {
+					fileComments++
+					assert.Nil(t, c.Line)
+					assert.Contains(t, c.GetBody(), "elsewhere in the changed file")
+					continue
+				}
+				lines = append(lines, c.GetLine())
+			}
+			assert.ElementsMatch(t, tt.wantInlineLines, lines)
+			assert.Equal(t, tt.file, fileComments)
+			require.NotEmpty(t, reviews)
+			assert.Contains(t, reviews[len(reviews)-1].GetBody(), "unlocated", "every gap reaches the summary review or a comment")
+
+			// A re-run leaves the file comment alone too.
+			out, err = gh.Review(ctx, onA(gaps...), files2(t, gh), tt.mode)
+			require.NoError(t, err)
+			assert.Equal(t, tt.inline+tt.file, out.Unchanged)
+			assert.Zero(t, out.Created+out.Deleted+out.Summaries)
+		})
+	}
+}
+
+func files2(t *testing.T, gh *ghaction.GitHub) []ghaction.PRFile {
+	t.Helper()
+	files, err := gh.ChangedFiles(context.Background())
+	require.NoError(t, err)
+	return files
+}
+
+// Two jobs with different names keep their own comments; a comment carrying the marker
+// but written by someone else is never edited or deleted.
+func TestNameScopesAndAuthorsOwnComments(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fake, gh := newGitHub(t)
+	files := files2(t, gh)
+	gh.Name = "py312"
+	_, err := gh.Review(ctx, onA(gap(7, 0, "pip missing")), files, ghaction.FilterContext)
+	require.NoError(t, err)
+
+	other := *gh
+	other.Name = "py313"
+	out, err := other.Review(ctx, onA(gap(3, 0, "venv missing")), files, ghaction.FilterContext)
+	require.NoError(t, err)
+	assert.Zero(t, out.Deleted, "another name's comment is not outdated")
+	comments, _, _, _ := fake.Snapshot()
+	require.Len(t, comments, 2)
+
+	// The PR author plants a comment with py312's marker for a gap that no longer exists.
+	forged := fake.AddComment(&github.PullRequestComment{Path: github.String("docs/a.md"), Line: github.Int(4),
+		Body: github.String("click here <!-- smile-loop/py312:gap fp=fp-old -->"), User: &github.User{Login: github.String("mallory")}})
+	out, err = gh.Review(ctx, onA(gap(7, 0, "pip missing")), files, ghaction.FilterContext)
+	require.NoError(t, err)
+	assert.Zero(t, out.Deleted, "someone else's comment is not smile-loop's, whatever marker it carries")
+	assert.Equal(t, 1, out.Unchanged)
+	assert.Zero(t, fake.Count("DELETE", fmt.Sprintf("/pulls/comments/%d", forged)))
+	assert.Equal(t, 1, fake.Count("GET", "/user"), "the token's account is looked up once")
+}
+
+// A personal token's comments are recognised by its own login (GET /user).
+func TestOwnCommentsOfAPersonalToken(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fake, gh := newGitHub(t)
+	fake.Login, fake.UserToken = "docs-bot", true
+	files := files2(t, gh)
+	_, err := gh.Review(ctx, onA(gap(7, 0, "pip missing")), files, ghaction.FilterContext)
+	require.NoError(t, err)
+	out, err := gh.Review(ctx, onA(), files, ghaction.FilterContext)
+	require.NoError(t, err)
+	assert.Equal(t, 1, out.Deleted)
+	assert.Equal(t, "docs-bot", gh.Login)
+}
+
+func TestCommentCapPerRun(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fake, gh := newGitHub(t)
+	lines := []int{1, 2, 3, 4, 5, 6, 7, 8, 40, 41, 42, 43, 44}
+	var gaps []report.Gap
+	for i := 0; i < ghaction.MaxCommentsPerRun+7; i++ {
+		gaps = append(gaps, gap(lines[i%len(lines)], 0, fmt.Sprintf("problem %d", i)))
+	}
+	out, err := gh.Review(ctx, onA(gaps...), files2(t, gh), ghaction.FilterContext)
+	require.NoError(t, err)
+	assert.Equal(t, ghaction.MaxCommentsPerRun, out.Created)
+	assert.Equal(t, 7, out.OverCap)
+	assert.Equal(t, []int{7}, out.Outside)
+	_, reviews, _, _ := fake.Snapshot()
+	assert.Contains(t, reviews[len(reviews)-1].GetBody(), "problem 56")
+}

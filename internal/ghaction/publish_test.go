@@ -3,6 +3,7 @@ package ghaction_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"github.com/smile-loop/smile-loop/internal/ghaction"
 	"github.com/smile-loop/smile-loop/internal/ghaction/ghactiontest"
 	"github.com/smile-loop/smile-loop/internal/golden"
+	"github.com/smile-loop/smile-loop/internal/report"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -189,4 +191,48 @@ func publishStatus(t *testing.T, res ghaction.Result) string {
 	out, err := p.Publish(context.Background(), []ghaction.Result{res})
 	require.NoError(t, err)
 	return out.Status
+}
+
+// Fork fallback: failing gaps are errors, the rest warnings, most severe first then by
+// line; GitHub shows 10 of each per step, so the log and summary count the rest.
+func TestForkAnnotationsBySeverityWithinGitHubsDisplayLimit(t *testing.T) {
+	t.Parallel()
+	fake, gh := newGitHub(t)
+	fake.ReadOnly = true
+	env := ghactiontest.NewEnv(t, "pull_request", forkVariant(t, ghactiontest.Fixture(t, "pull_request-opened.payload.json")))
+	var log bytes.Buffer
+	p := publisher(t, env, gh, nil, &log)
+	var gaps []report.Gap
+	for i := 0; i < 30; i++ {
+		g := gap(100-i, 0, fmt.Sprintf("p%d", i))
+		g.Severity = []report.Severity{report.Low, report.Medium, report.High, report.Critical}[i%4]
+		gaps = append(gaps, g)
+	}
+	gaps = append(gaps, report.Gap{Problem: "unlocated", Severity: report.Critical, Fingerprint: "u"})
+	out, err := p.Publish(context.Background(), onA(gaps...))
+	require.NoError(t, err)
+	assert.Equal(t, 20, out.Annotated)
+
+	var kinds []string
+	var lines []int
+	for _, l := range strings.Split(log.String(), "\n") {
+		for _, k := range []string{"::error ", "::warning "} {
+			if strings.HasPrefix(l, k) && strings.Contains(l, "title=smile-loop") {
+				kinds = append(kinds, strings.TrimSpace(k))
+				n := 0
+				if _, err := fmt.Sscanf(l[strings.Index(l, ",line=")+6:], "%d", &n); err != nil {
+					n = -1 // file-level: no line
+				}
+				lines = append(lines, n)
+			}
+		}
+	}
+	require.Len(t, kinds, 20)
+	// 8 critical (one unlocated, first) and 7 high fail, 8 medium and 8 low do not:
+	// 10 of each shown, most severe first.
+	assert.Equal(t, strings.Repeat("::error ", 10)+strings.Repeat("::warning ", 10), strings.Join(kinds, " ")+" ")
+	assert.Equal(t, -1, lines[0], "the unlocated critical gap annotates the file, not line 1")
+	assert.Equal(t, []int{73, 77, 81, 85, 89, 93, 97}, lines[1:8], "critical gaps by line")
+	assert.Contains(t, log.String(), "::notice::GitHub shows at most 10 error and 10 warning annotations per step: 5 more failing and 6 more other gap(s)")
+	assert.Contains(t, env.Summary(t), "5 more failing and 6 more other gap(s) are listed in this summary")
 }

@@ -69,8 +69,47 @@ func TestFakeGitHubRefusesLikeGitHub(t *testing.T) {
 	bad.AnnotationLevel = github.String("error")
 	assert.Equal(t, http.StatusUnprocessableEntity, check([]*github.CheckRunAnnotation{&bad}), "annotation_level error does not exist")
 
+	// File-level comments (REST "Create a review comment for a pull request").
+	fileComment := func(path string, line *int, subject, commit string) int {
+		_, resp, _ := c.PullRequests.CreateComment(ctx, "o", "r", 1, &github.PullRequestComment{Body: github.String("b"),
+			CommitID: github.String(commit), Path: github.String(path), Line: line, SubjectType: github.String(subject)})
+		return resp.StatusCode
+	}
+	assert.Equal(t, http.StatusCreated, fileComment("a.md", nil, "file", sha))
+	assert.Equal(t, http.StatusUnprocessableEntity, fileComment("b.md", nil, "file", sha), "file not in the pull request")
+	assert.Equal(t, http.StatusUnprocessableEntity, fileComment("a.md", github.Int(2), "file", sha), "a file comment takes no line")
+	assert.Equal(t, http.StatusUnprocessableEntity, fileComment("a.md", nil, "line", sha), "a line comment needs its line")
+	assert.Equal(t, http.StatusUnprocessableEntity, fileComment("a.md", github.Int(9), "line", sha), "line outside the diff")
+	assert.Equal(t, http.StatusUnprocessableEntity, fileComment("a.md", nil, "file", "1111111111111111111111111111111111111111"), "commit not in the pull request")
+
+	// Editing a review's body (REST "Update a review for a pull request"): the author only.
+	rv, _, err := c.PullRequests.CreateReview(ctx, "o", "r", 1, &github.PullRequestReviewRequest{CommitID: github.String(sha),
+		Event: github.String("COMMENT"), Body: github.String("first")})
+	require.NoError(t, err)
+	_, resp, _ := c.PullRequests.UpdateReview(ctx, "o", "r", 1, rv.GetID(), "")
+	assert.Equal(t, http.StatusUnprocessableEntity, resp.StatusCode, "body is required")
+	_, resp, _ = c.PullRequests.UpdateReview(ctx, "o", "r", 1, 999999, "x")
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode)
+	got, _, err := c.PullRequests.UpdateReview(ctx, "o", "r", 1, rv.GetID(), "second")
+	require.NoError(t, err)
+	assert.Equal(t, "second", got.GetBody())
+	assert.Equal(t, "github-actions[bot]", got.GetUser().GetLogin())
+	fake.Login = "someone-else"
+	_, resp, _ = c.PullRequests.UpdateReview(ctx, "o", "r", 1, rv.GetID(), "third")
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode, "another account's review")
+	fake.Login = "github-actions[bot]"
+
+	// GET /user: an installation token cannot call it; a personal token can.
+	_, resp, _ = c.Users.Get(ctx, "")
+	assert.Equal(t, http.StatusForbidden, resp.StatusCode)
+	fake.UserToken = true
+	u, _, err := c.Users.Get(ctx, "")
+	require.NoError(t, err)
+	assert.Equal(t, "github-actions[bot]", u.GetLogin())
+
 	fake.ReadOnly = true
 	assert.Equal(t, http.StatusForbidden, review(line(0, 3)), "a fork's read-only token")
-	_, resp, _ := c.PullRequests.ListFiles(ctx, "o", "r", 1, nil)
+	assert.Equal(t, http.StatusForbidden, fileComment("a.md", nil, "file", sha), "a fork's read-only token")
+	_, resp, _ = c.PullRequests.ListFiles(ctx, "o", "r", 1, nil)
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "reading still works")
 }
