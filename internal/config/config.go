@@ -68,12 +68,29 @@ type Observe struct {
 
 // LLM configures the LLM runtimes (issue: LLM Student and Mentor).
 type LLM struct {
-	BaseURL              string `json:"baseURL,omitempty" jsonschema:"description=Base URL of the provider API (an OpenAI-compatible server such as vLLM or Ollama works with provider codex); empty uses the provider's standard URL or its environment variable"`
-	Models               Models `json:"models" jsonschema:"description=Model names per tier; empty uses the provider's default"`
-	MaxSteps             int    `json:"maxSteps" jsonschema:"description=Maximum tool calls per Student iteration (api runtime),minimum=1,default=60"`
-	MaxConsecutiveErrors int    `json:"maxConsecutiveErrors" jsonschema:"description=Consecutive failing tool calls or API errors before an iteration is abandoned,minimum=1,default=5"`
-	ContextTokenBudget   int    `json:"contextTokenBudget" jsonschema:"description=Conversation size in tokens above which the middle of the conversation is summarised,minimum=1000,default=60000"`
-	RetrySeconds         int    `json:"retrySeconds" jsonschema:"description=Longest total wait for one model call's retries (api runtime): rate limits\\, overload and server errors are retried after the provider's own retry delay until this is spent; a refused key\\, an exhausted quota or an unknown model is never retried,minimum=1,maximum=900,default=180"`
+	BaseURL              string     `json:"baseURL,omitempty" jsonschema:"description=Base URL of the provider API (an OpenAI-compatible server such as vLLM or Ollama works with provider codex); empty uses the provider's standard URL or its environment variable"`
+	Models               Models     `json:"models" jsonschema:"description=Model names per tier; empty uses the provider's default"`
+	MaxSteps             int        `json:"maxSteps" jsonschema:"description=Maximum tool calls per Student iteration (api runtime),minimum=1,default=60"`
+	MaxConsecutiveErrors int        `json:"maxConsecutiveErrors" jsonschema:"description=Consecutive failing tool calls or API errors before an iteration is abandoned,minimum=1,default=5"`
+	ContextTokenBudget   int        `json:"contextTokenBudget" jsonschema:"description=Conversation size in tokens above which the middle of the conversation is summarised,minimum=1000,default=60000"`
+	MaxOutputTokens      TierTokens `json:"maxOutputTokens" jsonschema:"description=Output tokens one model call may produce\\, per tier (api runtime). Reasoning models spend part of it thinking; an answer cut off at this limit is asked again with twice the room (up to 4 times the limit) and a cut-off tool call is never run"`
+	API                  string     `json:"api,omitempty" jsonschema:"description=With llmProvider codex and llmRuntime api: which OpenAI API to call. responses (the Responses API\\, needed by GPT-6 and *-codex models)\\, chat (Chat Completions\\, for OpenAI-compatible servers such as vLLM or Ollama); empty chooses responses for OpenAI's own URL and *-codex models\\, chat otherwise,enum=,enum=chat,enum=responses"`
+	Budget               Budget     `json:"budget" jsonschema:"description=Spend limit of one run; past it the run ends as budget_exceeded (exit 1) with a report. 0 means no limit"`
+	RetrySeconds         int        `json:"retrySeconds" jsonschema:"description=Longest total wait for one model call's retries (api runtime): rate limits\\, overload and server errors are retried after the provider's own retry delay until this is spent; a refused key\\, an exhausted quota or an unknown model is never retried,minimum=1,maximum=900,default=180"`
+}
+
+// TierTokens is a token count per model tier.
+type TierTokens struct {
+	Fast     int `json:"fast" jsonschema:"description=Compaction calls,minimum=256,default=16000"`
+	Standard int `json:"standard" jsonschema:"description=Student calls,minimum=256,default=32000"`
+	Powerful int `json:"powerful" jsonschema:"description=Mentor calls,minimum=256,default=32000"`
+}
+
+// Budget bounds what one run may spend on LLM calls (both runtimes: the api runtime
+// counts its own calls, the cli runtime's key proxy counts every CLI request).
+type Budget struct {
+	MaxTokens int     `json:"maxTokens,omitempty" jsonschema:"description=Input plus output tokens of all LLM calls of the run (cached input included); 0 means no limit,minimum=0"`
+	MaxUSD    float64 `json:"maxUSD,omitempty" jsonschema:"description=Estimated cost in US dollars of all LLM calls of the run\\, from smile-loop's dated price table (README: Models and prices); 0 means no limit. A model missing from the table is refused with a USD budget,minimum=0"`
 }
 
 // Models names the model of each tier.
@@ -117,6 +134,7 @@ func Default() Config {
 			MaxConsecutiveErrors: 5,
 			ContextTokenBudget:   60000,
 			RetrySeconds:         180,
+			MaxOutputTokens:      TierTokens{Fast: 16000, Standard: 32000, Powerful: 32000},
 		},
 	}
 }

@@ -79,7 +79,8 @@ func TestLoadFullFileAndPartialOverlay(t *testing.T) {
   "container": {"keepOnFailure": false, "keepOnSuccess": true, "keepWork": true, "memory": "512m", "cpus": 0.5, "pidsLimit": 128},
   "observe": {"enabled": false, "port": 8080},
   "llm": {"baseURL": "http://localhost:8000/v1", "models": {"fast": "f", "standard": "s", "powerful": "p"},
-          "maxSteps": 10, "maxConsecutiveErrors": 2, "contextTokenBudget": 20000, "retrySeconds": 60}
+          "maxSteps": 10, "maxConsecutiveErrors": 2, "contextTokenBudget": 20000, "retrySeconds": 60,
+          "maxOutputTokens": {"fast": 1000, "standard": 2000, "powerful": 3000}, "api": "chat", "budget": {"maxTokens": 500000, "maxUSD": 2.5}}
 }`
 	cfg, warnings, err := Parse(FileName, []byte(full))
 	require.NoError(t, err)
@@ -92,7 +93,8 @@ func TestLoadFullFileAndPartialOverlay(t *testing.T) {
 		Container:       Container{KeepOnSuccess: true, KeepWork: true, Memory: "512m", CPUs: 0.5, PidsLimit: 128},
 		Observe:         Observe{Port: 8080},
 		LLM: LLM{BaseURL: "http://localhost:8000/v1", Models: Models{Fast: "f", Standard: "s", Powerful: "p"},
-			MaxSteps: 10, MaxConsecutiveErrors: 2, ContextTokenBudget: 20000, RetrySeconds: 60},
+			MaxSteps: 10, MaxConsecutiveErrors: 2, ContextTokenBudget: 20000, RetrySeconds: 60,
+			MaxOutputTokens: TierTokens{Fast: 1000, Standard: 2000, Powerful: 3000}, API: "chat", Budget: Budget{MaxTokens: 500000, MaxUSD: 2.5}},
 	}
 	assert.Equal(t, want, cfg)
 

@@ -197,14 +197,16 @@ type FileRecord struct {
 
 // LLMCall is one call to a model.
 type LLMCall struct {
-	Agent     string        `json:"agent"` // student, mentor, compaction
-	Provider  string        `json:"provider"`
-	Model     string        `json:"model,omitempty"`
-	TokensIn  int           `json:"tokensIn"`
-	TokensOut int           `json:"tokensOut"`
-	Duration  time.Duration `json:"duration"`
-	CostUSD   float64       `json:"costUsd,omitempty"`
-	Error     string        `json:"error,omitempty"`
+	Agent    string `json:"agent"` // student, mentor, compaction
+	Provider string `json:"provider"`
+	Model    string `json:"model,omitempty"`
+	TokensIn int    `json:"tokensIn"` // every input token, cached ones included
+	// CachedTokensIn is the part of TokensIn read from the provider's prompt cache.
+	CachedTokensIn int           `json:"cachedTokensIn,omitempty"`
+	TokensOut      int           `json:"tokensOut"`
+	Duration       time.Duration `json:"duration"`
+	CostUSD        float64       `json:"costUsd,omitempty"`
+	Error          string        `json:"error,omitempty"`
 }
 
 // PlanStep is one step of the Student's reading of the tutorial, anchored to lines.

@@ -117,10 +117,13 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 	resp := Response{
 		Message:    Message{Role: RoleAssistant},
 		StopReason: out.StopReason,
+		Truncated:  out.StopReason == "max_tokens",
 		Model:      out.Model,
 		Usage: Usage{
-			InputTokens:  out.Usage.InputTokens + out.Usage.CacheCreationInputTokens + out.Usage.CacheReadInputTokens,
-			OutputTokens: out.Usage.OutputTokens,
+			InputTokens:       out.Usage.InputTokens + out.Usage.CacheCreationInputTokens + out.Usage.CacheReadInputTokens,
+			CachedInputTokens: out.Usage.CacheReadInputTokens,
+			CacheWriteTokens:  out.Usage.CacheCreationInputTokens,
+			OutputTokens:      out.Usage.OutputTokens,
 		},
 	}
 	for _, b := range out.Content {

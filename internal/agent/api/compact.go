@@ -28,9 +28,10 @@ Write a faithful summary using exactly these headings, in this order, each follo
 Keep exact commands, exit codes, file paths and error messages. Do not invent anything. No other text.`
 
 type compactor struct {
-	client Client
-	model  string // fast tier
-	budget int    // tokens
+	client    Client
+	model     string // fast tier
+	budget    int    // tokens
+	maxTokens int    // output limit of a summary (llm.maxOutputTokens.fast)
 }
 
 // estimateTokens is a cheap size estimate (about 4 characters per token).
@@ -106,10 +107,13 @@ func (c *compactor) summarise(ctx context.Context, middle []Message) (string, *l
 		Model:     c.model,
 		System:    compactionSystem,
 		Messages:  []Message{{Role: RoleUser, Parts: []Part{{Text: transcript}}}},
-		MaxTokens: 2048,
+		MaxTokens: c.maxTokens,
 	})
 	call := &loop.LLMCall{Agent: "compaction", Provider: c.client.Provider(), Model: c.model,
-		TokensIn: resp.Usage.InputTokens, TokensOut: resp.Usage.OutputTokens, Duration: time.Since(start)}
+		TokensIn: resp.Usage.InputTokens, CachedTokensIn: resp.Usage.CachedInputTokens, TokensOut: resp.Usage.OutputTokens, Duration: time.Since(start)}
+	if err == nil && resp.Truncated { // a cut-off summary would lose the end: use the digest
+		err = &TruncatedError{Model: c.model, Limit: c.maxTokens, StopReason: resp.StopReason, Field: maxTokensField(tierFast)}
+	}
 	text := strings.TrimSpace(resp.Message.Text())
 	if err != nil || text == "" {
 		if err != nil {

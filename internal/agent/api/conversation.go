@@ -16,10 +16,12 @@ type conversation struct {
 	client      Client
 	agent       string // student, mentor
 	model       string
+	tier        string // the config field that names model (llm.models.standard…)
 	system      string
 	tools       *Registry
 	msgs        []Message
-	maxTokens   int
+	maxTokens   int // llm.maxOutputTokens of the tier
+	room        int // the output limit in use: raised after a truncated answer, for the rest of the conversation
 	callTimeout time.Duration
 	compactor   *compactor
 	calls       []loop.LLMCall
@@ -51,28 +53,54 @@ func (c *conversation) next(ctx context.Context) (Response, error) {
 		cctx, cancel = context.WithTimeout(ctx, c.callTimeout)
 		defer cancel()
 	}
-	start := time.Now()
 	var specs []ToolSpec
 	if c.tools != nil {
 		specs = c.tools.Specs()
 	}
-	resp, err := c.client.Complete(cctx, Request{Model: c.model, System: c.system, Messages: c.msgs, Tools: specs, MaxTokens: c.maxTokens})
-	rec := loop.LLMCall{
-		Agent: c.agent, Provider: c.client.Provider(), Model: c.model,
-		TokensIn: resp.Usage.InputTokens, TokensOut: resp.Usage.OutputTokens, Duration: time.Since(start),
+	// A truncated answer is never used: its tool calls may carry cut-off arguments
+	// (a half-written file). It is asked again with twice the room, up to 4 times
+	// llm.maxOutputTokens, then the attempt ends with an error naming the setting.
+	if c.room < c.maxTokens {
+		c.room = c.maxTokens
 	}
-	if resp.Model != "" {
-		rec.Model = resp.Model
-	}
-	if err != nil {
-		rec.Error = err.Error()
-		c.calls = append(c.calls, rec)
-		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			return resp, fmt.Errorf("model call exceeded %s: %w", c.callTimeout, err)
+	limit := c.room
+	var (
+		resp Response
+		err  error
+	)
+	for {
+		start := time.Now()
+		resp, err = c.client.Complete(cctx, Request{Model: c.model, System: c.system, Messages: c.msgs, Tools: specs, MaxTokens: limit})
+		rec := loop.LLMCall{
+			Agent: c.agent, Provider: c.client.Provider(), Model: c.model,
+			TokensIn: resp.Usage.InputTokens, CachedTokensIn: resp.Usage.CachedInputTokens, TokensOut: resp.Usage.OutputTokens,
+			Duration: time.Since(start),
 		}
-		return resp, err
+		if resp.Model != "" {
+			rec.Model = resp.Model
+		}
+		if err != nil {
+			err = c.explain(err)
+			rec.Error = err.Error()
+			c.calls = append(c.calls, rec)
+			if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+				return resp, fmt.Errorf("model call exceeded %s: %w", c.callTimeout, err)
+			}
+			return resp, err
+		}
+		if !resp.Truncated {
+			c.calls = append(c.calls, rec)
+			break
+		}
+		trunc := &TruncatedError{Model: rec.Model, Limit: limit, StopReason: resp.StopReason, Field: maxTokensField(c.tier)}
+		rec.Error = trunc.Error()
+		c.calls = append(c.calls, rec)
+		if c.maxTokens <= 0 || limit >= 4*c.maxTokens {
+			return resp, trunc
+		}
+		limit *= 2
+		c.room = limit
 	}
-	c.calls = append(c.calls, rec)
 	c.lastInput = resp.Usage.InputTokens
 	c.compacted = false
 	c.promptTokens = append(c.promptTokens, resp.Usage.InputTokens)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -86,6 +87,7 @@ type view struct {
 	Assistant   int      // assistant turns so far
 	Tools       []string
 	Model       string
+	MaxTokens   int // the output limit the client asked for
 	Body        []byte
 }
 
@@ -133,7 +135,18 @@ type modelServer struct {
 	requests []view
 	// fail, when set, answers a request with an error status instead (n counts requests).
 	fail func(n int, w http.ResponseWriter) bool
+	// truncate, when set and true for a request, answers as the provider does when the
+	// output limit is hit: its stop word, and the tool calls' arguments cut short.
+	truncate func(v view) bool
+	// known, when set, lists the models the provider serves; others get its real
+	// "model not found" answer.
+	known []string
+	// usage, when set, replaces the usage the server reports (see fakeUsage).
+	usage func(v view) fakeUsage
 }
+
+// fakeUsage is the token accounting a fake reports for one request.
+type fakeUsage struct{ In, CacheRead, CacheWrite, Out int }
 
 func (m *modelServer) views() []view {
 	m.mu.Lock()
@@ -180,12 +193,14 @@ func newServer(provider string, b brain) *modelServer {
 				return
 			}
 			v = viewAnthropic(req, body)
+			v.MaxTokens = int(num(req, "max_tokens"))
 		case "openai":
 			if r.URL.Path != "/v1/chat/completions" || r.Header.Get("Authorization") != "Bearer test-key" {
 				serveError(w, 401, "openai-401.json", nil)
 				return
 			}
 			v = viewOpenAI(req, body)
+			v.MaxTokens = int(num(req, "max_completion_tokens"))
 		case "gemini":
 			if !strings.HasPrefix(r.URL.Path, "/v1beta/models/") || !strings.HasSuffix(r.URL.Path, ":generateContent") || r.Header.Get("x-goog-api-key") != "test-key" {
 				serveError(w, 400, "gemini-400-api-key-invalid.json", nil)
@@ -193,12 +208,25 @@ func newServer(provider string, b brain) *modelServer {
 			}
 			v = viewGemini(req, body)
 			v.Model = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1beta/models/"), ":generateContent")
+			v.MaxTokens = int(num(obj(req["generationConfig"]), "maxOutputTokens"))
+		}
+		if m.known != nil && !slices.Contains(m.known, v.Model) {
+			serveModelNotFound(w, provider, v.Model)
+			return
 		}
 		m.mu.Lock()
 		m.requests = append(m.requests, v)
 		m.mu.Unlock()
 		rep := b(v)
 		inTok, outTok := len(body)/4, 20
+		u := fakeUsage{In: inTok, Out: outTok}
+		if m.usage != nil {
+			u = m.usage(v)
+		}
+		cut := m.truncate != nil && m.truncate(v)
+		if cut {
+			rep = truncateReply(rep)
+		}
 		w.Header().Set("Content-Type", "application/json")
 		switch provider {
 		case "anthropic":
@@ -211,8 +239,13 @@ func newServer(provider string, b brain) *modelServer {
 				content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d_%d", cur, i), "name": c.Name, "input": c.Args})
 				stop = "tool_use"
 			}
+			if cut {
+				stop = "max_tokens"
+			}
+			// usage.input_tokens excludes the cached part (docs.claude.com prompt caching)
 			_ = json.NewEncoder(w).Encode(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": v.Model,
-				"content": content, "stop_reason": stop, "usage": map[string]any{"input_tokens": inTok, "output_tokens": outTok}})
+				"content": content, "stop_reason": stop, "usage": map[string]any{"input_tokens": u.In - u.CacheRead - u.CacheWrite,
+					"cache_read_input_tokens": u.CacheRead, "cache_creation_input_tokens": u.CacheWrite, "output_tokens": u.Out}})
 		case "openai":
 			msg := map[string]any{"role": "assistant", "content": nil}
 			if rep.Text != "" {
@@ -222,15 +255,22 @@ func newServer(provider string, b brain) *modelServer {
 			var tcs []any
 			for i, c := range rep.Calls {
 				args, _ := json.Marshal(c.Args)
+				if cut { // arguments arrive as a string cut mid-way
+					args = args[:len(args)/2]
+				}
 				tcs = append(tcs, map[string]any{"id": fmt.Sprintf("call_%d_%d", cur, i), "type": "function", "function": map[string]any{"name": c.Name, "arguments": string(args)}})
 				finish = "tool_calls"
+			}
+			if cut {
+				finish = "length"
 			}
 			if tcs != nil {
 				msg["tool_calls"] = tcs
 			}
 			_ = json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "model": v.Model,
 				"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
-				"usage":   map[string]any{"prompt_tokens": inTok, "completion_tokens": outTok, "total_tokens": inTok + outTok}})
+				"usage": map[string]any{"prompt_tokens": u.In, "completion_tokens": u.Out, "total_tokens": u.In + u.Out,
+					"prompt_tokens_details": map[string]any{"cached_tokens": u.CacheRead}}})
 		case "gemini":
 			var parts []any
 			if rep.Text != "" {
@@ -239,10 +279,15 @@ func newServer(provider string, b brain) *modelServer {
 			for _, c := range rep.Calls {
 				parts = append(parts, map[string]any{"functionCall": map[string]any{"name": c.Name, "args": c.Args}})
 			}
+			finish := "STOP"
+			if cut {
+				finish = "MAX_TOKENS"
+			}
 			_ = json.NewEncoder(w).Encode(map[string]any{
-				"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}},
-				"usageMetadata": map[string]any{"promptTokenCount": inTok, "candidatesTokenCount": outTok, "totalTokenCount": inTok + outTok},
-				"modelVersion":  v.Model})
+				"candidates": []any{map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "finishReason": finish, "index": 0}},
+				"usageMetadata": map[string]any{"promptTokenCount": u.In, "cachedContentTokenCount": u.CacheRead,
+					"candidatesTokenCount": u.Out, "totalTokenCount": u.In + u.Out},
+				"modelVersion": v.Model})
 		}
 	}))
 	return m
@@ -321,6 +366,44 @@ func viewGemini(req map[string]any, body []byte) view {
 		}
 	}
 	return v
+}
+
+func num(m map[string]any, k string) float64 { f, _ := m[k].(float64); return f }
+
+// truncateReply cuts every string argument of the calls in half: what a model that hit
+// its output limit mid-call leaves.
+func truncateReply(r reply) reply {
+	out := reply{Text: r.Text[:len(r.Text)/2]}
+	for _, c := range r.Calls {
+		args := map[string]any{}
+		for k, v := range c.Args {
+			if s, ok := v.(string); ok {
+				v = s[:len(s)/2]
+			}
+			args[k] = v
+		}
+		out.Calls = append(out.Calls, call{Name: c.Name, Args: args})
+	}
+	return out
+}
+
+// serveModelNotFound answers as each provider does for a model it does not serve
+// (bodies in testdata/errors, with the requested name).
+func serveModelNotFound(w http.ResponseWriter, provider, model string) {
+	file, old := "anthropic-404-model.json", "claude-opus-4-1"
+	switch provider {
+	case "openai":
+		file, old = "openai-404-model.json", "gpt-5-mini-2025"
+	case "gemini":
+		file, old = "gemini-404-model.json", "gemini-1.5-pro"
+	}
+	body, err := os.ReadFile(filepath.Join("testdata", "errors", file))
+	if err != nil {
+		panic(err)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = w.Write([]byte(strings.ReplaceAll(string(body), old, model)))
 }
 
 // serveError answers with one of the real provider error bodies in testdata/errors

@@ -87,8 +87,10 @@ type geminiResponse struct {
 		FinishReason string        `json:"finishReason"`
 	} `json:"candidates"`
 	UsageMetadata struct {
-		PromptTokenCount     int `json:"promptTokenCount"`
-		CandidatesTokenCount int `json:"candidatesTokenCount"`
+		PromptTokenCount        int `json:"promptTokenCount"`
+		CachedContentTokenCount int `json:"cachedContentTokenCount"`
+		CandidatesTokenCount    int `json:"candidatesTokenCount"`
+		ThoughtsTokenCount      int `json:"thoughtsTokenCount"`
 	} `json:"usageMetadata"`
 	ModelVersion string `json:"modelVersion"`
 }
@@ -171,7 +173,9 @@ func (g *Gemini) Complete(ctx context.Context, req Request) (Response, error) {
 	resp := Response{
 		Message: Message{Role: RoleAssistant},
 		Model:   out.ModelVersion,
-		Usage:   Usage{InputTokens: out.UsageMetadata.PromptTokenCount, OutputTokens: out.UsageMetadata.CandidatesTokenCount},
+		// thinking is billed as output (ai.google.dev/gemini-api/docs/thinking#pricing)
+		Usage: Usage{InputTokens: out.UsageMetadata.PromptTokenCount, CachedInputTokens: out.UsageMetadata.CachedContentTokenCount,
+			OutputTokens: out.UsageMetadata.CandidatesTokenCount + out.UsageMetadata.ThoughtsTokenCount},
 	}
 	if resp.Model == "" {
 		resp.Model = req.Model
@@ -181,6 +185,7 @@ func (g *Gemini) Complete(ctx context.Context, req Request) (Response, error) {
 	}
 	c := out.Candidates[0]
 	resp.StopReason = c.FinishReason
+	resp.Truncated = c.FinishReason == "MAX_TOKENS"
 	for i, p := range c.Content.Parts {
 		switch {
 		case p.FunctionCall != nil:

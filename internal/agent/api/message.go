@@ -62,18 +62,27 @@ type Request struct {
 	MaxTokens int
 }
 
-// Usage is the token accounting of one call.
+// Usage is the token accounting of one call. InputTokens counts every input token,
+// cached ones included; CachedInputTokens is the part read from the provider's prompt
+// cache (billed at a fraction) and CacheWriteTokens the part written to it.
 type Usage struct {
-	InputTokens  int
-	OutputTokens int
+	InputTokens       int
+	CachedInputTokens int
+	CacheWriteTokens  int
+	OutputTokens      int
 }
 
 // Response is the model's answer to one call.
 type Response struct {
 	Message    Message
-	StopReason string
-	Usage      Usage
-	Model      string
+	StopReason string // the provider's own word (end_turn, length, MAX_TOKENS…)
+	// Truncated: the answer stopped at the output limit (Anthropic stop_reason
+	// max_tokens, OpenAI finish_reason length or Responses status incomplete with
+	// max_output_tokens, Gemini finishReason MAX_TOKENS). Its text is partial and its
+	// tool calls may have cut-off arguments: never run them.
+	Truncated bool
+	Usage     Usage
+	Model     string
 }
 
 // Client is one provider's chat API with tool calling.

@@ -80,8 +80,11 @@ type openAIResponse struct {
 		FinishReason string        `json:"finish_reason"`
 	} `json:"choices"`
 	Usage struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+		PromptTokens        int `json:"prompt_tokens"`
+		CompletionTokens    int `json:"completion_tokens"`
+		PromptTokensDetails struct {
+			CachedTokens int `json:"cached_tokens"`
+		} `json:"prompt_tokens_details"`
 	} `json:"usage"`
 }
 
@@ -143,13 +146,15 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 	resp := Response{
 		Message: Message{Role: RoleAssistant},
 		Model:   out.Model,
-		Usage:   Usage{InputTokens: out.Usage.PromptTokens, OutputTokens: out.Usage.CompletionTokens},
+		Usage: Usage{InputTokens: out.Usage.PromptTokens, CachedInputTokens: out.Usage.PromptTokensDetails.CachedTokens,
+			OutputTokens: out.Usage.CompletionTokens},
 	}
 	if len(out.Choices) == 0 {
 		return resp, &APIError{Provider: "openai", Status: http.StatusBadGateway, Message: "answer has no choices"}
 	}
 	ch := out.Choices[0]
 	resp.StopReason = ch.FinishReason
+	resp.Truncated = ch.FinishReason == "length"
 	if ch.Message.Content != nil && *ch.Message.Content != "" {
 		resp.Message.Parts = append(resp.Message.Parts, Part{Text: *ch.Message.Content})
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smile-loop/smile-loop/internal/config"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // CredentialsError says which environment variable the provider's API key is missing
@@ -29,13 +30,6 @@ func (e *CredentialsError) Error() string {
 
 // EnvironmentUnavailable marks the error for exit code 3.
 func (e *CredentialsError) EnvironmentUnavailable() bool { return true }
-
-// defaultModels per provider: fast (compaction), standard (Student), powerful (Mentor).
-var defaultModels = map[string]config.Models{
-	config.ProviderClaude: {Fast: "claude-haiku-4-5", Standard: "claude-sonnet-4-5", Powerful: "claude-opus-4-1"},
-	config.ProviderCodex:  {Fast: "gpt-5-mini", Standard: "gpt-5", Powerful: "gpt-5"},
-	config.ProviderGemini: {Fast: "gemini-2.5-flash", Standard: "gemini-2.5-pro", Powerful: "gemini-2.5-pro"},
-}
 
 // Endpoint is where a provider's API is and the key to use: what NewClient and the
 // key-holding proxy (internal/llmproxy) both need.
@@ -135,19 +129,10 @@ func New(cfg config.Config, getenv func(string) string, logger *slog.Logger) (*S
 
 // OptionsFor derives runtime options from the configuration for client.
 func OptionsFor(cfg config.Config, client Client) Options {
-	m := defaultModels[cfg.LLMProvider]
-	if cfg.LLM.Models.Fast != "" {
-		m.Fast = cfg.LLM.Models.Fast
-	}
-	if cfg.LLM.Models.Standard != "" {
-		m.Standard = cfg.LLM.Models.Standard
-	}
-	if cfg.LLM.Models.Powerful != "" {
-		m.Powerful = cfg.LLM.Models.Powerful
-	}
+	m := provider.Models(cfg)
 	return Options{
 		Client: client, Fast: m.Fast, Standard: m.Standard, Powerful: m.Powerful,
 		MaxSteps: cfg.LLM.MaxSteps, MaxConsecutiveErrors: cfg.LLM.MaxConsecutiveErrors,
-		ContextTokenBudget: cfg.LLM.ContextTokenBudget,
+		ContextTokenBudget: cfg.LLM.ContextTokenBudget, MaxTokens: cfg.LLM.MaxOutputTokens,
 	}
 }

@@ -449,9 +449,10 @@ func TestOptionsForUsesTiersOverProviderDefaults(t *testing.T) {
 	cfg.LLMProvider = config.ProviderGemini
 	cfg.LLM.Models.Standard = "gemini-custom"
 	o := OptionsFor(cfg, nil)
-	assert.Equal(t, "gemini-2.5-flash", o.Fast)
+	assert.Equal(t, "gemini-3.5-flash-lite", o.Fast)
 	assert.Equal(t, "gemini-custom", o.Standard)
-	assert.Equal(t, "gemini-2.5-pro", o.Powerful)
+	assert.Equal(t, "gemini-3.8-flash", o.Powerful)
+	assert.Equal(t, config.TierTokens{Fast: 16000, Standard: 32000, Powerful: 32000}, o.MaxTokens)
 	assert.Equal(t, 60, o.MaxSteps)
 	assert.Equal(t, 60000, o.ContextTokenBudget)
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
@@ -21,8 +22,9 @@ type Options struct {
 	MaxConsecutiveErrors     int           // failing tool calls or API errors in a row (default 5)
 	ContextTokenBudget       int           // tokens above which the middle is summarised (0: never)
 	CallTimeout              time.Duration // per model call (default 5m)
-	MaxTokens                int           // output tokens per call (default 4096)
-	Logger                   *slog.Logger
+	// MaxTokens is the output limit of one call per tier (defaults as in config.Default).
+	MaxTokens config.TierTokens
+	Logger    *slog.Logger
 	// NoWeb takes fetch_url away from the Mentor; AllowPrivateFetch lets it reach
 	// non-public addresses (tests only).
 	NoWeb             bool
@@ -39,8 +41,15 @@ func (o Options) withDefaults() Options {
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 5 * time.Minute
 	}
-	if o.MaxTokens <= 0 {
-		o.MaxTokens = 4096
+	def := config.Default().LLM.MaxOutputTokens
+	if o.MaxTokens.Fast <= 0 {
+		o.MaxTokens.Fast = def.Fast
+	}
+	if o.MaxTokens.Standard <= 0 {
+		o.MaxTokens.Standard = def.Standard
+	}
+	if o.MaxTokens.Powerful <= 0 {
+		o.MaxTokens.Powerful = def.Powerful
 	}
 	if o.Fast == "" {
 		o.Fast = o.Standard
@@ -130,12 +139,12 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	}
 	a := &attempt{opts: s.opts, task: task, files: map[string]int{}}
 	conv := &conversation{
-		client: s.opts.Client, agent: "student", model: s.opts.Standard, system: studentSystem,
-		tools: a.registry(), maxTokens: s.opts.MaxTokens, callTimeout: s.opts.CallTimeout,
+		client: s.opts.Client, agent: "student", model: s.opts.Standard, tier: tierStandard, system: studentSystem,
+		tools: a.registry(), maxTokens: s.opts.MaxTokens.Standard, callTimeout: s.opts.CallTimeout,
 		msgs: []Message{{Role: RoleUser, Parts: []Part{{Text: task.Prompt}}}},
 	}
 	if s.opts.ContextTokenBudget > 0 {
-		conv.compactor = &compactor{client: s.opts.Client, model: s.opts.Fast, budget: s.opts.ContextTokenBudget}
+		conv.compactor = &compactor{client: s.opts.Client, model: s.opts.Fast, budget: s.opts.ContextTokenBudget, maxTokens: s.opts.MaxTokens.Fast}
 	}
 	res, err := a.run(ctx, conv)
 	res.LLMCalls = conv.calls
