@@ -226,6 +226,7 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 		KeepOnFailure: cfg.Container.KeepOnFailure,
 		KeepOnSuccess: cfg.Container.KeepOnSuccess,
 		KeepWork:      cfg.Container.KeepWork,
+		Progress:      func(line string) { fmt.Fprintf(e.stderr, "smile-loop: %s\n", line) },
 		Logger:        e.log,
 	})
 	if err != nil {

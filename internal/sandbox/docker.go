@@ -105,6 +105,10 @@ type Options struct {
 	// same engine; "off" never does.
 	Sibling string
 
+	// Progress receives one line now and then while a missing image is pulled (nil:
+	// nothing is reported). The orchestrator prints it: internal packages never print.
+	Progress func(string)
+
 	Logger *slog.Logger
 }
 
@@ -113,6 +117,7 @@ type dockerAPI interface {
 	Ping(ctx context.Context) (types.Ping, error)
 	Info(ctx context.Context) (system.Info, error)
 	ImageInspect(ctx context.Context, imageID string, opts ...client.ImageInspectOption) (image.InspectResponse, error)
+	ImagePull(ctx context.Context, ref string, options image.PullOptions) (io.ReadCloser, error)
 	ContainerCreate(ctx context.Context, config *container.Config, hostConfig *container.HostConfig, networkingConfig *network.NetworkingConfig, platform *ocispec.Platform, containerName string) (container.CreateResponse, error)
 	ContainerStart(ctx context.Context, containerID string, options container.StartOptions) error
 	ContainerKill(ctx context.Context, containerID, signal string) error
@@ -245,10 +250,16 @@ func newDocker(ctx context.Context, api dockerAPI, o Options) (*Docker, error) {
 		d.opts.CPUs = float64(info.NCPU)
 	}
 	if _, err := api.ImageInspect(pctx, o.Image); err != nil {
-		if client.IsErrNotFound(err) {
+		if !client.IsErrNotFound(err) {
+			return nil, classify("inspect image "+o.Image, o.Image, err)
+		}
+		if localOnly(o.Image) {
 			return nil, &ImageMissingError{Image: o.Image, Err: err}
 		}
-		return nil, classify("inspect image "+o.Image, o.Image, err)
+		// Not on this machine: pull it, as `docker run` would (a runner starts empty).
+		if err := pullImage(ctx, api, o.Image, o.Progress); err != nil {
+			return nil, err
+		}
 	}
 	if o.Sibling != "off" {
 		d.sib = detectSibling(pctx, api, d.log)

@@ -43,16 +43,12 @@ func (e *ImageMissingError) Unwrap() error { return e.Err }
 func (e *ImageMissingError) EnvironmentUnavailable() bool { return true }
 
 // FixImage is the command that makes image available: smile-lite is built locally
-// (no registry), every other image is pulled.
+// (no registry, never pulled), every other image is pulled when missing.
 func FixImage(image string) string {
-	name := image
-	if i := strings.LastIndex(name, "/"); i >= 0 {
-		name = name[i+1:]
-	}
-	if strings.HasPrefix(name, "smile-lite") {
+	if localOnly(image) {
 		return fmt.Sprintf("build it with `make images` (or `bash images/smile-lite/build.sh %s`)", image)
 	}
-	return fmt.Sprintf("pull it first with `docker pull %s`", image)
+	return fmt.Sprintf("pull it with `docker pull %s`, or build it and tag it with that name", image)
 }
 
 // StartError: the engine refused to create or start the container (3.E3); Err is
@@ -133,12 +129,13 @@ func classifyKnown(op, image string, err error) (error, bool) {
 	var (
 		u *UnavailableError
 		m *ImageMissingError
+		p *PullError
 		s *StartError
 		n *NetworkError
 		d *DiskError
 		r *ResetError
 	)
-	if errors.As(err, &u) || errors.As(err, &m) || errors.As(err, &s) || errors.As(err, &n) ||
+	if errors.As(err, &u) || errors.As(err, &m) || errors.As(err, &p) || errors.As(err, &s) || errors.As(err, &n) ||
 		errors.As(err, &d) || errors.As(err, &r) {
 		return err, true
 	}
