@@ -291,7 +291,12 @@ func prepare(inv headless.Invocation, env []string) (string, []string, error) {
 		return "", nil, fmt.Errorf("create the CLI's settings directory: %w", err)
 	}
 	for name, data := range inv.Files {
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			os.RemoveAll(dir)
+			return "", nil, fmt.Errorf("create the CLI's %s: %w", filepath.Dir(name), err)
+		}
+		if err := os.WriteFile(path, data, 0o600); err != nil {
 			os.RemoveAll(dir)
 			return "", nil, fmt.Errorf("write the CLI's %s: %w", name, err)
 		}

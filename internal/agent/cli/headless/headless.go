@@ -124,7 +124,11 @@ func Command(provider, role, prompt, model string) (Invocation, error) {
 		if role == RoleStudent {
 			args = append(args, "--permission-mode", "acceptEdits", "--allowedTools", claudeStudentAllowed, "--disallowedTools", claudeStudentDisallowed)
 		} else {
-			args = append(args, "--permission-mode", "default", "--allowedTools", claudeMentorAllowed, "--disallowedTools", claudeMentorDisallowed)
+			// --bare: no hooks at all (not even managed ones the Student could write with
+			// sudo); a fresh CLAUDE_CONFIG_DIR: no user settings the Student wrote.
+			args = append(args, "--bare", "--permission-mode", "default", "--allowedTools", claudeMentorAllowed, "--disallowedTools", claudeMentorDisallowed)
+			inv.Files = map[string][]byte{"claude-config/.keep": nil}
+			inv.Env = map[string]string{"CLAUDE_CONFIG_DIR": "{dir}/claude-config"}
 		}
 	case Codex:
 		if role == RoleMentor {
@@ -155,12 +159,20 @@ func Command(provider, role, prompt, model string) (Invocation, error) {
 			exclude = geminiMentorExcluded
 			inv.IsolatedCwd = true
 		}
+		// System settings win over user and workspace ones; hooksConfig.enabled=false
+		// runs no hook from any settings file (settingsSchema.ts@v0.56.0).
 		settings, _ := json.Marshal(map[string]any{
-			"tools":   map[string]any{"exclude": exclude},
-			"privacy": map[string]any{"usageStatisticsEnabled": false},
+			"tools":       map[string]any{"exclude": exclude},
+			"hooksConfig": map[string]any{"enabled": false},
+			"privacy":     map[string]any{"usageStatisticsEnabled": false},
 		})
 		inv.Files = map[string][]byte{"gemini-settings.json": settings}
 		inv.Env = map[string]string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH": "{dir}/gemini-settings.json"}
+		if role == RoleMentor {
+			// A fresh home: no user settings or extensions the Student wrote (paths.ts).
+			inv.Files["gemini-home/.keep"] = nil
+			inv.Env["GEMINI_CLI_HOME"] = "{dir}/gemini-home"
+		}
 	default:
 		return Invocation{}, fmt.Errorf("llmProvider %q has no CLI runtime: use claude, codex or gemini", provider)
 	}

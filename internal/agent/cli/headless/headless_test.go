@@ -1,6 +1,7 @@
 package headless
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,5 +245,39 @@ func TestAddDirs(t *testing.T) {
 		got := AddDirs(inv, tt.provider, []string{"/a", "/b"})
 		assert.Equal(t, tt.want, got.Args[before:], tt.provider)
 		assert.Len(t, inv.Args, before, "the original is not changed")
+	}
+}
+
+// The Mentors load nothing the tutorial or the Student could have written: claude runs
+// --bare (no hooks) with a fresh CLAUDE_CONFIG_DIR; gemini with its own system settings
+// (hooks off, forbidden tools excluded) and a fresh home. The fresh directory is the
+// runner's ("{dir}").
+func TestMentorsLoadNoSettingsTheStudentCouldWrite(t *testing.T) {
+	t.Parallel()
+	c, err := Command(Claude, RoleMentor, "p", "")
+	require.NoError(t, err)
+	assert.Contains(t, c.Args, "--bare")
+	assert.Equal(t, "{dir}/claude-config", c.Env["CLAUDE_CONFIG_DIR"])
+	assert.Contains(t, c.Files, "claude-config/.keep")
+
+	for _, role := range []string{RoleStudent, RoleMentor} {
+		g, err := Command(Gemini, role, "p", "")
+		require.NoError(t, err)
+		var settings struct {
+			Tools       struct{ Exclude []string }
+			HooksConfig struct{ Enabled *bool }
+		}
+		require.NoError(t, json.Unmarshal(g.Files["gemini-settings.json"], &settings))
+		require.NotNil(t, settings.HooksConfig.Enabled)
+		assert.False(t, *settings.HooksConfig.Enabled)
+		assert.Equal(t, "{dir}/gemini-settings.json", g.Env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"])
+		if role == RoleMentor {
+			assert.Equal(t, "{dir}/gemini-home", g.Env["GEMINI_CLI_HOME"])
+			assert.True(t, g.IsolatedCwd)
+			assert.Equal(t, []string{"run_shell_command", "write_file", "replace"}, settings.Tools.Exclude)
+		} else {
+			assert.Empty(t, g.Env["GEMINI_CLI_HOME"])
+			assert.Equal(t, []string{"google_web_search", "web_fetch"}, settings.Tools.Exclude)
+		}
 	}
 }

@@ -136,6 +136,16 @@ func (s CLISpec) lookup(arg string) (Flag, bool) {
 	return Flag{}, false
 }
 
+// yargsUnknown is yargs' strict-mode message for an unknown option: a dashed name is
+// reported in both spellings (yargs-parser adds the camelCase key).
+func yargsUnknown(flag string) string {
+	n := strings.TrimLeft(flag, "-")
+	if c := camel(n); c != n {
+		return "Unknown arguments: " + n + ", " + c
+	}
+	return "Unknown argument: " + n
+}
+
 func camel(s string) string {
 	parts := strings.Split(s, "-")
 	for i := 1; i < len(parts); i++ {
@@ -188,7 +198,7 @@ func (s CLISpec) Parse(args []string) (Parsed, *Rejection) {
 		name, val, hasVal := strings.Cut(a, "=")
 		f, ok := s.lookup(name)
 		if !ok {
-			return p, s.reject(ExitUnknownFlag, map[string]string{"flag": name, "name": strings.TrimLeft(name, "-")})
+			return p, s.reject(ExitUnknownFlag, map[string]string{"flag": name, "name": strings.TrimLeft(name, "-"), "yargsUnknown": yargsUnknown(name)})
 		}
 		var vals []string
 		switch {

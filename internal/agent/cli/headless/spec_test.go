@@ -76,7 +76,8 @@ func TestSpecParseRejectsAsTheRealCLI(t *testing.T) {
 		{"claude stream-json without --verbose", claude, []string{"-p", "x", "--output-format", "stream-json"}, "stream_json_needs_verbose", 1, "Error: When using --print, --output-format=stream-json requires --verbose"},
 		{"codex unknown", codex, []string{"exec", "--json", "--search", "p"}, ExitUnknownFlag, 2, "error: unexpected argument '--search' found"},
 		{"codex bad sandbox", codex, []string{"exec", "--sandbox", "none", "p"}, ExitBadValue, 2, "error: invalid value 'none' for '--sandbox <SANDBOX_MODE>'\n  [possible values: read-only, workspace-write, danger-full-access]"},
-		{"gemini unknown", gemini, []string{"-p", "x", "--all-files"}, ExitUnknownFlag, 1, "Unknown argument: all-files"},
+		{"gemini unknown", gemini, []string{"-p", "x", "--all-files"}, ExitUnknownFlag, 1, "Unknown arguments: all-files, allFiles"},
+		{"gemini unknown undashed", gemini, []string{"-p", "x", "--checkpointing"}, ExitUnknownFlag, 1, "Unknown argument: checkpointing"},
 		{"gemini bad choice", gemini, []string{"-p", "x", "-o", "yaml"}, ExitBadValue, 1, "Invalid values:\n  Argument: output-format, Given: \"yaml\", Choices: \"text\", \"json\", \"stream-json\""},
 		{"gemini both prompts", gemini, []string{"-p", "x", "more"}, ExitPromptConflict, 1, "Cannot use both a positional prompt and the --prompt (-p) flag together"},
 	}
@@ -165,7 +166,7 @@ func TestRecordedStreamsFollowTheTable(t *testing.T) {
 func TestErrorLines(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ out, want string }{
-		{out: "(node:12) [DEP0040] DeprecationWarning: punycode\nUnknown argument: all-files\nUsage: gemini [options]\n\nOptions:\n  -h, --help  Show help", want: "Unknown argument: all-files"},
+		{out: "(node:12) [DEP0040] DeprecationWarning: punycode\nUnknown arguments: all-files, allFiles\nUsage: gemini [options]\n\nOptions:\n  -h, --help  Show help", want: "Unknown arguments: all-files, allFiles"},
 		{out: "Please set an Auth method in your /home/learner/.gemini/settings.json or specify one of the following environment variables before running: GEMINI_API_KEY, GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GENAI_USE_GCA\n", want: "Please set an Auth method in your /home/learner/.gemini/settings.json or specify one of the following environment variables before running: GEMINI_API_KEY, GOOGLE_GENAI_USE_VERTEXAI, GOOGLE_GENAI_USE_GCA"},
 		{out: "warning: `--full-auto` is deprecated\nerror: unexpected argument '--x' found\n\n  tip: …\n\nUsage: codex exec", want: "error: unexpected argument '--x' found"},
 		{out: "something odd happened\nmore detail\n\nUsage: x", want: "something odd happened\nmore detail"},
