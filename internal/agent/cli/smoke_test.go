@@ -7,10 +7,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/smile-loop/smile-loop/internal/agent/cli/headless"
 )
 
 // smokeEnv installs smile-wrapper and the fake CLIs (which refuse what the pinned
@@ -69,4 +72,32 @@ func TestSmokeScriptFailsWhenACLIRefusesAFlag(t *testing.T) {
 	assert.Contains(t, out, "FAIL gemini student: the pinned CLI refused the wrapper's command line")
 	assert.Contains(t, out, `Invalid values:`)
 	assert.Contains(t, out, `Given: \"stream-json\"`)
+}
+
+// The fake CLIs' event streams follow the pinned versions' events (clis.json), for a
+// run that works, asks for help, and fails at the API.
+func TestFakeCLIStreamsFollowThePinnedEvents(t *testing.T) {
+	t.Parallel()
+	for _, provider := range []string{headless.Claude, headless.Codex, headless.Gemini} {
+		spec, _ := headless.Spec(provider)
+		for _, prompt := range []string{"$ echo hi\n", "$ echo hi\n$ no-such-tool-xyz\n", "FAKECLI:AUTH\n$ echo hi\n", "FAKECLI:NOAUTH\n"} {
+			bin := filepath.Join(t.TempDir(), provider)
+			require.NoError(t, os.Symlink(filepath.Join(binDir, "fakecli"), bin))
+			inv, err := headless.Command(provider, headless.RoleStudent, prompt, "")
+			require.NoError(t, err)
+			cmd := exec.Command(bin, inv.Args...)
+			cmd.Dir, cmd.Env = t.TempDir(), append(os.Environ(), "TMPDIR="+t.TempDir())
+			out, _ := cmd.Output()
+			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+			if provider == headless.Gemini && strings.Contains(prompt, "NOAUTH") {
+				assert.Equal(t, []string{""}, lines, "gemini says it on stderr")
+				assert.Equal(t, 41, cmd.ProcessState.ExitCode())
+				continue
+			}
+			require.NotEmpty(t, lines)
+			for _, l := range lines {
+				assert.NoError(t, spec.CheckEvent(l), "%s %q: %s", provider, prompt, l)
+			}
+		}
+	}
 }
