@@ -32,6 +32,7 @@ func newGitHub(t *testing.T) (*ghactiontest.GitHub, *ghaction.GitHub) {
 	t.Helper()
 	fake := ghactiontest.NewGitHub(t, "Codertocat", "Hello-World", token)
 	fake.AddPR(2, headSHA, map[string]string{"docs/a.md": docsPatch, "src/main.go": "@@ -1 +1 @@\n-a\n+b"})
+	fake.AddFile(headSHA, "docs/a.md", "# Install\n\nRun these:\n\n```bash\npip install requests\npython app.py\n```\n")
 	c, err := ghaction.NewClient(token, fake.URL(), fastRetry, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	require.NoError(t, err)
 	ev := ghaction.Event{Name: "pull_request", Owner: "Codertocat", Repo: "Hello-World", SHA: headSHA, PR: 2, RunID: "77", Server: "https://github.com"}
@@ -399,4 +400,48 @@ func TestCommentCapPerRun(t *testing.T) {
 	assert.Equal(t, []int{7}, out.Outside)
 	_, reviews, _, _ := fake.Snapshot()
 	assert.Contains(t, reviews[len(reviews)-1].GetBody(), "problem 56")
+}
+
+// On pull_request the checkout is the merge commit; comments target the head commit.
+// When the base branch moved and changed the tutorial above a gap, the gap's line is
+// the head's.
+func TestGapLinesComeFromTheHeadCommit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fake, gh := newGitHub(t)
+	head := "# Install\n\nRun these:\n\n```bash\npip install requests\npython app.py\n```\n"
+	fake.AddFile(headSHA, "docs/a.md", head)
+	// The run saw the merge commit, where the base added three lines at the top.
+	moved := gap(10, 0, "python missing")
+	moved.Location.Text = "python app.py"
+	span := gap(8, 9, "block broken")
+	span.Location.Text = "pip install requests\npython app.py"
+	gone := gap(4, 0, "base-only line")
+	gone.Location.Text = "This line exists only on the base branch."
+	same := gap(3, 0, "unchanged place")
+	same.Location.Text = "Run these:"
+	results, problems := gh.AtHead(ctx, onA(moved, span, gone, same))
+	require.Empty(t, problems)
+	got := results[0].Report.Gaps
+	assert.Equal(t, 7, got[0].Location.Line)
+	assert.Equal(t, [2]int{6, 7}, [2]int{got[1].Location.Line, got[1].Location.EndLine})
+	assert.False(t, got[2].Location.Found, "text not at head: listed, never commented on a wrong line")
+	assert.Equal(t, 3, got[3].Location.Line)
+	assert.Equal(t, 10, onA(moved)[0].Report.Gaps[0].Location.Line, "the run's own report is left as it is")
+
+	out, err := gh.Review(ctx, results, files2(t, gh), ghaction.FilterContext)
+	require.NoError(t, err)
+	comments, _, _, _ := fake.Snapshot()
+	var lines []int
+	for _, c := range comments {
+		lines = append(lines, c.GetLine())
+	}
+	assert.ElementsMatch(t, []int{7, 7, 3}, lines)
+	assert.Equal(t, []int{1}, out.Outside)
+
+	// Unknown at head (e.g. the file is new on another ref): the checkout's lines stay.
+	other := run("docs/new.md", "blocker", false, moved)
+	_, problems = gh.AtHead(ctx, []ghaction.Result{other})
+	require.Len(t, problems, 1)
+	assert.Contains(t, problems[0], "HTTP 404")
 }

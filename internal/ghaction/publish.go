@@ -94,6 +94,13 @@ func (p *Publisher) Publish(ctx context.Context, results []Result) (out Outcome,
 			if p.Event.Fork {
 				p.Action.Noticef("pull request from a fork: the token is probably read-only; if posting fails, the gaps stay in the summary, the annotations below and the artifact")
 			}
+			if p.Event.IsPR() {
+				var problems []string
+				results, problems = p.GitHub.AtHead(ctx, results)
+				for _, pr := range problems {
+					p.Action.Infof("%s", LogText(pr)) // not a warning: fork runs need the 10 shown for gaps
+				}
+			}
 			id, err := p.GitHub.PostCheck(ctx, CheckRun{
 				Name:       p.Inputs.CheckName,
 				Conclusion: conclusion(out.Status),

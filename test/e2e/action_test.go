@@ -80,6 +80,7 @@ func TestActionModeEndToEnd(t *testing.T) {
 
 	gh := ghactiontest.NewGitHub(t, "Codertocat", "Hello-World", actionToken)
 	gh.AddPR(2, actionHead, map[string]string{"docs/frob.md": newFilePatch(actionTutorial), "README.md": "@@ -1 +1 @@\n-a\n+b"})
+	gh.AddFile(actionHead, "docs/frob.md", actionTutorial) // the head commit, where the comments go
 	arts := ghactiontest.NewArtifacts(t)
 	env.Set("GITHUB_API_URL", gh.URL())
 	env.Set("INPUT_GITHUB-TOKEN", actionToken)

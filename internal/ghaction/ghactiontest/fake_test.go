@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/google/go-github/v60/github"
@@ -107,9 +108,27 @@ func TestFakeGitHubRefusesLikeGitHub(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "github-actions[bot]", u.GetLogin())
 
+	// File content at a commit (REST "Get repository content").
+	fake.AddFile(sha, "docs/a.md", strings.Repeat("line of the tutorial\n", 20))
+	fc, _, _, err := c.Repositories.GetContents(ctx, "o", "r", "docs/a.md", &github.RepositoryContentGetOptions{Ref: sha})
+	require.NoError(t, err)
+	assert.Contains(t, content(t, fc), "line of the tutorial\nline of the tutorial\n")
+	_, _, resp, _ = c.Repositories.GetContents(ctx, "o", "r", "docs/b.md", &github.RepositoryContentGetOptions{Ref: sha})
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "unknown path")
+	_, _, resp, err = c.Repositories.GetContents(ctx, "o", "r", "docs/a.md", &github.RepositoryContentGetOptions{Ref: "0000000000000000000000000000000000000000"})
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "unknown commit")
+	assert.ErrorContains(t, err, "No commit found for the ref")
+
 	fake.ReadOnly = true
 	assert.Equal(t, http.StatusForbidden, review(line(0, 3)), "a fork's read-only token")
 	assert.Equal(t, http.StatusForbidden, fileComment("a.md", nil, "file", sha), "a fork's read-only token")
 	_, resp, _ = c.PullRequests.ListFiles(ctx, "o", "r", 1, nil)
 	assert.Equal(t, http.StatusOK, resp.StatusCode, "reading still works")
+}
+
+func content(t *testing.T, fc *github.RepositoryContent) string {
+	t.Helper()
+	s, err := fc.GetContent()
+	require.NoError(t, err)
+	return s
 }

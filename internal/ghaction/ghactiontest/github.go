@@ -4,6 +4,7 @@
 package ghactiontest
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -67,6 +68,7 @@ type GitHub struct {
 	CheckRuns     []*CheckRun
 	Issues        []*github.Issue
 	IssueComments map[int][]string
+	Contents      map[string]map[string]string // commit → path → file content (GET /contents)
 	Requests      []Request
 	fail          map[string][]Failure // "METHOD /path-pattern" → failures to serve first
 	nextID        int64
@@ -87,7 +89,7 @@ type CheckRun struct {
 // NewGitHub starts the fake for owner/repo; it closes with the test.
 func NewGitHub(t testing.TB, owner, repo, token string) *GitHub {
 	g := &GitHub{Owner: owner, Repo: repo, Token: token, Login: "github-actions[bot]", HeadSHA: map[int]string{},
-		Files: map[int][]*github.CommitFile{}, IssueComments: map[int][]string{}, fail: map[string][]Failure{}, nextID: 1000}
+		Files: map[int][]*github.CommitFile{}, IssueComments: map[int][]string{}, Contents: map[string]map[string]string{}, fail: map[string][]Failure{}, nextID: 1000}
 	// the handler reads g.Server: assign it before serving the first request
 	g.Server = httptest.NewUnstartedServer(http.HandlerFunc(g.serve))
 	g.Server.Start()
@@ -119,6 +121,16 @@ func (g *GitHub) AddPR(n int, sha string, files map[string]string) {
 	for _, f := range names {
 		g.Files[n] = append(g.Files[n], &github.CommitFile{Filename: github.String(f), Status: github.String("modified"), Patch: github.String(files[f])})
 	}
+}
+
+// AddFile makes path hold content at commit ref (for GET /contents/{path}?ref=).
+func (g *GitHub) AddFile(ref, path, content string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.Contents[ref] == nil {
+		g.Contents[ref] = map[string]string{}
+	}
+	g.Contents[ref][path] = content
 }
 
 // AddComment adds an existing review comment (from an earlier run or a person; its
@@ -217,6 +229,10 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if g.ReadOnly && r.Method != http.MethodGet {
 		writeJSON(w, http.StatusForbidden, map[string]string{"message": ReadOnly.Message, "documentation_url": ReadOnly.DocURL})
+		return
+	}
+	if r.Method == http.MethodGet && strings.HasPrefix(p, "/contents/") {
+		g.contents(w, strings.TrimPrefix(p, "/contents/"), r.URL.Query().Get("ref"))
 		return
 	}
 	seg := strings.Split(strings.Trim(p, "/"), "/")
@@ -753,4 +769,34 @@ func (g *GitHub) updateReview(w http.ResponseWriter, n int, id string, body []by
 	}
 	rv.Body = req.Body
 	writeJSON(w, http.StatusOK, rv)
+}
+
+// contents is REST "Get repository content" for a file
+// (https://docs.github.com/rest/repos/contents#get-repository-content): the file as
+// base64 in lines of 60 characters; an unknown ref is 404 "No commit found for the ref
+// …", an unknown path 404 "Not Found". The fake knows only the commits given to AddFile,
+// so a ref is required.
+func (g *GitHub) contents(w http.ResponseWriter, path, ref string) {
+	files, ok := g.Contents[ref]
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "No commit found for the ref " + ref,
+			"documentation_url": "https://docs.github.com/rest/repos/contents#get-repository-content"})
+		return
+	}
+	content, ok := files[path]
+	if !ok {
+		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found",
+			"documentation_url": "https://docs.github.com/rest/repos/contents#get-repository-content"})
+		return
+	}
+	enc := base64.StdEncoding.EncodeToString([]byte(content))
+	var b strings.Builder
+	for len(enc) > 60 {
+		b.WriteString(enc[:60] + "\n")
+		enc = enc[60:]
+	}
+	b.WriteString(enc + "\n")
+	name := path[strings.LastIndex(path, "/")+1:]
+	writeJSON(w, http.StatusOK, map[string]any{"type": "file", "encoding": "base64", "size": len(content), "name": name,
+		"path": path, "content": b.String(), "sha": fmt.Sprintf("%x", len(content))})
 }
