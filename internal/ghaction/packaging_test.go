@@ -3,6 +3,7 @@ package ghaction_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -124,6 +125,8 @@ func keys[V any](m map[string]V) []string {
 	return out
 }
 
+var usesLine = regexp.MustCompile(`(?m)uses:\s*([^@\s]+)@(\S+)(.*)$`)
+
 func TestExampleWorkflows(t *testing.T) {
 	t.Parallel()
 	inputs := readAction(t).Inputs
@@ -131,7 +134,16 @@ func TestExampleWorkflows(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, files, 4)
 	for _, f := range files {
-		w, _ := readWorkflow(t, filepath.Base(f))
+		w, raw := readWorkflow(t, filepath.Base(f))
+		// Other people's actions are pinned by commit (a tag can be moved), the tag kept
+		// in a comment for readers and update tools.
+		for _, m := range usesLine.FindAllStringSubmatch(raw, -1) {
+			if m[1] == "smile-loop/smile-loop" {
+				continue
+			}
+			assert.Regexp(t, `^[0-9a-f]{40}$`, m[2], "%s: %s is pinned by commit SHA", f, m[1])
+			assert.Regexp(t, `^\s*# v\d`, m[3], "%s: %s names its tag in a comment", f, m[1])
+		}
 		assert.NotEmpty(t, w.Name, f)
 		assert.NotEmpty(t, w.Permissions, "%s: top-level permissions are explicit", f)
 		assert.NotContains(t, w.On, "pull_request_target", "%s: untrusted code never runs with a write token", f)
