@@ -16,6 +16,8 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	log    *slog.Logger
+	// logMask masks the secrets in log; nil when a test builds env with its own log.
+	logMask *maskedLog
 }
 
 type command struct {
@@ -38,8 +40,9 @@ func commands() []command {
 // run is the whole program: it parses the subcommand, runs it and maps its error to an
 // exit code. It is the only place that turns errors into exit codes.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	e := &env{getenv: getenv, stdout: stdout, stderr: stderr,
-		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: logLevel(getenv)}))}
+	logMask := newMaskedLog(stderr, getenv)
+	e := &env{getenv: getenv, stdout: stdout, stderr: stderr, logMask: logMask,
+		log: slog.New(slog.NewTextHandler(logMask, &slog.HandlerOptions{Level: logLevel(getenv)}))}
 	if len(args) == 0 {
 		if getenv("GITHUB_ACTIONS") == "true" {
 			return report(e, cmdAction(ctx, e, nil))

@@ -184,6 +184,7 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 	}
 	secrets := append(runSecrets(e), ag.Secrets...)
 	mask := redact.New(secrets...)
+	e.setLogMask(mask)
 
 	events, closeEvents := runEvents(ctx, e, req, cfg, runID, tutPath, mask)
 	defer closeEvents()
@@ -227,6 +228,7 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 		KeepOnSuccess: cfg.Container.KeepOnSuccess,
 		KeepWork:      cfg.Container.KeepWork,
 		Progress:      func(line string) { fmt.Fprintf(e.stderr, "smile-loop: %s\n", line) },
+		Redact:        mask,
 		Logger:        e.log,
 	})
 	if err != nil {

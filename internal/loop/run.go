@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/smile-loop/smile-loop/internal/config"
+	"github.com/smile-loop/smile-loop/internal/redact"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
@@ -696,37 +697,20 @@ func (e *recordingEmitter) Emit(ev Event) {
 	e.next.Emit(ev)
 }
 
-// masker replaces secrets with ***.
-type masker struct{ r *strings.Replacer }
+// masker is the run's redact.Redactor: the one masker of the product, for state,
+// iteration records, scenario and events.
+type masker struct{ r *redact.Redactor }
 
-func newMasker(secrets []string) *masker {
-	var pairs []string
-	for _, s := range secrets {
-		if len(s) >= 4 {
-			pairs = append(pairs, s, "***")
-			if q, _ := json.Marshal(s); string(q[1:len(q)-1]) != s {
-				pairs = append(pairs, string(q[1:len(q)-1]), "***")
-			}
-		}
-	}
-	if len(pairs) == 0 {
-		return &masker{}
-	}
-	return &masker{r: strings.NewReplacer(pairs...)}
-}
+func newMasker(secrets []string) *masker { return &masker{r: redact.New(secrets...)} }
 
-func (m *masker) empty() bool { return m.r == nil }
+func (m *masker) empty() bool { return m.r.Empty() }
 
-func (m *masker) str(s string) string {
-	if m.r == nil {
-		return s
-	}
-	return m.r.Replace(s)
-}
+func (m *masker) str(s string) string { return m.r.String(s) }
 
-// value masks every string of v by a JSON round trip into a value of the same type.
+// maskValue masks every string of v through a JSON round trip into a value of the same
+// type.
 func maskValue[T any](m *masker, v T) T {
-	if m.r == nil {
+	if m.r.Empty() {
 		return v
 	}
 	data, err := json.Marshal(v)
@@ -734,21 +718,21 @@ func maskValue[T any](m *masker, v T) T {
 		return v
 	}
 	var out T
-	if err := json.Unmarshal([]byte(m.r.Replace(string(data))), &out); err != nil {
+	if err := json.Unmarshal(m.r.JSON(data), &out); err != nil {
 		return v
 	}
 	return out
 }
 
 func (m *masker) event(e Event) Event {
-	if m.r == nil || e.Data == nil {
+	if m.r.Empty() || e.Data == nil {
 		return e
 	}
 	data, err := json.Marshal(e.Data)
 	if err != nil {
 		return e
 	}
-	e.Data = json.RawMessage(m.r.Replace(string(data)))
+	e.Data = json.RawMessage(m.r.JSON(data))
 	return e
 }
 

@@ -5,6 +5,8 @@ package redact
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"io"
 	"net/url"
 	"slices"
@@ -26,16 +28,27 @@ type Redactor struct {
 	secrets [][]byte // longest first, so a secret containing another is masked whole
 	strs    []string // the same, as strings
 	maxLen  int
+	raw     []string         // the secrets themselves, for partial masking at cuts
+	wrapped []string         // encoded forms long enough to be found across line wraps
+	windows map[uint64][]int // wrapWindow-byte pieces of wrapped (at wrapStride) → their indexes
 }
 
+// minPartial is the shortest piece of a secret masked where a text was cut (see String).
+const minPartial = 6
+
+// minEncoded is the shortest encoded form masked: shorter ones would mask ordinary text.
+const minEncoded = 8
+
 // New returns a Redactor for secrets. Empty values and values shorter than MinSecretLen
-// are ignored. Besides each value it masks its URL-query-escaped and base64 forms, the
-// ways a secret most often reappears in logs.
+// are ignored. Besides each value it masks the forms in which a secret reappears in
+// logs: URL-query-escaped, JSON-escaped, hex (both cases), and base64 (standard and URL
+// alphabets, padded or not) of the value at any byte offset in the encoded data, e.g.
+// base64 of "user:"+secret, also when the encoding is wrapped over several lines.
 func New(secrets ...string) *Redactor {
 	seen := map[string]bool{}
-	var list []string
-	add := func(s string) {
-		if len(s) >= MinSecretLen && !seen[s] {
+	var list, raw, wrapped []string
+	add := func(s string, min int) {
+		if len(s) >= min && !seen[s] {
 			seen[s] = true
 			list = append(list, s)
 		}
@@ -45,13 +58,33 @@ func New(secrets ...string) *Redactor {
 		if len(s) < MinSecretLen {
 			continue
 		}
-		add(s)
-		add(url.QueryEscape(s))
-		add(base64.StdEncoding.EncodeToString([]byte(s)))
-		add(base64.RawURLEncoding.EncodeToString([]byte(s)))
+		if !seen[s] {
+			raw = append(raw, s)
+		}
+		add(s, MinSecretLen)
+		add(url.QueryEscape(s), MinSecretLen)
+		if q, err := json.Marshal(s); err == nil {
+			add(string(q[1:len(q)-1]), MinSecretLen)
+		}
+		add(hex.EncodeToString([]byte(s)), minEncoded)
+		add(strings.ToUpper(hex.EncodeToString([]byte(s))), minEncoded)
+		for _, form := range base64Forms(s) {
+			add(form, minEncoded)
+			if len(form) >= 3*wrapWindow {
+				wrapped = append(wrapped, form)
+			}
+		}
 	}
 	slices.SortStableFunc(list, func(a, b string) int { return len(b) - len(a) })
-	r := &Redactor{}
+	r := &Redactor{raw: raw, wrapped: wrapped, windows: map[uint64][]int{}}
+	for i, w := range wrapped {
+		for j := 0; j+wrapWindow <= len(w); j += wrapStride {
+			k := le64(w[j : j+wrapWindow])
+			if !slices.Contains(r.windows[k], i) {
+				r.windows[k] = append(r.windows[k], i)
+			}
+		}
+	}
 	for _, s := range list {
 		r.secrets = append(r.secrets, []byte(s))
 		r.strs = append(r.strs, s)
@@ -60,26 +93,188 @@ func New(secrets ...string) *Redactor {
 	return r
 }
 
+// base64Forms are the base64 characters that depend on s alone when s starts at byte
+// offset 0, 1 or 2 of a 3-byte group, in both alphabets; at offset 0 also the whole
+// padded and unpadded encodings.
+func base64Forms(s string) []string {
+	var out []string
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		out = append(out, enc.EncodeToString([]byte(s)))
+		for k := 0; k < 3; k++ {
+			buf := append(make([]byte, k), s...)
+			e := enc.WithPadding(base64.NoPadding).EncodeToString(buf)
+			first := (k*8 + 5) / 6       // characters that hold bits of the prefix
+			last := (k + len(s)) * 8 / 6 // characters wholly inside the data
+			if last > first {
+				out = append(out, e[first:last])
+			}
+		}
+	}
+	return out
+}
+
 // Empty reports whether r masks nothing.
 func (r *Redactor) Empty() bool { return r == nil || len(r.secrets) == 0 }
 
 // String returns s with every secret replaced by Mask. Matches are found left to right;
-// where several secrets match at one place, the longest wins.
+// where several secrets match at one place, the longest wins. An encoded form broken by
+// line wraps is masked whole (line breaks included), and so is the piece of a secret
+// (at least 6 bytes) that a cut left at either side of "…" (as clip, truncate and the
+// sandbox's head/tail capture mark a cut).
 func (r *Redactor) String(s string) string {
-	if r.Empty() || !r.containsAnyString(s) {
+	if r.Empty() {
 		return s
 	}
-	out, _ := r.mask(make([]byte, 0, len(s)), []byte(s), true)
-	return string(out)
+	if r.containsAnyString(s) {
+		out, _ := r.mask(make([]byte, 0, len(s)), []byte(s), true)
+		s = string(out)
+	}
+	return r.cuts(r.unwrap(s))
 }
 
 // Bytes returns b with every secret replaced by Mask (a new slice when anything changed).
 func (r *Redactor) Bytes(b []byte) []byte {
-	if r.Empty() || !r.containsAny(b) {
+	if r.Empty() {
 		return b
 	}
-	out, _ := r.mask(make([]byte, 0, len(b)), b, true)
-	return out
+	s := r.String(string(b))
+	if s == string(b) {
+		return b
+	}
+	return []byte(s)
+}
+
+// wrapWindow and wrapStride pick the pieces of an encoded form looked for before the
+// slower search across line breaks: a line of at least wrapWindow+wrapStride-1
+// characters of the form always holds one of them.
+const (
+	wrapWindow = 8
+	wrapStride = 4
+)
+
+// unwrap masks the encoded forms split over lines (base64 -w 76, PEM's 64 columns).
+// One pass over s finds the candidate forms through their pieces.
+func (r *Redactor) unwrap(s string) string {
+	if len(r.wrapped) == 0 || len(s) < wrapWindow || !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	hit := make([]bool, len(r.wrapped))
+	var cand []string
+	for i := 0; i+wrapWindow <= len(s); i++ {
+		for _, w := range r.windows[le64(s[i:i+wrapWindow])] {
+			if !hit[w] {
+				hit[w] = true
+				cand = append(cand, r.wrapped[w])
+			}
+		}
+	}
+	if len(cand) == 0 {
+		return s
+	}
+	flat := make([]byte, 0, len(s))
+	at := make([]int, 0, len(s)) // at[i]: index in s of flat[i]
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\n' && s[i] != '\r' {
+			flat = append(flat, s[i])
+			at = append(at, i)
+		}
+	}
+	var spans [][2]int
+	for _, w := range cand {
+		for off := 0; ; {
+			j := bytes.Index(flat[off:], []byte(w))
+			if j < 0 {
+				break
+			}
+			start, end := off+j, off+j+len(w)
+			spans = append(spans, [2]int{at[start], at[end-1] + 1})
+			off = end
+		}
+	}
+	return replaceSpans(s, spans)
+}
+
+// le64 packs the 8 bytes of s into a map key without allocating.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// ellipsis marks where a text was cut ("…", as clip, capture and truncate write it).
+const ellipsis = "…"
+
+// cuts masks the piece of a raw secret that a cut left next to a cut point: either side
+// of an ellipsis (spaces and line breaks skipped).
+func (r *Redactor) cuts(s string) string {
+	if len(r.raw) == 0 {
+		return s
+	}
+	if !strings.Contains(s, ellipsis) {
+		return s
+	}
+	var before, after []int // cut points: text ends before / starts after
+	for off := 0; ; {
+		j := strings.Index(s[off:], ellipsis)
+		if j < 0 {
+			break
+		}
+		p := off + j
+		b := p
+		for b > 0 && strings.ContainsRune(" \t\r\n", rune(s[b-1])) {
+			b--
+		}
+		a := p + len(ellipsis)
+		for a < len(s) && strings.ContainsRune(" \t\r\n", rune(s[a])) {
+			a++
+		}
+		before, after = append(before, b), append(after, a)
+		off = p + len(ellipsis)
+	}
+	var spans [][2]int
+	for _, sec := range r.raw {
+		for _, p := range before {
+			for k := len(sec) - 1; k >= minPartial; k-- {
+				if k <= p && s[p-k:p] == sec[:k] {
+					spans = append(spans, [2]int{p - k, p})
+					break
+				}
+			}
+		}
+		for _, p := range after {
+			for k := len(sec) - 1; k >= minPartial; k-- {
+				if p+k <= len(s) && s[p:p+k] == sec[len(sec)-k:] {
+					spans = append(spans, [2]int{p, p + k})
+					break
+				}
+			}
+		}
+	}
+	return replaceSpans(s, spans)
+}
+
+// replaceSpans replaces each [start,end) span of s (overlaps merged) with Mask.
+func replaceSpans(s string, spans [][2]int) string {
+	if len(spans) == 0 {
+		return s
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(spans); {
+		start, end := spans[i][0], spans[i][1]
+		for i++; i < len(spans) && spans[i][0] <= end; i++ {
+			end = max(end, spans[i][1])
+		}
+		if start < last {
+			start = last
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(Mask)
+		last = end
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // containsAny is a fast pre-check (bytes.Contains is vectorised): almost no text
@@ -187,6 +382,8 @@ func (w *Writer) Write(p []byte) (int, error) {
 	out, n := w.r.mask(nil, buf, false)
 	w.pending = append(w.pending[:0:0], buf[n:]...)
 	if len(out) > 0 {
+		// Wrapped encodings and cut pieces are masked within what is written now.
+		out = []byte(w.r.cuts(w.r.unwrap(string(out))))
 		if _, err := w.w.Write(out); err != nil {
 			return 0, err
 		}
@@ -255,4 +452,43 @@ func containsAny(s string, words []string) bool {
 		}
 	}
 	return false
+}
+
+// JSON masks every string (keys included) of a JSON document and returns it re-encoded;
+// masking the decoded strings, not the encoded text, also finds what JSON escaping hides
+// (a wrapped encoding's line breaks are "\n" in the text). Data that is not JSON is
+// masked as text.
+func (r *Redactor) JSON(data []byte) []byte {
+	if r.Empty() {
+		return data
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return r.Bytes(data)
+	}
+	out, err := json.Marshal(r.walk(v))
+	if err != nil {
+		return r.Bytes(data)
+	}
+	return out
+}
+
+func (r *Redactor) walk(v any) any {
+	switch x := v.(type) {
+	case string:
+		return r.String(x)
+	case []any:
+		for i := range x {
+			x[i] = r.walk(x[i])
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, val := range x {
+			out[r.String(k)] = r.walk(val)
+		}
+		return out
+	}
+	return v
 }

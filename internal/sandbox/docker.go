@@ -35,6 +35,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/redact"
 )
 
 var _ loop.Sandbox = (*Docker)(nil)
@@ -91,6 +92,9 @@ type Options struct {
 	KeepWork      bool // keep the work directory across Reset instead of emptying it
 
 	Env map[string]string // the container's whole environment besides the image's own
+
+	// Redact masks the run's secrets in the command logs under LogsDir (nil: none).
+	Redact *redact.Redactor
 
 	// OutputLimit bounds Stdout and Stderr of an ExecResult (bytes each; default 64 KiB).
 	OutputLimit int

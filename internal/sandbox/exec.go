@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
@@ -320,9 +319,14 @@ func (d *Docker) commandLog() (*logWriter, func(), string, error) {
 	if err != nil {
 		return nil, nil, "", classifyFS("create "+p, err)
 	}
-	lw := &logWriter{f: f, limit: d.opts.LogLimit}
+	mw := d.opts.Redact.NewWriter(f)
+	lw := &logWriter{f: mw, limit: d.opts.LogLimit}
 	return lw, func() {
-		if err := f.Close(); err != nil && lw.werr == nil {
+		err := mw.Flush()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil && lw.werr == nil {
 			lw.werr = err
 		}
 	}, p, nil
@@ -332,7 +336,7 @@ func (d *Docker) commandLog() (*logWriter, func(), string, error) {
 // `yes` must not fill the disk) and remembers the first error.
 type logWriter struct {
 	mu      sync.Mutex
-	f       *os.File
+	f       io.Writer // the file, through the run's masker
 	limit   int64
 	written int64
 	werr    error
