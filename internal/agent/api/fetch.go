@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -17,7 +18,8 @@ import (
 
 // The native Mentor's web access (spec 6, mentor capabilities): fetch_url reads a public
 // web page as text. It runs in the orchestrator, so it refuses every address that is
-// not public (loopback, private, link-local — cloud metadata —, multicast): a tutorial
+// not public (loopback, private, shared CGNAT, link-local — cloud metadata —, NAT64 and
+// the other special-purpose blocks, multicast; see netrange.go): a tutorial
 // cannot use the Mentor to reach the runner's own network.
 
 type fetchURLArgs struct {
@@ -41,9 +43,8 @@ func publicOnly(_, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return err
 	}
-	ip := net.ParseIP(host)
-	if ip == nil || ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() ||
-		ip.IsUnspecified() || ip.IsMulticast() || ip.IsInterfaceLocalMulticast() {
+	ip, err := netip.ParseAddr(host)
+	if err != nil || !isPublic(ip) {
 		return fmt.Errorf("%w %s", errPrivateAddress, host)
 	}
 	return nil
