@@ -166,6 +166,11 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 		// iterations a collapsible group; gap annotations come from the publisher, which
 		// annotates the de-duplicated report.
 		gha.Infof("smile-loop: testing %s", ghaction.LogText(t))
+		if err := insideRepo(ws, t); err != nil {
+			gha.Errorf("%s", ghaction.LogText(p.Redact(err.Error())))
+			results = append(results, ghaction.Result{Tutorial: t, FailOn: failOn, Err: err.Error()})
+			continue
+		}
 		alog := observe.NewActionsLog(e.stdout, observe.ActionsLogOptions{File: t, Redact: p.Redact, NoGapAnnotations: true})
 		run := actionRun{Tutorial: t, Workspace: ws, Config: cfg, Events: alog, OutputDir: filepath.Join(outRoot, slug(t))}
 		if scratch != "" {

@@ -66,3 +66,31 @@ func absIn(ws, p string) string {
 	}
 	return filepath.Join(ws, p)
 }
+
+// insideRepo checks that the tutorial rel (slash-separated, relative to the workspace)
+// is a regular file reached without any symbolic link: a pull request can add
+// docs/x.md -> /github/workflow/event.json, and the file's content would become the
+// tutorial (prompts, gaps, the container).
+func insideRepo(ws, rel string) error {
+	root, err := os.OpenRoot(ws)
+	if err != nil {
+		return fmt.Errorf("open the repository: %w", err)
+	}
+	defer root.Close()
+	p := ""
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), "/") {
+		p = filepath.Join(p, part)
+		fi, err := root.Lstat(p)
+		if err != nil {
+			return fmt.Errorf("tutorial %s: %w", rel, err)
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return fmt.Errorf("tutorial %s: %s is a symbolic link; smile-loop tests only files inside the repository, not what links point to", rel, filepath.ToSlash(p))
+		}
+	}
+	fi, err := root.Lstat(p)
+	if err == nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("tutorial %s is not a regular file", rel)
+	}
+	return err
+}

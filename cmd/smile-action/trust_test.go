@@ -62,3 +62,24 @@ func TestActionConfigFromCheckoutIsUntrusted(t *testing.T) {
 	assert.Empty(t, notices)
 	assert.False(t, cfg.Container.KeepOnFailure)
 }
+
+func TestInsideRepoRefusesLinks(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "event.json")
+	require.NoError(t, os.WriteFile(outside, []byte("{}"), 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(ws, "docs", "real"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(ws, "docs", "real", "ok.md"), []byte("# ok\n"), 0o644))
+	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "docs", "evil.md")))
+	require.NoError(t, os.Symlink(filepath.Dir(outside), filepath.Join(ws, "docs", "linkdir")))
+	require.NoError(t, os.Symlink("real/ok.md", filepath.Join(ws, "docs", "inner.md")))
+
+	assert.NoError(t, insideRepo(ws, "docs/real/ok.md"))
+	for _, rel := range []string{"docs/evil.md", "docs/linkdir/event.json", "docs/inner.md"} {
+		err := insideRepo(ws, rel)
+		require.Error(t, err, rel)
+		assert.Contains(t, err.Error(), "symbolic link", rel)
+	}
+	assert.Error(t, insideRepo(ws, "../"+filepath.Base(ws)+"/docs/real/ok.md"), "no way out by ..")
+	assert.Error(t, insideRepo(ws, "docs/real"), "a directory is not a tutorial")
+}
