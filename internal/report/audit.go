@@ -16,6 +16,10 @@ import (
 // maxOutputFile caps a saved command output read into the audit log.
 const maxOutputFile = 8 << 20
 
+// maxAuditOutputs caps all saved outputs read into one audit log (the log is built in
+// memory): a tutorial that prints without end cannot exhaust the orchestrator's memory.
+const maxAuditOutputs = 64 << 20
+
 // renderAuditLog is smile-audit.log: everything the run did, in order, with full
 // command outputs (read from their saved files when available). The caller masks it.
 func renderAuditLog(st *loop.State, r *Report, opts Options) string {
@@ -31,13 +35,14 @@ func renderAuditLog(st *loop.State, r *Report, opts Options) string {
 	if m.Reason != "" {
 		fmt.Fprintf(&b, "reason:    %s\n", m.Reason)
 	}
+	budget := int64(maxAuditOutputs)
 	for _, it := range st.History {
 		fmt.Fprintf(&b, "\n=== iteration %d  started %s  ended %s ===\n", it.Iteration, stamp(it.Started), stamp(it.Ended))
 		if it.Error != "" {
 			fmt.Fprintf(&b, "[error] %s\n", it.Error)
 		}
 		if s := it.Student; s != nil {
-			writeStudent(&b, it, s, opts)
+			writeStudent(&b, it, s, opts, &budget)
 		}
 		if mr := it.Mentor; mr != nil {
 			fmt.Fprintf(&b, "\n[mentor] started %s ended %s unresolvable=%t\n", stamp(mr.Started), stamp(mr.Ended), mr.Unresolvable)
@@ -60,7 +65,7 @@ func renderAuditLog(st *loop.State, r *Report, opts Options) string {
 	return b.String()
 }
 
-func writeStudent(b *strings.Builder, it loop.Iteration, s *loop.StudentResult, opts Options) {
+func writeStudent(b *strings.Builder, it loop.Iteration, s *loop.StudentResult, opts Options, budget *int64) {
 	fmt.Fprintf(b, "[student] status=%s", s.Status)
 	if s.CurrentStep != "" {
 		fmt.Fprintf(b, " step=%q", s.CurrentStep)
@@ -102,7 +107,9 @@ func writeStudent(b *strings.Builder, it loop.Iteration, s *loop.StudentResult, 
 			b.WriteString("$ " + strings.TrimRight(l, "\n") + "\n")
 		}
 		out := c.Output
-		if full, ok := readOutput(c.OutputPath, opts); ok {
+		if c.OutputPath != "" && *budget <= 0 {
+			out += fmt.Sprintf("\n[smile-loop: the audit log already holds %d MiB of full outputs, its quota; this command's full output stays in %s]", maxAuditOutputs>>20, filepath.Base(c.OutputPath))
+		} else if full, ok := readOutput(c.OutputPath, opts, budget); ok {
 			out = full
 		}
 		writeBlock(b, "output", out)
@@ -153,7 +160,7 @@ func writeBlock(b *strings.Builder, label, text string) {
 // opened through an os.Root on the logs directory: a path or link leading outside it is
 // refused by the open itself, so a link swapped in after a check cannot win a race, and
 // a final symbolic link is not followed at all.
-func readOutput(path string, opts Options) (string, bool) {
+func readOutput(path string, opts Options, budget *int64) (string, bool) {
 	if path == "" || opts.LogsDir == "" {
 		return "", false
 	}
@@ -192,12 +199,14 @@ func readOutput(path string, opts Options) (string, bool) {
 		warn("command output is not a regular file; not read", err)
 		return "", false
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxOutputFile+1))
+	limit := min(int64(maxOutputFile), *budget)
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return "", false
 	}
-	if len(data) > maxOutputFile {
-		data = append(data[:maxOutputFile], []byte("\n… [output cut at 8 MiB]")...)
+	*budget -= int64(len(data))
+	if int64(len(data)) > limit {
+		data = append(data[:limit], fmt.Appendf(nil, "\n… [output cut at %d bytes: the audit log keeps at most 8 MiB per command and %d MiB in all; the whole output is in %s]", limit, maxAuditOutputs>>20, filepath.Base(path))...)
 	}
 	return string(data), true
 }

@@ -100,6 +100,9 @@ type Options struct {
 	OutputLimit int
 	// LogLimit bounds each command's full-output file under LogsDir (default 32 MiB).
 	LogLimit int64
+	// OutputQuota bounds all the command-output files of the run together (default
+	// 512 MiB): a tutorial cannot fill the runner's disk through them.
+	OutputQuota int64
 	// ResetStrategy is ResetSpare (default) or ResetRecreate.
 	ResetStrategy string
 	// HostGatewayIP overrides where host.docker.internal points ("" = Docker's host-gateway,
@@ -157,6 +160,7 @@ type Docker struct {
 	bg         sync.WaitGroup // asynchronous removals
 	seq        atomic.Int64
 	cmdSeq     int
+	quotaLeft  atomic.Int64 // bytes the command-output files may still take (OutputQuota)
 	workCopied bool // sibling copy mode: the work directory went into a container once
 }
 
@@ -205,6 +209,9 @@ func newDocker(ctx context.Context, api dockerAPI, o Options) (*Docker, error) {
 	if o.LogLimit <= 0 {
 		o.LogLimit = 32 << 20
 	}
+	if o.OutputQuota <= 0 {
+		o.OutputQuota = 512 << 20
+	}
 	switch o.ResetStrategy {
 	case "":
 		o.ResetStrategy = ResetSpare
@@ -230,6 +237,7 @@ func newDocker(ctx context.Context, api dockerAPI, o Options) (*Docker, error) {
 		o.OutputKey = hex.EncodeToString(sum[:8])
 	}
 	d := &Docker{api: api, opts: o, log: o.Logger}
+	d.quotaLeft.Store(o.OutputQuota)
 	keys := make([]string, 0, len(o.Env))
 	for k := range o.Env {
 		keys = append(keys, k)

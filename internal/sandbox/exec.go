@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
@@ -320,7 +321,7 @@ func (d *Docker) commandLog() (*logWriter, func(), string, error) {
 		return nil, nil, "", classifyFS("create "+p, err)
 	}
 	mw := d.opts.Redact.NewWriter(f)
-	lw := &logWriter{f: mw, limit: d.opts.LogLimit}
+	lw := &logWriter{f: mw, limit: d.opts.LogLimit, quota: &d.quotaLeft, quotaSize: d.opts.OutputQuota}
 	return lw, func() {
 		err := mw.Flush()
 		if cerr := f.Close(); err == nil {
@@ -333,30 +334,41 @@ func (d *Docker) commandLog() (*logWriter, func(), string, error) {
 }
 
 // logWriter serialises both streams into one file of at most limit bytes (a runaway
-// `yes` must not fill the disk) and remembers the first error.
+// `yes` must not fill the disk), within what is left of the run's quota, and remembers
+// the first error.
 type logWriter struct {
-	mu      sync.Mutex
-	f       io.Writer // the file, through the run's masker
-	limit   int64
-	written int64
-	werr    error
+	mu        sync.Mutex
+	f         io.Writer // the file, through the run's masker
+	limit     int64
+	written   int64
+	quota     *atomic.Int64 // the run's bytes left; nil: no quota
+	quotaSize int64
+	stopped   bool
+	werr      error
 }
 
 func (w *logWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	n := len(p)
-	if w.f == nil || w.werr != nil || (w.limit > 0 && w.written >= w.limit) {
+	if w.f == nil || w.werr != nil || w.stopped {
 		return n, nil
 	}
-	cut := false
-	if w.limit > 0 && w.written+int64(len(p)) > w.limit {
-		p, cut = p[:w.limit-w.written], true
+	room, why := int64(len(p)), ""
+	if w.limit > 0 && w.limit-w.written < room {
+		room, why = max(w.limit-w.written, 0), fmt.Sprintf("output cut at %d bytes", w.limit)
 	}
-	m, err := w.f.Write(p)
+	if w.quota != nil && w.quota.Load() < room {
+		room, why = max(w.quota.Load(), 0), fmt.Sprintf("this run's output quota of %d MiB is used up; the rest of this command's output is not saved", w.quotaSize>>20)
+	}
+	m, err := w.f.Write(p[:room])
 	w.written += int64(m)
-	if err == nil && cut {
-		_, err = fmt.Fprintf(w.f, "\n[smile-loop: output cut at %d bytes]\n", w.limit)
+	if w.quota != nil {
+		w.quota.Add(-int64(m))
+	}
+	if err == nil && why != "" {
+		w.stopped = true
+		_, err = fmt.Fprintf(w.f, "\n[smile-loop: %s]\n", why)
 	}
 	if err != nil {
 		w.werr = err

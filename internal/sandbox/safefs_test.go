@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -96,4 +97,21 @@ func TestDropLinks(t *testing.T) {
 	assert.Equal(t, 2, n)
 	_, err = os.Lstat(filepath.Join(dir, "a", "f"))
 	assert.NoError(t, err, "regular files stay")
+}
+
+// The run's quota bounds all command logs together, with a message naming it.
+func TestLogWriterQuota(t *testing.T) {
+	t.Parallel()
+	var quota atomic.Int64
+	quota.Store(10)
+	var a, b bytes.Buffer
+	wa := &logWriter{f: &a, limit: 100, quota: &quota, quotaSize: 10 << 20}
+	wb := &logWriter{f: &b, limit: 100, quota: &quota, quotaSize: 10 << 20}
+	_, _ = wa.Write([]byte("123456"))
+	_, _ = wb.Write([]byte("abcdefgh"))
+	_, _ = wb.Write([]byte("more"))
+	assert.Equal(t, "123456", a.String())
+	assert.Equal(t, "abcd\n[smile-loop: this run's output quota of 10 MiB is used up; the rest of this command's output is not saved]\n", b.String())
+	_, _ = wa.Write([]byte("x"))
+	assert.Contains(t, a.String(), "quota of 10 MiB is used up")
 }
