@@ -161,7 +161,7 @@ type Docker struct {
 	seq        atomic.Int64
 	cmdSeq     int
 	quotaLeft  atomic.Int64 // bytes the command-output files may still take (OutputQuota)
-	workCopied bool // sibling copy mode: the work directory went into a container once
+	workCopied bool         // sibling copy mode: the work directory went into a container once
 }
 
 type spareResult struct {
