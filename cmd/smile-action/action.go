@@ -136,13 +136,13 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 	}
 
 	// Which provider.
-	provider, why := ghaction.ChooseProvider(firstOf(in.LLMProvider, cfg.LLMProvider), ev, e.getenv)
+	cfg.LLMRuntime = firstOf(in.LLMRuntime, cfg.LLMRuntime)
+	provider, why := ghaction.ChooseProvider(firstOf(in.LLMProvider, cfg.LLMProvider), cfg.LLMRuntime, ev, e.getenv)
 	if why != "" {
 		gha.Noticef("%s", why)
 	}
 
 	cfg.LLMProvider, cfg.FailOn = provider, failOn
-	cfg.LLMRuntime = firstOf(in.LLMRuntime, cfg.LLMRuntime)
 	cfg.ContainerImage = actionLearnerImage(in.Image, cfg.ContainerImage, cfgPath)
 	if in.MaxIterations > 0 {
 		cfg.MaxIterations = in.MaxIterations
@@ -271,8 +271,7 @@ func verdict(gha *githubactions.Action, out ghaction.Outcome) error {
 // one) in everything Action mode posts.
 func secretMasker(e *env) *redact.Redactor {
 	environ := os.Environ()
-	for _, name := range []string{"INPUT_GITHUB-TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN",
-		"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "OPENAI_API_KEY", "CODEX_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"} {
+	for _, name := range redact.CredentialNames() {
 		if v := e.getenv(name); v != "" {
 			environ = append(environ, name+"="+v)
 		}

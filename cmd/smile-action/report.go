@@ -52,7 +52,7 @@ func cmdReport(_ context.Context, e *env, args []string) error {
 		}
 	}
 	secrets := redact.FromEnv(os.Environ())
-	for _, name := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN"} {
+	for _, name := range redact.CredentialNames() {
 		if v := e.getenv(name); v != "" {
 			secrets = append(secrets, v)
 		}

@@ -403,8 +403,7 @@ func runEvents(ctx context.Context, e *env, req runRequest, cfg config.Config, r
 // environment variables and the known credentials.
 func runSecrets(e *env) []string {
 	environ := os.Environ()
-	for _, name := range []string{"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "OPENAI_API_KEY", "CODEX_API_KEY",
-		"GEMINI_API_KEY", "GOOGLE_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "INPUT_GITHUB-TOKEN", "ACTIONS_RUNTIME_TOKEN"} {
+	for _, name := range redact.CredentialNames() {
 		if v := e.getenv(name); v != "" {
 			environ = append(environ, name+"="+v)
 		}

@@ -1,39 +1,32 @@
 package ghaction
 
-// credentialVars are the environment variables that give each provider its
-// credentials (CLIs and APIs read the same ones).
-var credentialVars = map[string][]string{
-	"claude": {"ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN"},
-	"codex":  {"OPENAI_API_KEY", "CODEX_API_KEY"},
-	"gemini": {"GEMINI_API_KEY", "GOOGLE_API_KEY"},
-}
+import (
+	"github.com/smile-loop/smile-loop/internal/provider"
+)
 
-// HasCredentials reports whether the provider can run: it needs no credentials (none,
-// replay) or one of its variables is set.
-func HasCredentials(provider string, getenv func(string) string) bool {
-	vars, ok := credentialVars[provider]
-	if !ok {
-		return true
+// ChooseProvider returns the provider to run with and a notice saying how it
+// authenticates or why it differs from the configured one. The credential table
+// (internal/provider) decides: an LLM provider without a credential runtime can use
+// falls back to the deterministic mode (none) instead of failing the job — on fork pull
+// requests GitHub passes no secrets, elsewhere the secret may be missing, and a Claude
+// subscription token (CLAUDE_CODE_OAUTH_TOKEN) authenticates only the claude CLI. A
+// token instead of an API key is named, so the log says which credential ran.
+func ChooseProvider(configured, runtime string, ev Event, getenv func(string) string) (string, string) {
+	spec, llm := provider.Lookup(configured)
+	if !llm {
+		return configured, "" // none, replay: no credential
 	}
-	for _, v := range vars {
-		if getenv(v) != "" {
-			return true
+	cred, err := spec.Resolve(runtime, getenv)
+	if err == nil {
+		if cred.Kind != provider.KindAPIKey {
+			return configured, "llm-provider " + configured + " authenticates with " + cred.Var + " (" + string(cred.Kind) + ")"
 		}
-	}
-	return false
-}
-
-// ChooseProvider returns the provider to run with and, when it differs from the
-// configured one, why: an LLM provider without credentials falls back to the
-// deterministic mode (none) instead of failing the job — on fork pull requests GitHub
-// passes no secrets, and elsewhere the secret may simply be missing.
-func ChooseProvider(configured string, ev Event, getenv func(string) string) (string, string) {
-	if HasCredentials(configured, getenv) {
 		return configured, ""
 	}
 	why := "no credentials for llm-provider " + configured
 	if ev.Fork {
-		why = "pull request from a fork: GitHub passes no secrets, so there are no credentials for llm-provider " + configured
+		why = "pull request from a fork: GitHub passes no secrets, so there are " + why
 	}
-	return "none", why + "; running the deterministic mode (llm-provider none: runs the tutorial's shell blocks, no LLM)"
+	return "none", why + "; running the deterministic mode (llm-provider none: runs the tutorial's shell blocks, no LLM). " +
+		"The credential table says: " + err.Error()
 }

@@ -202,18 +202,40 @@ func TestMatrix(t *testing.T) {
 func TestChooseProvider(t *testing.T) {
 	t.Parallel()
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	p, why := ghaction.ChooseProvider("claude", ghaction.Event{}, env(map[string]string{"ANTHROPIC_API_KEY": "k"}))
+	p, why := ghaction.ChooseProvider("claude", "cli", ghaction.Event{}, env(map[string]string{"ANTHROPIC_API_KEY": "k"}))
 	assert.Equal(t, "claude", p)
 	assert.Empty(t, why)
-	p, why = ghaction.ChooseProvider("claude", ghaction.Event{Fork: true, PR: 3}, env(nil))
+	p, why = ghaction.ChooseProvider("claude", "cli", ghaction.Event{Fork: true, PR: 3}, env(nil))
 	assert.Equal(t, "none", p)
 	assert.Contains(t, why, "fork")
 	assert.Contains(t, why, "deterministic")
-	p, _ = ghaction.ChooseProvider("gemini", ghaction.Event{}, env(map[string]string{"GOOGLE_API_KEY": "k"}))
+	p, _ = ghaction.ChooseProvider("gemini", "api", ghaction.Event{}, env(map[string]string{"GOOGLE_API_KEY": "k"}))
 	assert.Equal(t, "gemini", p)
-	p, why = ghaction.ChooseProvider("none", ghaction.Event{Fork: true}, env(nil))
+	p, why = ghaction.ChooseProvider("none", "cli", ghaction.Event{Fork: true}, env(nil))
 	assert.Equal(t, "none", p)
 	assert.Empty(t, why)
+}
+
+// Issue 15: an OAuth-only Claude setup either runs (the claude CLI, through the key
+// proxy) or falls back to the deterministic mode (the api runtime), and the notice says
+// which. Before, Action mode counted the token while the runtimes ignored it: the job
+// failed instead of falling back.
+func TestChooseProviderOAuthOnlyClaude(t *testing.T) {
+	t.Parallel()
+	oauth := func(k string) string {
+		if k == "CLAUDE_CODE_OAUTH_TOKEN" {
+			return "sk-ant-oat01-test"
+		}
+		return ""
+	}
+	p, why := ghaction.ChooseProvider("claude", "cli", ghaction.Event{}, oauth)
+	assert.Equal(t, "claude", p, "the claude CLI authenticates with the subscription token")
+	assert.Contains(t, why, "authenticates with CLAUDE_CODE_OAUTH_TOKEN")
+	p, why = ghaction.ChooseProvider("claude", "api", ghaction.Event{}, oauth)
+	assert.Equal(t, "none", p, "the api runtime cannot use a subscription token")
+	assert.Contains(t, why, "CLAUDE_CODE_OAUTH_TOKEN is set but authenticates only the provider's CLI")
+	assert.Contains(t, why, "set ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN")
+	assert.Contains(t, why, "deterministic mode")
 }
 
 // The payloads in testdata follow GitHub's schema; where the real ones GitHub sent are

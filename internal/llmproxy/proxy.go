@@ -21,15 +21,20 @@ import (
 	"time"
 
 	"github.com/smile-loop/smile-loop/internal/config"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // Options configure a proxy.
 type Options struct {
 	Provider string // claude, codex or gemini: decides how the key is presented
 	Upstream string // the provider's real base URL (e.g. https://api.anthropic.com)
-	Key      string // the real API key; never leaves the orchestrator
-	Token    string // per-run token the container uses instead of the key ("" generates one)
-	Logger   *slog.Logger
+	Key      string // the real credential; never leaves the orchestrator
+	// KeyKind says how Key travels (internal/provider's credential table): an API key in
+	// the provider's key header (the default), a gateway token or a Claude OAuth token
+	// as Authorization: Bearer (the latter with anthropic-beta oauth-2025-04-20).
+	KeyKind provider.Kind
+	Token   string // per-run token the container uses instead of the key ("" generates one)
+	Logger  *slog.Logger
 }
 
 // Proxy is a running key-holding reverse proxy.
@@ -104,21 +109,18 @@ func (p *Proxy) BaseURL(containerHost string) string {
 }
 
 // ContainerEnv is the environment that points the provider's CLI at the proxy, with the
-// per-run token where the CLI expects its key. Names per CLI: claude reads
-// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY (sent as x-api-key); codex reads
-// OPENAI_BASE_URL and OPENAI_API_KEY / CODEX_API_KEY (Bearer); gemini reads
-// GOOGLE_GEMINI_BASE_URL (google-gemini/gemini-cli#2899) and GEMINI_API_KEY
-// (x-goog-api-key).
+// per-run token where the CLI expects its key: the credential table's base-URL variable
+// and CLI key variables (claude: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY; codex:
+// OPENAI_BASE_URL, OPENAI_API_KEY and CODEX_API_KEY; gemini: GOOGLE_GEMINI_BASE_URL,
+// google-gemini/gemini-cli#2899, and GEMINI_API_KEY). The CLI always presents the token
+// as a key, whatever kind the real credential is.
 func (p *Proxy) ContainerEnv(containerHost string) map[string]string {
-	base := p.BaseURL(containerHost)
-	switch p.opts.Provider {
-	case config.ProviderClaude:
-		return map[string]string{"ANTHROPIC_BASE_URL": base, "ANTHROPIC_API_KEY": p.opts.Token}
-	case config.ProviderCodex:
-		return map[string]string{"OPENAI_BASE_URL": base, "OPENAI_API_KEY": p.opts.Token, "CODEX_API_KEY": p.opts.Token}
-	default:
-		return map[string]string{"GOOGLE_GEMINI_BASE_URL": base, "GEMINI_API_KEY": p.opts.Token}
+	spec, _ := provider.Lookup(p.opts.Provider)
+	env := map[string]string{spec.BaseURLVar: p.BaseURL(containerHost)}
+	for _, v := range spec.CLIKeyVars {
+		env[v] = p.opts.Token
 	}
+	return env
 }
 
 // Close stops the proxy.
@@ -174,16 +176,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			for _, h := range []string{"x-api-key", "x-goog-api-key", "Authorization"} {
 				out.Header.Del(h)
 			}
-			switch {
-			case p.opts.Key == "":
-				// a local OpenAI-compatible server (vLLM, Ollama) that needs no key
-			case p.opts.Provider == config.ProviderClaude:
-				out.Header.Set("x-api-key", p.opts.Key)
-			case p.opts.Provider == config.ProviderCodex:
-				out.Header.Set("Authorization", "Bearer "+p.opts.Key)
-			case p.opts.Provider == config.ProviderGemini:
-				out.Header.Set("x-goog-api-key", p.opts.Key)
+			// "" (a local OpenAI-compatible server) adds nothing
+			spec, _ := provider.Lookup(p.opts.Provider)
+			kind := p.opts.KeyKind
+			if kind == "" {
+				kind = provider.KindAPIKey
 			}
+			provider.Credential{Kind: kind, Value: p.opts.Key}.Apply(spec, out.Header)
 		},
 		FlushInterval: -1, // stream server-sent events as they come
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {

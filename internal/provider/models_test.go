@@ -49,21 +49,22 @@ func TestPriceOfSnapshotsTakesTheLongestBase(t *testing.T) {
 	assert.Equal(t, prices["gemini-3.8-flash"], p)
 }
 
-// The README's models table is what ModelsTable renders:
-// go test ./internal/provider -run TestReadmeModelsTable -update after changing a table.
-func TestReadmeModelsTable(t *testing.T) {
+// The README's tables are what ModelsTable and CredentialsTable render:
+// go test ./internal/provider -run TestReadmeTables -update after changing a table.
+func TestReadmeTables(t *testing.T) {
 	file := filepath.Join("..", "..", "README.md")
-	raw, err := os.ReadFile(file)
-	require.NoError(t, err)
-	const start, end = "<!-- models:start -->\n", "<!-- models:end -->"
-	s := strings.Index(string(raw), start)
-	e := strings.Index(string(raw), end)
-	require.True(t, s >= 0 && e > s, "README.md needs the markers %q and %q", start, end)
-	want := ModelsTable()
-	if *update {
-		out := string(raw[:s+len(start)]) + want + string(raw[e:])
-		require.NoError(t, os.WriteFile(file, []byte(out), 0o644))
-		return
+	for _, tt := range []struct{ name, want string }{{"models", ModelsTable()}, {"credentials", CredentialsTable()}} {
+		raw, err := os.ReadFile(file)
+		require.NoError(t, err)
+		start, end := "<!-- "+tt.name+":start -->\n", "<!-- "+tt.name+":end -->"
+		s := strings.Index(string(raw), start)
+		e := strings.Index(string(raw), end)
+		require.True(t, s >= 0 && e > s, "README.md needs the markers %q and %q", start, end)
+		if *update {
+			out := string(raw[:s+len(start)]) + tt.want + string(raw[e:])
+			require.NoError(t, os.WriteFile(file, []byte(out), 0o644))
+			continue
+		}
+		assert.Equal(t, tt.want, string(raw[s+len(start):e]), "run go test ./internal/provider -run TestReadmeTables -update")
 	}
-	assert.Equal(t, want, string(raw[s+len(start):e]), "run go test ./internal/provider -run TestReadmeModelsTable -update")
 }

@@ -36,3 +36,32 @@ func usd(v float64) string {
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	return "$" + s
 }
+
+// CredentialsTable renders the credential table as the README shows it (between
+// <!-- credentials:start --> and <!-- credentials:end -->; a test keeps them equal).
+func CredentialsTable() string {
+	var b strings.Builder
+	b.WriteString("| `llmProvider` | credential variables (first set wins) | sent as | base URL variable (default) |\n|---|---|---|---|\n")
+	for _, s := range specs {
+		var vars []string
+		for _, v := range s.Vars {
+			d := "`" + v.Name + "`"
+			switch {
+			case v.CLIOnly:
+				d += " (" + string(v.Kind) + ", `cli` runtime only)"
+			case v.Kind != KindAPIKey:
+				d += " (" + string(v.Kind) + ")"
+			}
+			vars = append(vars, d)
+		}
+		sent := "`" + s.KeyHeader + "`"
+		if s.KeyHeader == "Authorization" {
+			sent = "`Authorization: Bearer`"
+		}
+		if s.Provider == config.ProviderClaude {
+			sent += "; tokens as `Authorization: Bearer` (OAuth adds `anthropic-beta: oauth-2025-04-20`)"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | `%s` (%s) |\n", s.Provider, strings.Join(vars, ", "), sent, s.BaseURLVar, s.DefaultURL)
+	}
+	return b.String()
+}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // Mask replaces every secret.
@@ -410,12 +412,16 @@ func (w *Writer) Close() error { return w.Flush() }
 // Secret-looking environment variable names: any name containing one of these words.
 var secretWords = []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "AUTH", "PRIVATE"}
 
-// Names that are always secrets (when long enough), whatever the words above say.
-var secretNames = []string{
-	"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+// Names that are always secrets (when long enough), whatever the words above say: every
+// credential variable of the credential table (internal/provider) and GitHub's tokens.
+var secretNames = append(provider.SecretVars(),
 	"GITHUB_TOKEN", "GH_TOKEN", "INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN",
 	"ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
-}
+)
+
+// CredentialNames are the variables whose values are always secrets: every LLM
+// credential of the credential table and GitHub's tokens.
+func CredentialNames() []string { return slices.Clone(secretNames) }
 
 // Names that contain a word above but hold no secret.
 func notSecretName(name string) bool {

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/config"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // Anthropic Messages API (POST /v1/messages, headers x-api-key and anthropic-version;
@@ -12,14 +15,14 @@ import (
 // https://docs.anthropic.com/en/api/messages
 
 // DefaultAnthropicURL is the Messages API base URL (ANTHROPIC_BASE_URL overrides it).
-const DefaultAnthropicURL = "https://api.anthropic.com"
+const DefaultAnthropicURL = provider.AnthropicURL
 
 const anthropicVersion = "2023-06-01"
 
 // Anthropic is a client of the Anthropic Messages API.
 type Anthropic struct {
 	baseURL string
-	key     string
+	auth    auth
 	t       transport
 }
 
@@ -30,7 +33,7 @@ func NewAnthropic(baseURL, key string, hc *http.Client, retry RetryPolicy) *Anth
 	}
 	return &Anthropic{
 		baseURL: strings.TrimRight(baseURL, "/"),
-		key:     key,
+		auth:    apiKey(config.ProviderClaude, key),
 		t:       transport{provider: "anthropic", http: hc, retry: retry},
 	}
 }
@@ -108,7 +111,7 @@ func (a *Anthropic) Complete(ctx context.Context, req Request) (Response, error)
 		in.Tools = append(in.Tools, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.Schema})
 	}
 	h := http.Header{}
-	h.Set("x-api-key", a.key)
+	a.auth.apply(h)
 	h.Set("anthropic-version", anthropicVersion)
 	var out anthropicResponse
 	if err := a.t.postJSON(ctx, a.baseURL+"/v1/messages", h, in, &out); err != nil {

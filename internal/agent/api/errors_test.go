@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // The real error bodies of testdata/errors decode into the right class: auth and quota
@@ -172,7 +174,7 @@ func TestRetriesFollowTheProvider(t *testing.T) {
 func TestAuthErrorEndsTheAttemptNamingTheVariable(t *testing.T) {
 	t.Parallel()
 	srv := newModelServer(t, "anthropic", func(view) reply { return reply{Text: "never"} })
-	ep := Endpoint{Provider: "claude", BaseURL: srv.URL, Key: "wrong", KeyEnv: "ANTHROPIC_API_KEY"}
+	ep := Endpoint{Provider: "claude", BaseURL: srv.URL, Credential: provider.Credential{Var: "ANTHROPIC_API_KEY", Kind: provider.KindAPIKey, Value: "wrong"}}
 	c, err := NewClient(ep, nil, RetryPolicy{Sleep: (&sleeper{}).sleep})
 	require.NoError(t, err)
 	_, err = NewStudent(Options{Client: c, Standard: "m"}).Attempt(context.Background(), studentTask(t))

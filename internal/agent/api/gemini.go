@@ -7,6 +7,9 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/config"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // Gemini API generateContent (POST {base}/v1beta/models/{model}:generateContent, header
@@ -16,12 +19,12 @@ import (
 // https://ai.google.dev/api/generate-content
 
 // DefaultGeminiURL is the Gemini API base URL (GOOGLE_GEMINI_BASE_URL overrides it).
-const DefaultGeminiURL = "https://generativelanguage.googleapis.com"
+const DefaultGeminiURL = provider.GeminiURL
 
 // Gemini is a client of the Gemini API.
 type Gemini struct {
 	baseURL string
-	key     string
+	auth    auth
 	t       transport
 }
 
@@ -32,7 +35,7 @@ func NewGemini(baseURL, key string, hc *http.Client, retry RetryPolicy) *Gemini 
 	}
 	return &Gemini{
 		baseURL: strings.TrimRight(baseURL, "/"),
-		key:     key,
+		auth:    apiKey(config.ProviderGemini, key),
 		t:       transport{provider: "gemini", http: hc, retry: retry},
 	}
 }
@@ -164,7 +167,7 @@ func (g *Gemini) Complete(ctx context.Context, req Request) (Response, error) {
 		}{decls})
 	}
 	h := http.Header{}
-	h.Set("x-goog-api-key", g.key)
+	g.auth.apply(h)
 	u := fmt.Sprintf("%s/v1beta/models/%s:generateContent", g.baseURL, url.PathEscape(req.Model))
 	var out geminiResponse
 	if err := g.t.postJSON(ctx, u, h, in, &out); err != nil {

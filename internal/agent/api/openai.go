@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/config"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // OpenAI Chat Completions (POST {base}/chat/completions, Authorization: Bearer; messages
@@ -14,12 +17,12 @@ import (
 // https://platform.openai.com/docs/api-reference/chat/create
 
 // DefaultOpenAIURL is the API base URL including /v1 (OPENAI_BASE_URL overrides it).
-const DefaultOpenAIURL = "https://api.openai.com/v1"
+const DefaultOpenAIURL = provider.OpenAIURL
 
 // OpenAI is a client of the Chat Completions API or a compatible server.
 type OpenAI struct {
 	baseURL string
-	key     string
+	auth    auth
 	t       transport
 }
 
@@ -31,7 +34,7 @@ func NewOpenAI(baseURL, key string, hc *http.Client, retry RetryPolicy) *OpenAI 
 	}
 	return &OpenAI{
 		baseURL: strings.TrimRight(baseURL, "/"),
-		key:     key,
+		auth:    apiKey(config.ProviderCodex, key),
 		t:       transport{provider: "openai", http: hc, retry: retry},
 	}
 }
@@ -136,9 +139,7 @@ func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
 		in.Tools = append(in.Tools, ot)
 	}
 	h := http.Header{}
-	if o.key != "" {
-		h.Set("Authorization", "Bearer "+o.key)
-	}
+	o.auth.apply(h)
 	var out openAIResponse
 	if err := o.t.postJSON(ctx, o.baseURL+"/chat/completions", h, in, &out); err != nil {
 		return Response{}, err

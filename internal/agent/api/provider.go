@@ -11,83 +11,43 @@ import (
 	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
-// CredentialsError says which environment variable the provider's API key is missing
-// from. It maps to exit code 3 (environment unavailable).
-type CredentialsError struct {
-	Provider string
-	Runtime  string // "" means api
-	Env      []string
-}
+// CredentialsError says which variables a provider's credential is missing from
+// (exit code 3); it is the credential table's error.
+type CredentialsError = provider.CredentialsError
 
-func (e *CredentialsError) Error() string {
-	rt := e.Runtime
-	if rt == "" {
-		rt = config.RuntimeAPI
-	}
-	return fmt.Sprintf("llmProvider %q with llmRuntime %q needs an API key: set %s (or use llmProvider \"none\" for the deterministic mode)",
-		e.Provider, rt, strings.Join(e.Env, " or "))
-}
-
-// EnvironmentUnavailable marks the error for exit code 3.
-func (e *CredentialsError) EnvironmentUnavailable() bool { return true }
-
-// Endpoint is where a provider's API is and the key to use: what NewClient and the
-// key-holding proxy (internal/llmproxy) both need.
+// Endpoint is where a provider's API is and the credential to use: what NewClient and
+// the key-holding proxy (internal/llmproxy) both need.
 type Endpoint struct {
-	Provider string // claude, codex, gemini
-	BaseURL  string
-	Key      string
-	KeyEnv   string // the variable Key came from, named in auth and quota errors
+	Provider   string // claude, codex, gemini
+	BaseURL    string
+	Credential provider.Credential
 }
 
-// providerEnv names each provider's standard environment variables and default URL.
-var providerEnv = map[string]struct {
-	keys       []string // API key variables, the first set one wins
-	baseURL    string   // base URL variable
-	defaultURL string
-}{
-	config.ProviderClaude: {[]string{"ANTHROPIC_API_KEY"}, "ANTHROPIC_BASE_URL", DefaultAnthropicURL},
-	config.ProviderCodex:  {[]string{"OPENAI_API_KEY", "CODEX_API_KEY"}, "OPENAI_BASE_URL", DefaultOpenAIURL},
-	config.ProviderGemini: {[]string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, "GOOGLE_GEMINI_BASE_URL", DefaultGeminiURL},
-}
-
-// ResolveEndpoint finds the base URL and key of provider from the configuration and the
-// standard environment variables: ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL (claude),
-// OPENAI_API_KEY or CODEX_API_KEY / OPENAI_BASE_URL (codex, any OpenAI-compatible
-// server), GEMINI_API_KEY or GOOGLE_API_KEY / GOOGLE_GEMINI_BASE_URL (gemini).
-// llm.baseURL wins over the environment. A local OpenAI-compatible server (a
-// non-default base URL) may need no key.
-func ResolveEndpoint(provider string, llm config.LLM, getenv func(string) string) (Endpoint, error) {
-	ep := Endpoint{Provider: provider, BaseURL: llm.BaseURL}
-	first := func(names ...string) string {
-		for _, n := range names {
-			if v := strings.TrimSpace(getenv(n)); v != "" {
-				return v
-			}
-		}
-		return ""
-	}
-	env, ok := providerEnv[provider]
+// ResolveEndpoint finds the base URL and credential of a provider for runtime from the
+// configuration and the credential table (internal/provider): llm.baseURL wins over the
+// base-URL variable, which wins over the provider's URL; the first credential variable
+// set and usable by runtime wins. A local OpenAI-compatible server (a non-default base
+// URL with provider codex) may need no key.
+func ResolveEndpoint(name, runtime string, llm config.LLM, getenv func(string) string) (Endpoint, error) {
+	ep := Endpoint{Provider: name, BaseURL: strings.TrimSpace(llm.BaseURL)}
+	spec, ok := provider.Lookup(name)
 	if !ok {
-		return ep, fmt.Errorf("llmProvider %q has no LLM API: use claude, codex or gemini", provider)
-	}
-	keyEnv := env.keys
-	if ep.BaseURL == "" {
-		ep.BaseURL = first(env.baseURL)
+		return ep, fmt.Errorf("llmProvider %q has no LLM API: use claude, codex or gemini", name)
 	}
 	if ep.BaseURL == "" {
-		ep.BaseURL = env.defaultURL
+		ep.BaseURL = strings.TrimSpace(getenv(spec.BaseURLVar))
 	}
-	for _, n := range keyEnv {
-		if v := strings.TrimSpace(getenv(n)); v != "" {
-			ep.Key, ep.KeyEnv = v, n
-			break
+	if ep.BaseURL == "" {
+		ep.BaseURL = spec.DefaultURL
+	}
+	cred, cerr := spec.Resolve(runtime, getenv)
+	if cerr != nil {
+		localCompatible := name == config.ProviderCodex && strings.TrimRight(ep.BaseURL, "/") != provider.OpenAIURL
+		if !localCompatible {
+			return ep, cerr
 		}
 	}
-	localCompatible := provider == config.ProviderCodex && strings.TrimRight(ep.BaseURL, "/") != DefaultOpenAIURL
-	if ep.Key == "" && !localCompatible {
-		return ep, &CredentialsError{Provider: provider, Env: keyEnv}
-	}
+	ep.Credential = cred
 	return ep, nil
 }
 
@@ -95,16 +55,19 @@ func ResolveEndpoint(provider string, llm config.LLM, getenv func(string) string
 func NewClient(ep Endpoint, hc *http.Client, retry RetryPolicy) (Client, error) {
 	switch ep.Provider {
 	case config.ProviderClaude:
-		c := NewAnthropic(ep.BaseURL, ep.Key, hc, retry)
-		c.t.keyEnv = ep.KeyEnv
+		c := NewAnthropic(ep.BaseURL, "", hc, retry)
+		c.auth.use(ep)
+		c.t.keyEnv = ep.Credential.Var
 		return c, nil
 	case config.ProviderCodex:
-		c := NewOpenAI(ep.BaseURL, ep.Key, hc, retry)
-		c.t.keyEnv = ep.KeyEnv
+		c := NewOpenAI(ep.BaseURL, "", hc, retry)
+		c.auth.use(ep)
+		c.t.keyEnv = ep.Credential.Var
 		return c, nil
 	case config.ProviderGemini:
-		c := NewGemini(ep.BaseURL, ep.Key, hc, retry)
-		c.t.keyEnv = ep.KeyEnv
+		c := NewGemini(ep.BaseURL, "", hc, retry)
+		c.auth.use(ep)
+		c.t.keyEnv = ep.Credential.Var
 		return c, nil
 	}
 	return nil, fmt.Errorf("llmProvider %q has no LLM API: use claude, codex or gemini", ep.Provider)
@@ -114,7 +77,7 @@ func NewClient(ep Endpoint, hc *http.Client, retry RetryPolicy) (Client, error) 
 // client, the three model tiers (configured names over the provider's defaults) and
 // the bounds of cfg.LLM.
 func New(cfg config.Config, getenv func(string) string, logger *slog.Logger) (*Student, *Mentor, error) {
-	ep, err := ResolveEndpoint(cfg.LLMProvider, cfg.LLM, getenv)
+	ep, err := ResolveEndpoint(cfg.LLMProvider, config.RuntimeAPI, cfg.LLM, getenv)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -410,7 +410,9 @@ func TestResolveEndpoint(t *testing.T) {
 		llm      config.LLM
 		getenv   func(string) string
 		wantURL  string
+		runtime  string
 		wantKey  string
+		wantVar  string
 		wantErr  string
 	}{
 		{name: "claude", provider: "claude", getenv: env("ANTHROPIC_API_KEY", "a"), wantURL: DefaultAnthropicURL, wantKey: "a"},
@@ -423,11 +425,20 @@ func TestResolveEndpoint(t *testing.T) {
 		{name: "missing key", provider: "claude", getenv: env(), wantErr: "set ANTHROPIC_API_KEY"},
 		{name: "missing gemini key", provider: "gemini", getenv: env(), wantErr: "set GEMINI_API_KEY or GOOGLE_API_KEY"},
 		{name: "no api", provider: "none", getenv: env(), wantErr: "has no LLM API"},
+		{name: "gateway token", provider: "claude", getenv: env("ANTHROPIC_AUTH_TOKEN", "t", "ANTHROPIC_BASE_URL", "http://gw"), wantURL: "http://gw", wantKey: "t", wantVar: "ANTHROPIC_AUTH_TOKEN"},
+		{name: "api key before token", provider: "claude", getenv: env("ANTHROPIC_AUTH_TOKEN", "t", "ANTHROPIC_API_KEY", "a"), wantURL: DefaultAnthropicURL, wantKey: "a", wantVar: "ANTHROPIC_API_KEY"},
+		{name: "oauth only, api runtime", provider: "claude", getenv: env("CLAUDE_CODE_OAUTH_TOKEN", "o"),
+			wantErr: "CLAUDE_CODE_OAUTH_TOKEN is set but authenticates only the provider's CLI"},
+		{name: "oauth only, cli runtime", provider: "claude", runtime: config.RuntimeCLI, getenv: env("CLAUDE_CODE_OAUTH_TOKEN", "o"), wantURL: DefaultAnthropicURL, wantKey: "o", wantVar: "CLAUDE_CODE_OAUTH_TOKEN"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			ep, err := ResolveEndpoint(tt.provider, tt.llm, tt.getenv)
+			rt := tt.runtime
+			if rt == "" {
+				rt = config.RuntimeAPI
+			}
+			ep, err := ResolveEndpoint(tt.provider, rt, tt.llm, tt.getenv)
 			if tt.wantErr != "" {
 				require.ErrorContains(t, err, tt.wantErr)
 				var ce *CredentialsError
@@ -438,7 +449,10 @@ func TestResolveEndpoint(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantURL, ep.BaseURL)
-			assert.Equal(t, tt.wantKey, ep.Key)
+			assert.Equal(t, tt.wantKey, ep.Credential.Value)
+			if tt.wantVar != "" {
+				assert.Equal(t, tt.wantVar, ep.Credential.Var)
+			}
 		})
 	}
 }

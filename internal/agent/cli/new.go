@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -13,7 +12,7 @@ import (
 )
 
 // New builds the CLI runtime's Student and Mentor for cfg (llmRuntime "cli"). The
-// provider key comes from the standard environment variables (api.ResolveEndpoint); it
+// provider credential comes from the credential table (api.ResolveEndpoint); it
 // stays in the orchestrator: on the first attempt a key-holding proxy starts on the
 // sandbox's HostAddr and the CLIs get its URL and a per-run token instead. Close the
 // Student when the run ends to stop the proxy. The run token is a secret of the run:
@@ -24,11 +23,8 @@ import (
 // the codex CLI reads files only by running shell commands, so it cannot be a
 // research-only Mentor (headless.ErrNoCodexMentor).
 func New(cfg config.Config, getenv func(string) string, base Options) (*Student, loop.Mentor, error) {
-	ep, err := api.ResolveEndpoint(cfg.LLMProvider, cfg.LLM, getenv)
-	var ce *api.CredentialsError
-	if errors.As(err, &ce) {
-		ce.Runtime = config.RuntimeCLI // the key stays here; the CLI reaches the provider through the proxy
-	}
+	// the credential stays here; the CLI reaches the provider through the proxy
+	ep, err := api.ResolveEndpoint(cfg.LLMProvider, config.RuntimeCLI, cfg.LLM, getenv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,7 +32,7 @@ func New(cfg config.Config, getenv func(string) string, base Options) (*Student,
 	if err != nil {
 		return nil, nil, err
 	}
-	p := &proxy{containerHost: loop.ContainerHost, opts: llmproxy.Options{Provider: cfg.LLMProvider, Upstream: ep.BaseURL, Key: ep.Key, Token: token, Logger: base.Logger}}
+	p := &proxy{containerHost: loop.ContainerHost, opts: llmproxy.Options{Provider: cfg.LLMProvider, Upstream: ep.BaseURL, Key: ep.Credential.Value, KeyKind: ep.Credential.Kind, Token: token, Logger: base.Logger}}
 	opts := base
 	opts.Provider, opts.StudentModel, opts.MentorModel = cfg.LLMProvider, cfg.LLM.Models.Standard, cfg.LLM.Models.Powerful
 	s := NewStudent(opts)

@@ -14,6 +14,7 @@ import (
 	"github.com/smile-loop/smile-loop/internal/agent/api"
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 func TestNewRoutesTheCLIThroughTheKeyHoldingProxy(t *testing.T) {
@@ -83,4 +84,30 @@ func TestNewWithoutAKeyIsAnEnvironmentError(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.True(t, ce.EnvironmentUnavailable())
 	assert.Contains(t, err.Error(), "OPENAI_API_KEY")
+}
+
+// Issue 15: with only a Claude subscription token the cli runtime runs (the key proxy
+// presents the token; see llmproxy's TestProxyPresentsEachCredentialKind) while the api
+// runtime refuses with an error naming what to set; before, both refused.
+func TestNewWithOnlyAClaudeOAuthToken(t *testing.T) {
+	t.Parallel()
+	getenv := func(k string) string {
+		if k == "CLAUDE_CODE_OAUTH_TOKEN" {
+			return "sk-ant-oat01-test"
+		}
+		return ""
+	}
+	cfg := config.Default()
+	cfg.LLMProvider = config.ProviderClaude
+	s, _, err := New(cfg, getenv, Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	assert.Equal(t, "sk-ant-oat01-test", s.proxy.opts.Key)
+	assert.Equal(t, provider.KindOAuth, s.proxy.opts.KeyKind)
+
+	cfg.LLMRuntime = config.RuntimeAPI
+	_, _, err = api.New(cfg, getenv, nil)
+	var ce *api.CredentialsError
+	require.ErrorAs(t, err, &ce)
+	assert.Contains(t, err.Error(), "CLAUDE_CODE_OAUTH_TOKEN is set but authenticates only the provider's CLI")
 }
