@@ -33,6 +33,7 @@ func commands() []command {
 		{"schema", "print the JSON Schema of smile.json (config) or of the report (report)", cmdSchema},
 		{"report", "re-render the report from a run's saved state (--from DIR)", cmdReport},
 		{"discover", "list the tutorials to test, as JSON for a strategy.matrix", cmdDiscover},
+		{"eval", "score deterministic runs against labelled tutorials (precision, recall)", cmdEval},
 		{"version", "print the version", cmdVersion},
 	}
 }
