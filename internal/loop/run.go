@@ -312,6 +312,9 @@ func (r *runner) run(parent context.Context) error {
 		switch res.Status {
 		case StudentCompleted:
 			it.Ended = now()
+			if res.Coverage != nil && res.Coverage.Inconclusive != "" {
+				return r.finish(StatusInconclusive, res.Coverage.Inconclusive)
+			}
 			return r.finish(StatusCompleted, "the Student completed the tutorial")
 		case StudentCannotComplete:
 			it.Ended = now()

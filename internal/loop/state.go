@@ -22,6 +22,10 @@ const (
 	StatusStalled       Status = "stalled"
 	StatusCancelled     Status = "cancelled"
 	StatusError         Status = "error"
+	// StatusInconclusive: the Student found no gap but exercised too little of the
+	// tutorial to say it works (no command ran, or most of it was skipped or could not be
+	// checked); the report says why.
+	StatusInconclusive Status = "inconclusive"
 )
 
 // Phase is where the state machine is.
@@ -148,6 +152,7 @@ type StudentResult struct {
 	Files    []FileRecord    `json:"files,omitempty"`
 	LLMCalls []LLMCall       `json:"llmCalls,omitempty"`
 	Plan     []PlanStep      `json:"plan,omitempty"`
+	Coverage *Coverage       `json:"coverage,omitempty"`
 	// Raw is the Student's raw output when it was not clean JSON; ParseError says why recovery failed.
 	Raw        string `json:"raw,omitempty"`
 	ParseError string `json:"parseError,omitempty"`
@@ -170,6 +175,48 @@ type Finding struct {
 	Output    string       `json:"output,omitempty"` // short evidence
 	AlsoAt    []int        `json:"alsoAt,omitempty"` // later lines failing from the same root cause
 	Iteration int          `json:"iteration,omitempty"`
+	// Environment: the finding is a limitation of the environment (a declared
+	// prerequisite the image lacks, no systemd, no Docker Engine), not a fault of the
+	// tutorial.
+	Environment bool `json:"environment,omitempty"`
+	// Category is the report category the agent chose ("missing step", …); "" lets the
+	// report derive it from the failure class.
+	Category string `json:"category,omitempty"`
+	// Fix is the concrete change the agent proposes ("" when the Mentor writes it).
+	Fix string `json:"fix,omitempty"`
+	// Edit is the fix as a change to the tutorial, when it is one: lines to insert before
+	// Line (InsertBefore) or a replacement for Line (Replace). Proven fixes apply it.
+	Edit *Edit `json:"edit,omitempty"`
+	// FixVerified is set once the fix was applied to a copy of the tutorial and re-run in
+	// a fresh container: true when the step then worked; FixEvidence says what was seen.
+	FixVerified *bool  `json:"fixVerified,omitempty"`
+	FixEvidence string `json:"fixEvidence,omitempty"`
+}
+
+// Edit is a concrete change to the tutorial's text.
+type Edit struct {
+	InsertBefore []string `json:"insertBefore,omitempty"` // shell lines to add before the finding's line
+	Replace      string   `json:"replace,omitempty"`      // the line's new text
+}
+
+// Coverage says how much of the tutorial a Student exercised: what it ran, wrote and
+// skipped, and why.
+type Coverage struct {
+	Blocks       int    `json:"blocks"`       // code blocks in the tutorial
+	Commands     int    `json:"commands"`     // commands the tutorial shows
+	Run          int    `json:"run"`          // commands run
+	Failed       int    `json:"failed"`       // of those, failed
+	Files        int    `json:"files"`        // files written from the tutorial's blocks
+	Skipped      []Note `json:"skipped,omitempty"`
+	Unverified   []Note `json:"unverified,omitempty"` // run, but their outcome says nothing (no network, a failed step before)
+	Heuristics   []Note `json:"heuristics,omitempty"` // decisions taken by a heuristic (untagged blocks read as commands)
+	Inconclusive string `json:"inconclusive,omitempty"`
+}
+
+// Note is a line of the tutorial with a reason.
+type Note struct {
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
 }
 
 // CommandRecord is one command the Student ran, as observed.

@@ -48,6 +48,7 @@ func buildGaps(st *loop.State, tut *tutorial.Tutorial) []Gap {
 				RuleID: RuleID(o.category), Trigger: string(o.f.Trigger), Class: string(o.f.Class),
 				Step: o.f.Step, Question: o.f.Question, Evidence: o.evidence, AlsoAt: o.f.AlsoAt,
 				SuggestedFix: o.fix, FixSource: o.fixSource,
+				FixVerified: o.f.FixVerified, FixEvidence: o.f.FixEvidence,
 			}
 			byKey[o.key] = g
 			order = append(order, o.key)
@@ -169,7 +170,14 @@ func collect(st *loop.State, tut *tutorial.Tutorial) []occurrence {
 			o.loc = locate(f, tut, p, s.Commands)
 			o.category = categorize(f, o.evidence)
 			o.severity = severityOf(o.category)
-			if o.blocking {
+			if f.Category != "" && slices.Contains(Categories(), Category(f.Category)) {
+				o.category = Category(f.Category)
+				o.severity = severityOf(o.category)
+			}
+			if f.Environment {
+				// a limitation of the environment, not a fault of the tutorial
+				o.category, o.severity = EnvironmentAssumption, Low
+			} else if o.blocking {
 				o.severity = Critical
 			}
 			o.fix, o.fixSource = mentorFix(it.Mentor, i, len(findings), f)

@@ -146,7 +146,7 @@ type Meta struct {
 	TutorialURI  string     `json:"tutorialUri,omitempty" jsonschema:"description=Tutorial path relative to the repository root\\, with forward slashes"`
 	TutorialName string     `json:"tutorialName" jsonschema:"description=The tutorial's first heading or its file name"`
 	RunID        string     `json:"runId,omitempty"`
-	Status       string     `json:"status" jsonschema:"description=How the run ended,enum=completed,enum=max_iterations,enum=blocker,enum=timeout,enum=stalled,enum=cancelled,enum=error,enum=running"`
+	Status       string     `json:"status" jsonschema:"description=How the run ended,enum=completed,enum=max_iterations,enum=blocker,enum=timeout,enum=stalled,enum=cancelled,enum=error,enum=running,enum=inconclusive"`
 	Completed    bool       `json:"completed" jsonschema:"description=The Student completed the tutorial"`
 	Reason       string     `json:"reason,omitempty" jsonschema:"description=Why the run ended that way"`
 	Summary      string     `json:"summary,omitempty" jsonschema:"description=The Student's or the loop's summary of the run"`
@@ -204,6 +204,8 @@ type Gap struct {
 	Iterations   []int     `json:"iterations" jsonschema:"description=Every iteration the gap was seen in"`
 	Evidence     *Evidence `json:"evidence,omitempty"`
 	AlsoAt       []int     `json:"alsoAt,omitempty" jsonschema:"description=Later lines failing from the same root cause"`
+	FixVerified  *bool     `json:"fixVerified,omitempty" jsonschema:"description=Set when the fix was applied to a copy of the tutorial and re-run in a fresh container: true when the step then worked"`
+	FixEvidence  string    `json:"fixEvidence,omitempty" jsonschema:"description=What the re-run with the fix applied showed"`
 	Fingerprint  string    `json:"fingerprint" jsonschema:"description=Stable across re-runs and line shifts: tutorial path\\, category and the quoted text (or command\\, step\\, problem)"`
 }
 

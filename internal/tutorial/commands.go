@@ -9,26 +9,52 @@ import (
 // "user@host:~/dir".
 var prompt = regexp.MustCompile(`^\s*(?:\([^)]*\)\s*)?(?:[\w.-]+@[\w.-]+(?::[^\s$#%]*)?\s*)?([$#%])(?:\s|$)`)
 
-// promptStyle reports whether a shell block is written as a session: its first
-// non-blank line starts with "$ ".
+// promptStyle reports whether a shell block is written as a session: a line starts with
+// a "$ " prompt (comments and output may come first).
 func promptStyle(lines []string) bool {
 	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		if t == "" {
-			continue
+		if m := prompt.FindStringSubmatch(l); m != nil && m[1] == "$" && strings.TrimSpace(l) != "$" {
+			return true
 		}
-		return strings.HasPrefix(t, "$ ")
 	}
 	return false
 }
+
+// SplitCommands splits shell text into commands: a console session (only prompt lines
+// are commands, the rest is their output) or a script. lineNos are the tutorial lines of
+// lines.
+func SplitCommands(lines []string, lineNos []int, console bool) []Command {
+	if console {
+		return consoleCommands(lines, lineNos)
+	}
+	return scriptCommands(lines, lineNos)
+}
+
+// dollarPrompts reports whether a session uses "$ " prompts: then a bare "# " line is a
+// comment, not a root prompt.
+func dollarPrompts(lines []string) bool {
+	for _, l := range lines {
+		if m := prompt.FindStringSubmatch(l); m != nil && m[1] == "$" {
+			return true
+		}
+	}
+	return false
+}
+
+var reBareHash = regexp.MustCompile(`^\s*#`)
 
 // consoleCommands splits a console session: prompt lines are commands (continued by a
 // trailing backslash, open quotes, compound commands or here-documents; "> " secondary
 // prompts are dropped), every other line is output of the command before it.
 func consoleCommands(lines []string, lineNos []int) []Command {
 	var out []Command
+	dollar := dollarPrompts(lines)
 	for i := 0; i < len(lines); {
 		loc := prompt.FindStringSubmatchIndex(lines[i])
+		if loc != nil && dollar && reBareHash.MatchString(lines[i]) {
+			i++ // a comment in a "$ " session
+			continue
+		}
 		if loc == nil {
 			if len(out) > 0 {
 				c := &out[len(out)-1]

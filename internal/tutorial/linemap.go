@@ -397,7 +397,7 @@ func (b *builder) code(idx int, n ast.Node) {
 	}
 	content := strings.Join(lines, "\n")
 	blk.Text = content
-	cb := CodeBlock{Content: content, Lang: language(blk.Info)}
+	cb := CodeBlock{Content: content, Lang: language(blk.Info), ContentLines: lineNos}
 	if len(lineNos) > 0 {
 		cb.ContentStartLine = lineNos[0]
 	} else if blk.Kind == KindFencedCode {
@@ -411,11 +411,7 @@ func (b *builder) code(idx int, n ast.Node) {
 		cb.Console = true // a bash block written as a session: "$ npm install"
 	}
 	if cb.Shell {
-		if cb.Console {
-			cb.Commands = consoleCommands(lines, lineNos)
-		} else {
-			cb.Commands = scriptCommands(lines, lineNos)
-		}
+		cb.Commands = SplitCommands(lines, lineNos, cb.Console)
 	}
 	if b.lastLeaf >= 0 && b.m.blocks[b.lastLeaf].Kind == KindParagraph {
 		cb.Lead = b.m.plain[b.lastLeaf]

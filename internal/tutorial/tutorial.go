@@ -73,6 +73,7 @@ type CodeBlock struct {
 	Console          bool      // a console/terminal session: only prompt lines are commands
 	Content          string    // the code without fences
 	ContentStartLine int       // line of the first content line
+	ContentLines     []int     // the tutorial line of each content line
 	Commands         []Command // shell blocks: the commands to run, with their lines
 	Lead             string    // plain text of the paragraph or list item right before the block, "" when none
 }

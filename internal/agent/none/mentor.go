@@ -47,6 +47,9 @@ var providers = map[string]string{
 
 // Fix is the rule-based suggested fix for one finding.
 func Fix(f loop.Finding) string {
+	if f.Fix != "" {
+		return f.Fix
+	}
 	before := fmt.Sprintf("before line %d", f.Line)
 	switch f.Class {
 	case loop.ClassMissingDependency:

@@ -28,16 +28,21 @@ var prelude = strings.Join([]string{
 	`trap __smile_save EXIT`,
 }, "; ") + "; "
 
+// noninteractive: the session runs as a newcomer's terminal would, but nobody answers
+// prompts: pipelines fail when any part fails, editors and pagers do not wait, and
+// standard input is closed.
+const noninteractive = `set -o pipefail; export GIT_EDITOR=true EDITOR=true VISUAL=true PAGER=cat GIT_PAGER=cat DEBIAN_FRONTEND=noninteractive GIT_TERMINAL_PROMPT=0; exec </dev/null; `
+
 // script is one command run in the session.
 func script(command string) string {
-	return prelude + command + "\n"
+	return prelude + noninteractive + command + "\n"
 }
 
 // backgroundScript starts a never-ending command (a server) in the background with its
 // output in logPath, waits up to grace seconds, and leaves it running when it is still
 // up: the exit status is then 0 and the output says so.
 func backgroundScript(command, logPath string, grace int) string {
-	return prelude + fmt.Sprintf(`( %s
+	return prelude + noninteractive + fmt.Sprintf(`( %s
 ) > %s 2>&1 < /dev/null &
 __smile_pid=$!
 __smile_i=0

@@ -1,0 +1,357 @@
+package none
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+var (
+	// the sandbox has no network (the reader has): DNS, refused or unreachable hosts,
+	// package indexes that cannot be fetched
+	reNetwork = regexp.MustCompile(`(?i)could not resolve host|temporary failure (?:in name resolution|resolving)|name or service not known|network is unreachable|failed to establish a new connection|getaddrinfo (?:enotfound|eai_again)|\benotfound\b|\beai_again\b|no such host|dial tcp|unable to access 'https?://|could not connect to|connection (?:refused|timed out)|failed to fetch|unable to locate package|has no installation candidate|no matching distribution found|could not fetch|network error|download failed|failed to download|tls handshake|certificate verify failed|could not read from remote repository|\berr_socket|econnrefused|econnreset|etimedout|spurious network error|failed to get .* from|error sending request`)
+	// needs systemd as PID 1
+	reSystemd = regexp.MustCompile(`(?i)system has not been booted with systemd|failed to connect to bus|running in chroot, ignoring|init system \(pid 1\)`)
+	// needs a Docker Engine
+	reDockerDaemon = regexp.MustCompile(`(?i)cannot connect to the docker daemon|docker daemon is not running|error during connect`)
+	// needs hardware or a display
+	reHardware = regexp.MustCompile(`(?i)/sys/class/|/dev/(?:tty[A-Z]|video|snd|kvm)|cannot open display|no display|\$DISPLAY|couldn't find a tty|not a tty|inappropriate ioctl`)
+)
+
+var systemdCommands = map[string]bool{"systemctl": true, "journalctl": true, "service": true, "loginctl": true}
+
+// judge decides what a failed command means: a consequence of an earlier root, an
+// unverifiable step (no network in the sandbox), an environment finding, or a gap.
+func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRecord, output string) {
+	kind, name := loop.MissingDependency(rec.ExitCode, output)
+	if kind == "" && rec.ExitCode == 127 {
+		kind, name = "command", firstWord(rec.Command)
+	}
+	if kind == "command" {
+		t := toolOf(name).Name
+		if r, ok := ss.taintTools[t]; ok {
+			ss.consequence(r, rec)
+			return
+		}
+		if r, ok := ss.missing[t]; ok {
+			ss.consequence(r, rec)
+			return
+		}
+		if (strings.HasPrefix(name, "./") || strings.Contains(name, "/")) && ss.cwdRoot >= 0 {
+			ss.consequence(ss.cwdRoot, rec)
+			return
+		}
+		r := ss.missingCommand(ctx, i, st, rec, output, name)
+		ss.missing[t] = r
+		ss.taint(rec.Command, r)
+		return
+	}
+	if reNetwork.MatchString(output) {
+		r := ss.unverified(rec, "needs the network, which the sandbox does not have ("+keyLine(output)+")")
+		ss.taint(rec.Command, r)
+		if cdTarget(rec.Command) != "" {
+			ss.cwdRoot = r
+		}
+		return
+	}
+	if ss.cwdRoot >= 0 {
+		ss.consequence(ss.cwdRoot, rec)
+		ss.taint(rec.Command, ss.cwdRoot)
+		return
+	}
+	if r, ok := ss.dependsOnTainted(rec.Command); ok {
+		ss.consequence(r, rec)
+		ss.taint(rec.Command, r)
+		if cdTarget(rec.Command) != "" {
+			ss.cwdRoot = r
+		}
+		return
+	}
+	switch {
+	case reSystemd.MatchString(output):
+		ss.environment(rec, output, "needs systemd running as PID 1, which a container does not have; on the reader's machine it works",
+			"nothing to change in the tutorial; to check these steps, run smile-loop with an image that boots systemd")
+		return
+	case reDockerDaemon.MatchString(output):
+		ss.environment(rec, output, "needs a running Docker Engine, which the learner container does not have",
+			"nothing to change in the tutorial if it names Docker as a prerequisite; otherwise add it under Prerequisites")
+		return
+	case reHardware.MatchString(output):
+		ss.environment(rec, output, "needs hardware or a display the container does not have ("+keyLine(output)+")",
+			"say in the tutorial what hardware or desktop the step needs")
+		return
+	}
+	if dir := cdTarget(rec.Command); dir != "" {
+		r := ss.addFinding(rec, loop.Finding{
+			Problem: fmt.Sprintf("`cd %s` fails: no earlier step creates the directory `%s`", dir, dir),
+			Fix:     fmt.Sprintf("add the step that creates `%s` before line %d (or correct the directory name)%s", dir, rec.Line, similarDir(ss.dirs(ctx), dir)),
+		}, output)
+		ss.cwdRoot = r
+		return
+	}
+	f := loop.Finding{Problem: failureProblem(rec, output)}
+	f.Fix = failureFix(rec, output)
+	r := ss.addFinding(rec, f, output)
+	ss.taint(rec.Command, r)
+}
+
+// missingCommand makes the root of a command that is not installed.
+func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.CommandRecord, output, name string) int {
+	t := toolOf(name)
+	if systemdCommands[name] {
+		return ss.environment(rec, output, fmt.Sprintf("`%s` needs systemd, which a container does not have; on the reader's machine it works", name),
+			"nothing to change in the tutorial; to check these steps, run smile-loop with an image that boots systemd")
+	}
+	if at := ss.laterInstall(i, name); at != nil {
+		return ss.addFinding(rec, loop.Finding{
+			Problem: fmt.Sprintf("`%s` is used at line %d before the step that installs it (line %d: `%s`)", name, rec.Line, at.line, firstLine(at.command.Text)),
+			Fix:     fmt.Sprintf("move the install step `%s` (line %d) before line %d", firstLine(at.command.Text), at.line, rec.Line),
+			Edit:    &loop.Edit{InsertBefore: []string{at.command.Text}},
+		}, output)
+	}
+	if ln := ss.pre.declaredFor(name, rec.Line); ln > 0 {
+		setup := t.Debian
+		if setup == "" {
+			setup = "its installer (" + firstNonEmpty(t.Guide, "see the tutorial's link") + ")"
+		}
+		return ss.environment(rec, output,
+			fmt.Sprintf("%s is a prerequisite the tutorial names (line %d), but the learner image does not have it (`%s`: command not found), so the steps that need it could not be checked", t.Name, ln, name),
+			fmt.Sprintf("nothing to change in the tutorial; install %s before the run with smile.json's setup list (e.g. `%s`) or use an image that has it", t.Name, setup))
+	}
+	if found := ss.onDisk(ctx, name); found != "" {
+		return ss.addFinding(rec, loop.Finding{
+			Problem: fmt.Sprintf("`%s` is installed (%s) but not on PATH in this shell: the tutorial never says to restart the shell or add its directory to PATH", name, found),
+			Fix:     fmt.Sprintf("after the install step, tell the reader to open a new shell or run `export PATH=\"%s:$PATH\"` before line %d", path.Dir(found), rec.Line),
+			Edit:    &loop.Edit{InsertBefore: []string{fmt.Sprintf(`export PATH="%s:$PATH"`, path.Dir(found))}},
+		}, output)
+	}
+	how := ""
+	switch {
+	case t.Debian != "":
+		how = fmt.Sprintf(" (on Debian: `%s`)", t.Debian)
+	case t.Guide != "":
+		how = " (see " + t.Guide + ")"
+	}
+	what := t.Name
+	if what != name {
+		what = fmt.Sprintf("%s, which provides `%s`", t.Name, name)
+	}
+	f := loop.Finding{
+		Problem: fmt.Sprintf("`%s` is not installed: the tutorial uses %s at line %d but never installs it or lists it as a prerequisite", name, what, rec.Line),
+		Fix:     fmt.Sprintf("add a step before line %d that installs %s%s, or list %s under Prerequisites with a link to its install guide", rec.Line, t.Name, how, t.Name),
+	}
+	if t.Debian != "" {
+		f.Edit = &loop.Edit{InsertBefore: []string{t.Debian}}
+	}
+	return ss.addFinding(rec, f, output)
+}
+
+// laterInstall finds a later step (run or skipped) that installs name.
+func (ss *session) laterInstall(i int, name string) *step {
+	for j := i + 1; j < len(ss.steps); j++ {
+		s := ss.steps[j]
+		if s.command == nil {
+			continue
+		}
+		for _, t := range predict(s.command.Text).tools {
+			if t == name || len(t) >= 3 && strings.HasPrefix(name, t+"-") {
+				return &ss.steps[j]
+			}
+		}
+	}
+	return nil
+}
+
+// onDisk looks for a command in the directories installers put binaries in.
+func (ss *session) onDisk(ctx context.Context, name string) string {
+	var dirs []string
+	for _, d := range []string{"$HOME/.local/bin", "$HOME/.cargo/bin", "$HOME/go/bin", "/usr/local/go/bin", "$HOME/.deno/bin", "$HOME/.bun/bin", "$HOME/.npm-global/bin", "/usr/local/bin"} {
+		dirs = append(dirs, d+"/"+name)
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "for f in " + strings.Join(dirs, " ") + "; do [ -x \"$f\" ] && { echo \"$f\"; break; }; done; true", Timeout: 10 * time.Second})
+	if err != nil || r.ExitCode != 0 {
+		return ""
+	}
+	return strings.TrimSpace(r.Stdout)
+}
+
+// dependsOnTainted: the command names a path a failed step was meant to create.
+func (ss *session) dependsOnTainted(cmd string) (int, bool) {
+	for p, r := range ss.taintPaths {
+		rel := p
+		if strings.HasPrefix(p, ss.cwd+"/") {
+			rel = strings.TrimPrefix(p, ss.cwd+"/")
+		}
+		if refersTo(cmd, rel) || refersTo(cmd, p) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// consequence folds a failure into the root it depends on.
+func (ss *session) consequence(r int, rec loop.CommandRecord) {
+	rt := ss.roots[r]
+	if rt.finding >= 0 {
+		f := &ss.res.Findings[rt.finding]
+		if rec.Line != f.Line && !containsInt(f.AlsoAt, rec.Line) {
+			f.AlsoAt = append(f.AlsoAt, rec.Line)
+		}
+		return
+	}
+	ss.cov.Unverified = append(ss.cov.Unverified, loop.Note{Line: rec.Line, Reason: fmt.Sprintf("depends on line %d, which %s", rt.line, rt.why)})
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// unverified records a step whose failure says nothing about the tutorial.
+func (ss *session) unverified(rec loop.CommandRecord, why string) int {
+	ss.cov.Unverified = append(ss.cov.Unverified, loop.Note{Line: rec.Line, Reason: why})
+	ss.roots = append(ss.roots, root{finding: -1, line: rec.Line, why: strings.SplitN(why, " (", 2)[0]})
+	return len(ss.roots) - 1
+}
+
+// environment records an environment finding (not a fault of the tutorial).
+func (ss *session) environment(rec loop.CommandRecord, output, problem, fix string) int {
+	return ss.addFinding(rec, loop.Finding{Problem: problem, Fix: fix, Environment: true}, output)
+}
+
+// addFinding records a root-cause finding for a failed command and returns its root.
+func (ss *session) addFinding(rec loop.CommandRecord, f loop.Finding, output string) int {
+	d := loop.Decide(ss.task.Behavior, loop.Observation{Step: rec.Step, Class: rec.Class, Attempts: 1, NoRetry: true})
+	f.Step, f.Quote, f.Line = rec.Step, rec.Command, rec.Line
+	f.EndLine = endLine(ss.steps, rec.Line)
+	f.Trigger, f.Class, f.Command, f.ExitCode = d.Trigger, rec.Class, rec.Command, rec.ExitCode
+	f.Output = evidenceOf(output)
+	f.Iteration = ss.task.Iteration
+	if d.Action == loop.ActionAskMentor {
+		f.Question = fmt.Sprintf("Line %d fails: what does the tutorial leave out before it?", rec.Line)
+	}
+	ss.res.Findings = append(ss.res.Findings, f)
+	ss.roots = append(ss.roots, root{finding: len(ss.res.Findings) - 1, line: rec.Line})
+	ss.task.Events.Emit(loop.NewEvent(loop.EventTrigger, loop.TriggerData{Trigger: d.Trigger, Step: rec.Step, Summary: d.Reason}))
+	return len(ss.roots) - 1
+}
+
+// evidenceOf is the output quoted as evidence: its most informative line first, then
+// its end.
+func evidenceOf(output string) string {
+	key := keyLine(output)
+	t := tail(strings.TrimSpace(output), maxEvidence)
+	if key == "" || strings.Contains(t, key) {
+		return t
+	}
+	return key + "\n…\n" + t
+}
+
+func endLine(steps []step, line int) int {
+	for _, s := range steps {
+		if s.command != nil && s.command.StartLine == line {
+			return s.command.EndLine
+		}
+	}
+	return line
+}
+
+// failureProblem names what went wrong, quoting the most informative output line.
+func failureProblem(rec loop.CommandRecord, output string) string {
+	if rec.TimedOut {
+		return fmt.Sprintf("`%s` (line %d) did not finish within %s and was stopped", firstLine(rec.Command), rec.Line, rec.Duration.Round(time.Second))
+	}
+	key := keyLine(output)
+	if key == "" {
+		return fmt.Sprintf("`%s` (line %d) failed with exit code %d and printed nothing", firstLine(rec.Command), rec.Line, rec.ExitCode)
+	}
+	return fmt.Sprintf("`%s` (line %d) fails: %s", firstLine(rec.Command), rec.Line, key)
+}
+
+var (
+	rePermission  = regexp.MustCompile(`(?i)permission denied`)
+	reGitIdentity = regexp.MustCompile(`(?i)please tell me who you are|author identity unknown|user\.email`)
+	reNoFile      = regexp.MustCompile(`(?i)(?:can't open file|no such file or directory|cannot find|not found|does not exist)[^\n]*?['"‘]?([\w./-]+\.\w+)`)
+)
+
+// failureFix names the concrete change for a failed command.
+func failureFix(rec loop.CommandRecord, output string) string {
+	w := firstWord(rec.Command)
+	switch {
+	case rec.TimedOut:
+		return fmt.Sprintf("say how long the command at line %d takes, or, if it is a server meant to keep running, say so and how to stop it", rec.Line)
+	case reGitIdentity.MatchString(output):
+		return fmt.Sprintf("before line %d, add `git config --global user.name \"Your Name\"` and `git config --global user.email you@example.com`", rec.Line)
+	case rePermission.MatchString(output) && strings.HasPrefix(w, "./"):
+		return fmt.Sprintf("make the script executable before line %d: add `chmod +x %s`", rec.Line, strings.TrimPrefix(w, "./"))
+	case rePermission.MatchString(output):
+		return fmt.Sprintf("line %d needs permissions the reader may not have; say whether to use sudo or which permission to set", rec.Line)
+	}
+	if m := reNoFile.FindStringSubmatch(output); m != nil {
+		return fmt.Sprintf("`%s` does not exist where line %d runs: add the step that creates it, or the missing `cd` into its directory, before line %d", m[1], rec.Line, rec.Line)
+	}
+	if rec.Class == loop.ClassTestFailure {
+		return fmt.Sprintf("the tests at line %d fail when the tutorial is followed as written; check that the code shown earlier is complete and matches what the tests expect", rec.Line)
+	}
+	return fmt.Sprintf("line %d fails on a fresh Debian system with: %s — correct the command or add the step it needs before it", rec.Line, firstNonEmpty(keyLine(output), fmt.Sprintf("exit code %d", rec.ExitCode)))
+}
+
+// ambiguous records a file the reader is told to create without being told where.
+func (ss *session) ambiguous(s step) {
+	d := loop.Decide(ss.task.Behavior, loop.Observation{Ambiguous: true, Attempts: 1, NoRetry: true})
+	line := s.block.ContentStartLine
+	if line == 0 {
+		line = s.line
+	}
+	f := loop.Finding{
+		Step:      section(ss.task.Tutorial, line),
+		Quote:     clip(s.lead, 200),
+		Line:      line,
+		EndLine:   s.block.EndLine,
+		Problem:   fmt.Sprintf("the tutorial shows the content of a file (\"%s\") but never says its name or where to save it", clip(lastSentence(s.lead), 120)),
+		Fix:       "name the file and its directory in the sentence before the block (for example \"save it as `/etc/…/name`\")",
+		Question:  "Which file should this go into?",
+		Trigger:   d.Trigger,
+		Iteration: ss.task.Iteration,
+	}
+	ss.res.Findings = append(ss.res.Findings, f)
+	ss.res.AttemptedActions = append(ss.res.AttemptedActions, fmt.Sprintf("line %d: could not tell where to save the file shown", line))
+	ss.task.Events.Emit(loop.NewEvent(loop.EventTrigger, loop.TriggerData{Trigger: d.Trigger, Step: f.Step, Summary: d.Reason}))
+}
+
+// missingDir records a file the prose puts in a directory that does not exist.
+func (ss *session) missingDir(s step) {
+	d := loop.Decide(ss.task.Behavior, loop.Observation{Ambiguous: true, Attempts: 1, NoRetry: true})
+	here := path.Base(ss.cwd)
+	hint := similarDir(append(ss.dirs(context.Background()), here), s.dir)
+	f := loop.Finding{
+		Step:      section(ss.task.Tutorial, s.line),
+		Quote:     clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(s.line)), 200),
+		Line:      s.line,
+		Problem:   fmt.Sprintf("the tutorial says to create %s in the `%s` directory, but no step creates `%s`%s", s.file, s.dir, s.dir, hint),
+		Fix:       fmt.Sprintf("name the directory the reader actually has%s", hint),
+		Trigger:   d.Trigger,
+		Iteration: ss.task.Iteration,
+	}
+	ss.res.Findings = append(ss.res.Findings, f)
+}
+
+// similarDir suggests an existing directory whose name is close to want.
+func similarDir(have []string, want string) string {
+	want = strings.TrimSuffix(path.Base(want), "/")
+	for _, h := range have {
+		if h != want && (strings.HasPrefix(h, want) || strings.HasPrefix(want, h) && len(h) >= 3) {
+			return fmt.Sprintf(" (the directory created earlier is `%s`)", h)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,237 @@
+package none
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/tutorial"
+)
+
+// leadText is the prose that introduces a block: the paragraph right above it and, when
+// the block sits in a list item, the item's own first paragraph (markup kept, so paths
+// in backticks survive).
+func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
+	var paras [][]string
+	var cur []string
+	for n := cb.StartLine - 1; n >= 1 && n >= cb.StartLine-25 && len(paras) < 3; n-- {
+		raw := t.Map.Line(n)
+		l := strings.TrimSpace(raw)
+		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") || strings.HasPrefix(l, "#") || reHighlightClose.MatchString(l) {
+			break
+		}
+		if l == "" {
+			if len(cur) > 0 {
+				paras = append(paras, cur)
+				cur = nil
+			}
+			continue
+		}
+		if strings.HasPrefix(l, "{{") || strings.HasPrefix(l, "===") || strings.HasPrefix(l, "<") {
+			continue // markup lines of tabs and shortcodes
+		}
+		cur = append([]string{l}, cur...)
+		if reListItem.MatchString(raw) && indentOf(raw) < indentOf(t.Map.Line(cb.StartLine))+1 {
+			// the list item that holds the block: its first paragraph ends the lead
+			paras = append(paras, cur)
+			cur = nil
+			break
+		}
+	}
+	if len(cur) > 0 {
+		paras = append(paras, cur)
+	}
+	if len(paras) == 0 {
+		return cb.Lead
+	}
+	// nearest paragraph first in the slice; keep the nearest and the list item's start
+	texts := []string{strings.Join(paras[0], " ")}
+	if len(paras) > 1 {
+		last := paras[len(paras)-1]
+		if reListItem.MatchString(last[0]) {
+			texts = append([]string{strings.Join(last, " ")}, texts...)
+		}
+	}
+	return strings.Join(texts, " ")
+}
+
+var reListItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`)
+
+var (
+	// a verb telling the reader to put the block into a file; the path must follow it in
+	// the same sentence
+	reWriteVerb = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append|insert)\b`)
+	// "Create a file with this content:" without saying which
+	reNamelessFile = regexp.MustCompile(`(?i)\b(create|save|put|paste|write|set up|add)\b[^.:]*\bfile\b`)
+	reAppend       = regexp.MustCompile(`(?i)\b(append|add\b[^.]*?\b(?:to|at the end of|under|below|beneath)|insert)\b`)
+	rePathTick     = regexp.MustCompile("`([^`\\s]+)`")
+	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name)=["']?([^"'\s}]+)`)
+	reFilenameLine = regexp.MustCompile("(?i)(?:^|\\s)(?:filename|file):\\s*`?([\\w./-]+)`?")
+	reListing      = regexp.MustCompile(`<Listing[^>]*file-name="([^"]+)"`)
+	knownNames     = map[string]bool{"Dockerfile": true, "Makefile": true, "Procfile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "Caddyfile": true, "Jenkinsfile": true, ".env": true}
+)
+
+// fileTarget finds the file a block should be written to: an info-string name, a
+// "Filename:" line or <Listing file-name>, or a sentence of the lead with a write verb
+// and a path after it ("Create `report.sh` with…", "in `app.py`, add:").
+func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, ok bool) {
+	if m := reInfoFile.FindStringSubmatch(cb.Info); m != nil && looksLikePath(m[1]) {
+		return m[1], "", false, true
+	}
+	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
+		return m[1], "", false, true
+	}
+	if m := reFilenameLine.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
+		return m[1], "", false, true
+	}
+	for _, sentence := range sentences(lead) {
+		v := reWriteVerb.FindStringIndex(sentence)
+		if v == nil {
+			continue
+		}
+		for _, m := range rePathTick.FindAllStringSubmatchIndex(sentence, -1) {
+			p := sentence[m[2]:m[3]]
+			if m[0] > v[0] && looksLikePath(p) {
+				// a shell block is file content only when the prose says to create or save it
+				if cb.Shell && !reCreateVerb.MatchString(sentence) {
+					return "", "", false, false
+				}
+				if d := reInDir.FindStringSubmatch(sentence[m[1]:]); d != nil {
+					dir = strings.Trim(d[1], "`")
+				}
+				return p, dir, reAppend.MatchString(sentence), true
+			}
+		}
+	}
+	return "", "", false, false
+}
+
+var reCreateVerb = regexp.MustCompile(`(?i)\b(create|save|write)\b[^.]*\b(file|script|as|with|named|called)\b`)
+
+// sentences splits text at ". ", "! ", "? " and ": " (paths keep their dots).
+func sentences(text string) []string { return reSentenceEnd.Split(text, -1) }
+
+var reSentenceEnd = regexp.MustCompile(`[.!?:]\s+`)
+
+func looksLikePath(s string) bool {
+	if s == "" || strings.HasPrefix(s, "-") || strings.ContainsAny(s, "$*?<>|;&(){}=\"'") || strings.HasSuffix(s, "/") {
+		return false
+	}
+	base := path.Base(s)
+	if knownNames[base] {
+		return true
+	}
+	if strings.HasPrefix(s, "http") {
+		return false
+	}
+	dot := strings.LastIndexByte(base, '.')
+	return dot > 0 && dot < len(base)-1 && !strings.Contains(base[dot+1:], " ")
+}
+
+func ensureNL(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return ""
+	}
+	return "\n"
+}
+
+// write writes a file step to the path the tutorial names, checking first that the
+// directory the prose names exists.
+func (ss *session) write(ctx context.Context, s step) error {
+	rel := joinDir(s.dir, s.file)
+	p := rel
+	if !path.IsAbs(p) {
+		p = path.Join(ss.cwd, p)
+	}
+	if s.dir != "" && !path.IsAbs(s.dir) {
+		if ok, _ := ss.exists(ctx, path.Join(ss.cwd, s.dir)); !ok {
+			ss.missingDir(s)
+			p = path.Join(ss.cwd, s.file) // where the reader most likely is: the project directory
+		}
+	} else if !s.appendF && s.content != "" {
+		// "open `main.rs`": the file is not where the reader stands but is one the
+		// project already has (src/main.rs)
+		if ok, _ := ss.exists(ctx, p); !ok {
+			if found := ss.findFile(ctx, path.Base(s.file)); found != "" {
+				p = found
+			}
+		}
+	}
+	content := s.content
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		content += "\n"
+	}
+	if s.appendF {
+		old, err := ss.task.Sandbox.ReadFile(ctx, p, 1<<20)
+		if err == nil && len(old) > 0 {
+			content = string(old) + ensureNL(string(old)) + content
+		}
+	} else if content == "" {
+		if ok, _ := ss.exists(ctx, p); ok {
+			return nil // "create main.go" when it exists: nothing to do
+		}
+	}
+	if _, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "mkdir -p " + shellQuote(path.Dir(p)), Timeout: 10 * time.Second}); err != nil {
+		return fmt.Errorf("create directory for line %d: %w", s.line, err)
+	}
+	if err := ss.task.Sandbox.WriteFile(ctx, p, []byte(content), 0o644); err != nil {
+		if ctx.Err() != nil {
+			return err
+		}
+		rec := loop.CommandRecord{Iteration: ss.task.Iteration, Step: section(ss.task.Tutorial, s.line), Line: s.line,
+			Command: "write " + rel, ExitCode: 1, Output: err.Error(), Class: loop.ClassToolingError, Summary: "could not write " + rel + ": " + err.Error()}
+		ss.res.Commands = append(ss.res.Commands, rec)
+		ss.addFinding(rec, loop.Finding{Problem: rec.Summary, Fix: "check the path the tutorial gives for " + rel}, err.Error())
+		return nil
+	}
+	ss.cov.Files++
+	ss.res.Files = append(ss.res.Files, loop.FileRecord{Iteration: ss.task.Iteration, Path: p, Size: int64(len(content))})
+	ss.res.FilesCreated = append(ss.res.FilesCreated, p)
+	verb := "wrote"
+	if s.appendF {
+		verb = "appended to"
+	}
+	ss.res.AttemptedActions = append(ss.res.AttemptedActions, fmt.Sprintf("line %d: %s %s (%d bytes)", s.line, verb, p, len(content)))
+	ss.task.Events.Emit(loop.NewEvent(loop.EventStepEnd, loop.StepData{Step: "write " + rel, Line: s.line, OK: true}))
+	return nil
+}
+
+// exists reports whether p exists in the container.
+func (ss *session) exists(ctx context.Context, p string) (bool, error) {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "test -e " + shellQuote(p), Timeout: 10 * time.Second})
+	if err != nil {
+		return false, err
+	}
+	return r.ExitCode == 0, nil
+}
+
+// findFile finds a file named base below the session's directory (3 levels at most),
+// "" when there is none or more than one.
+func (ss *session) findFile(ctx context.Context, base string) string {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "find " + shellQuote(ss.cwd) + " -maxdepth 3 -name " + shellQuote(base) + " -type f -not -path '*/node_modules/*' -not -path '*/.git/*' 2>/dev/null | head -n 2", Timeout: 10 * time.Second})
+	if err != nil || r.ExitCode != 0 {
+		return ""
+	}
+	lines := strings.Fields(strings.TrimSpace(r.Stdout))
+	if len(lines) != 1 {
+		return ""
+	}
+	return lines[0]
+}
+
+// dirs lists the directories right below the session's directory.
+func (ss *session) dirs(ctx context.Context) []string {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -1p 2>/dev/null | grep '/$'", Timeout: 10 * time.Second})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Fields(r.Stdout) {
+		out = append(out, strings.TrimSuffix(l, "/"))
+	}
+	return out
+}

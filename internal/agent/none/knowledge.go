@@ -1,0 +1,143 @@
+package none
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A tool is what a newcomer installs to get a set of commands: "Node.js" gives node,
+// npm and npx. The table is general knowledge of common toolchains (what a packaging
+// "command-not-found" handler knows), used to fold failures of one missing toolchain
+// into one gap, to match declared prerequisites to commands, and to name the fix.
+type tool struct {
+	Name     string   // as people write it: "Node.js"
+	Commands []string // the commands it provides
+	Aliases  []string // other ways prose names it (lower case)
+	Debian   string   // the Debian install command, "" when Debian does not package it usefully
+	Guide    string   // where its own install guide is, for tools Debian lacks
+}
+
+var tools = []tool{
+	{Name: "Node.js", Commands: []string{"node", "npm", "npx", "corepack"}, Aliases: []string{"node.js", "nodejs", "node", "npm", "npx"}, Debian: "sudo apt-get install -y nodejs npm", Guide: "https://nodejs.org/en/download"},
+	{Name: "Rust", Commands: []string{"cargo", "rustc", "rustup", "rustfmt"}, Aliases: []string{"rust", "cargo", "rustup", "rustc"}, Debian: "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh", Guide: "https://www.rust-lang.org/tools/install"},
+	{Name: "Go", Commands: []string{"go", "gofmt"}, Aliases: []string{"go", "golang"}, Debian: "sudo apt-get install -y golang", Guide: "https://go.dev/doc/install"},
+	{Name: "Python", Commands: []string{"python", "python3"}, Aliases: []string{"python", "python3"}, Debian: "sudo apt-get install -y python3"},
+	{Name: "pip", Commands: []string{"pip", "pip3"}, Aliases: []string{"pip", "pip3"}, Debian: "sudo apt-get install -y python3-pip"},
+	{Name: "pipx", Commands: []string{"pipx"}, Aliases: []string{"pipx"}, Debian: "sudo apt-get install -y pipx"},
+	{Name: "uv", Commands: []string{"uv", "uvx"}, Aliases: []string{"uv"}, Guide: "https://docs.astral.sh/uv/getting-started/installation/"},
+	{Name: "Deno", Commands: []string{"deno"}, Aliases: []string{"deno"}, Guide: "https://docs.deno.com/runtime/getting_started/installation/"},
+	{Name: "Bun", Commands: []string{"bun", "bunx"}, Aliases: []string{"bun"}, Guide: "https://bun.sh/docs/installation"},
+	{Name: "Docker", Commands: []string{"docker", "docker-compose"}, Aliases: []string{"docker", "docker desktop", "docker engine"}, Debian: "sudo apt-get install -y docker.io", Guide: "https://docs.docker.com/engine/install/"},
+	{Name: "kubectl", Commands: []string{"kubectl"}, Aliases: []string{"kubectl"}, Guide: "https://kubernetes.io/docs/tasks/tools/"},
+	{Name: "minikube", Commands: []string{"minikube"}, Aliases: []string{"minikube"}, Guide: "https://minikube.sigs.k8s.io/docs/start/"},
+	{Name: "Helm", Commands: []string{"helm"}, Aliases: []string{"helm"}, Guide: "https://helm.sh/docs/intro/install/"},
+	{Name: "k6", Commands: []string{"k6"}, Aliases: []string{"k6"}, Guide: "https://grafana.com/docs/k6/latest/set-up/install-k6/"},
+	{Name: "GNU make", Commands: []string{"make"}, Aliases: []string{"make", "gnu make", "build-essential"}, Debian: "sudo apt-get install -y make"},
+	{Name: "a C compiler", Commands: []string{"gcc", "cc", "g++"}, Aliases: []string{"gcc", "build-essential", "c compiler", "linker"}, Debian: "sudo apt-get install -y build-essential"},
+	{Name: "Git", Commands: []string{"git"}, Aliases: []string{"git"}, Debian: "sudo apt-get install -y git"},
+	{Name: "curl", Commands: []string{"curl"}, Aliases: []string{"curl"}, Debian: "sudo apt-get install -y curl"},
+	{Name: "wget", Commands: []string{"wget"}, Aliases: []string{"wget"}, Debian: "sudo apt-get install -y wget"},
+	{Name: "jq", Commands: []string{"jq"}, Aliases: []string{"jq"}, Debian: "sudo apt-get install -y jq"},
+	{Name: "unzip", Commands: []string{"unzip"}, Aliases: []string{"unzip"}, Debian: "sudo apt-get install -y unzip"},
+	{Name: "Java (JDK)", Commands: []string{"java", "javac", "jar"}, Aliases: []string{"java", "jdk", "openjdk"}, Debian: "sudo apt-get install -y default-jdk"},
+	{Name: "Maven", Commands: []string{"mvn"}, Aliases: []string{"maven", "mvn"}, Debian: "sudo apt-get install -y maven"},
+	{Name: "Gradle", Commands: []string{"gradle"}, Aliases: []string{"gradle"}, Debian: "sudo apt-get install -y gradle"},
+	{Name: "Ruby", Commands: []string{"ruby", "gem", "irb"}, Aliases: []string{"ruby", "rubygems"}, Debian: "sudo apt-get install -y ruby-full"},
+	{Name: "Bundler", Commands: []string{"bundle", "bundler"}, Aliases: []string{"bundler"}, Debian: "sudo apt-get install -y ruby-bundler"},
+	{Name: "PHP", Commands: []string{"php"}, Aliases: []string{"php"}, Debian: "sudo apt-get install -y php-cli"},
+	{Name: "Composer", Commands: []string{"composer"}, Aliases: []string{"composer"}, Debian: "sudo apt-get install -y composer"},
+	{Name: ".NET SDK", Commands: []string{"dotnet"}, Aliases: []string{".net", "dotnet"}, Guide: "https://learn.microsoft.com/dotnet/core/install/linux"},
+	{Name: "Yarn", Commands: []string{"yarn"}, Aliases: []string{"yarn"}, Guide: "https://yarnpkg.com/getting-started/install"},
+	{Name: "pnpm", Commands: []string{"pnpm"}, Aliases: []string{"pnpm"}, Guide: "https://pnpm.io/installation"},
+	{Name: "Terraform", Commands: []string{"terraform"}, Aliases: []string{"terraform"}, Guide: "https://developer.hashicorp.com/terraform/install"},
+	{Name: "the GitHub CLI", Commands: []string{"gh"}, Aliases: []string{"gh", "github cli"}, Guide: "https://cli.github.com/"},
+	{Name: "nvm", Commands: []string{"nvm"}, Aliases: []string{"nvm"}, Guide: "https://github.com/nvm-sh/nvm#installing-and-updating"},
+	{Name: "Redis", Commands: []string{"redis-server", "redis-cli"}, Aliases: []string{"redis"}, Debian: "sudo apt-get install -y redis"},
+	{Name: "PostgreSQL", Commands: []string{"psql", "pg_ctl", "createdb"}, Aliases: []string{"postgresql", "postgres"}, Debian: "sudo apt-get install -y postgresql"},
+	{Name: "SQLite", Commands: []string{"sqlite3"}, Aliases: []string{"sqlite"}, Debian: "sudo apt-get install -y sqlite3"},
+	{Name: "Hugo", Commands: []string{"hugo"}, Aliases: []string{"hugo"}, Debian: "sudo apt-get install -y hugo"},
+	{Name: "Zola", Commands: []string{"zola"}, Aliases: []string{"zola"}, Guide: "https://www.getzola.org/documentation/getting-started/installation/"},
+	{Name: "lsb-release", Commands: []string{"lsb_release"}, Aliases: []string{"lsb-release"}, Debian: "sudo apt-get install -y lsb-release"},
+	{Name: "GnuPG", Commands: []string{"gpg"}, Aliases: []string{"gpg", "gnupg"}, Debian: "sudo apt-get install -y gpg"},
+}
+
+// toolOf returns the tool that provides command, or a tool named after the command.
+func toolOf(command string) tool {
+	for _, t := range tools {
+		for _, c := range t.Commands {
+			if c == command {
+				return t
+			}
+		}
+	}
+	return tool{Name: command, Commands: []string{command}, Aliases: []string{strings.ToLower(command)}}
+}
+
+// sameTool reports whether two commands come from one tool (npm and npx: Node.js).
+func sameTool(a, b string) bool {
+	return a == b || toolOf(a).Name == toolOf(b).Name
+}
+
+// otherOSPackageManagers are package managers of systems other than Debian: a command
+// starting with one is for another system's reader.
+var otherOSPackageManagers = map[string]string{
+	"dnf": "Fedora/RHEL", "dnf5": "Fedora", "yum": "RHEL/CentOS/Amazon Linux", "yum-config-manager": "RHEL/CentOS",
+	"zypper": "openSUSE/SUSE", "pacman": "Arch Linux", "yay": "Arch Linux", "apk": "Alpine Linux", "brew": "macOS (Homebrew)",
+	"port": "macOS (MacPorts)", "winget": "Windows", "scoop": "Windows", "choco": "Windows", "pkg": "FreeBSD", "pkgin": "NetBSD",
+	"pkg_add": "OpenBSD", "emerge": "Gentoo", "ego": "Funtoo", "xbps-install": "Void Linux", "nix-env": "Nix", "nix": "Nix",
+	"flox": "Flox", "kiss": "KISS Linux", "snap": "Snap", "rpm": "RPM-based systems", "softwareupdate": "macOS",
+	"eopkg": "Solus", "urpmi": "Mageia", "slackpkg": "Slackware", "termux-setup-storage": "Android (Termux)",
+}
+
+// Operating systems and distributions other than Debian, as headings and tab labels name them.
+var reOtherOS = regexp.MustCompile(`(?i)\b(windows|win(?:32|64)|macos|mac os|os x|osx|mac\b|homebrew|macports|winget|scoop|chocolatey|powershell|fedora|centos|red ?hat|rhel|amazon linux|opensuse|suse|arch linux|manjaro|android|termux|freebsd|netbsd|openbsd|pkgsrc|funtoo|gentoo|kiss linux|nix(?:os)?\b|flox|alpine|void linux|snap\b|solus|mageia|slackware|clear linux|chromeos|ios\b|zsh|fish|elvish|nushell|tcsh|cmd\.exe)`)
+
+// The Debian reader's own system, as headings and tab labels name it.
+var reLinux = regexp.MustCompile(`(?i)\b(linux|debian|ubuntu|raspberry pi os|unix|posix|gnu|wsl|apt)\b`)
+
+// Shells and languages never run on Linux.
+var windowsLangs = map[string]bool{"powershell": true, "ps1": true, "ps": true, "pwsh": true, "pwsh-session": true, "ps1con": true,
+	"posh": true, "cmd": true, "bat": true, "batch": true, "doscon": true, "dos": true, "winbatch": true}
+
+// Placeholders: values the reader substitutes (path/to, <your-name>, YOUR_TOKEN, example.com).
+var rePlaceholder = regexp.MustCompile(`(?i)(/path/to\b|\bpath/to/|<[a-z][\w .-]*>|\byour[_-][a-z][\w-]*|\bYOUR_[A-Z_]+|\bexample\.(?:com|org|net)\b|\{\{\s*[\w.]+\s*\}\}|\$\{?[A-Z_]*PLACEHOLDER|\bxxx+\b|<K6_VERSION>)`)
+
+// Interactive programs: editors and pagers that wait for a person.
+var interactive = map[string]string{"vim": "an editor", "vi": "an editor", "nano": "an editor", "emacs": "an editor", "code": "an editor (VS Code)",
+	"subl": "an editor", "gedit": "an editor", "top": "a full-screen monitor", "htop": "a full-screen monitor"}
+
+// GUI openers.
+var guiOpeners = map[string]bool{"xdg-open": true, "open": true, "start": true, "gio": true, "sensible-browser": true, "firefox": true, "google-chrome": true}
+
+// Commands a Student may run even in an untagged block: common shell commands and the
+// commands of the tools table.
+var knownCommands = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range strings.Fields(`cd ls mkdir rm cp mv cat echo export source touch chmod chown ln pwd sudo apt apt-get
+		curl wget git tar unzip grep sed awk sh bash env which type printf test install systemctl service
+		pip pip3 python python3 node npm npx yarn pnpm go cargo rustc rustup deno bun docker kubectl minikube helm k6
+		make gcc java javac mvn gradle ruby gem bundle php composer dotnet terraform gh nvm uv uvx pipx redis-cli
+		redis-server psql sqlite3 hugo zola jq openssl ssh scp tee head tail less more diff`) {
+		m[c] = true
+	}
+	return m
+}()
+
+// firstWord is the program a command line runs: after sudo, env assignments and
+// command prefixes.
+func firstWord(cmd string) string {
+	fields := strings.Fields(cmd)
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		switch {
+		case f == "sudo" || f == "env" || f == "time" || f == "exec" || f == "nohup" || f == "command" || f == "!":
+			continue
+		case strings.HasPrefix(f, "-") && i > 0 && (fields[i-1] == "sudo" || fields[i-1] == "env"):
+			continue
+		case strings.Contains(f, "=") && !strings.HasPrefix(f, "="):
+			continue
+		}
+		return strings.Trim(f, "(){};")
+	}
+	return ""
+}

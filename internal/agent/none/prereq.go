@@ -1,0 +1,92 @@
+package none
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/tutorial"
+)
+
+// Prerequisites the tutorial declares: a "Prerequisites"/"Requirements"/"Before you
+// begin" section, or a sentence such as "make sure you have Go 1.22+ installed" or "now
+// that you have installed X". A declared tool the learner image lacks is a limitation of
+// the environment (install it with smile.json's setup list), not a fault of the tutorial.
+type prereqs map[string]int // tool name → line it is declared on
+
+var (
+	rePrereqHeading = regexp.MustCompile(`(?i)prerequisite|requirements?\b|before you (?:begin|start)|what you(?:'ll| will)? need|you(?:'ll| will) need|dependencies|^installing |^install(?:ation)? of`)
+	rePrereqPhrase  = regexp.MustCompile(`(?i)(you (?:must|need to|should|will need to) have|you(?:'ll| will)? need\b|make sure (?:that )?you have|ensure (?:that )?you have|verify that you have|requires?\b|required\b|you have installed|if you(?:'ve| have) installed|now that you(?:'ve| have) installed|an installation of|install(?:ed)? on your (?:machine|system|computer)|\[install [^\]]+\]|installation instructions|is not installed, follow|before installing)`)
+)
+
+// declared reads the prerequisites of a tutorial.
+func declared(t *tutorial.Tutorial) prereqs {
+	p := prereqs{}
+	n := t.Map.LineCount()
+	inSection := 0
+	for ln := 1; ln <= n; ln++ {
+		line := t.Map.Line(ln)
+		trim := strings.TrimSpace(line)
+		if strings.HasPrefix(trim, "#") || strings.Contains(trim, `heading "`) {
+			h := strings.TrimLeft(trim, "# ")
+			if rePrereqHeading.MatchString(h) {
+				inSection = ln
+			} else if inSection > 0 {
+				inSection = 0
+			}
+		}
+		if inSection == 0 && !rePrereqPhrase.MatchString(line) {
+			continue
+		}
+		for _, name := range toolsNamed(line) {
+			if _, ok := p[name]; !ok {
+				p[name] = ln
+			}
+		}
+	}
+	return p
+}
+
+var reBacktick = regexp.MustCompile("`([^`]+)`")
+
+// toolsNamed lists the tools of the table that a line of prose names.
+func toolsNamed(line string) []string {
+	var out []string
+	ticked := map[string]bool{}
+	for _, m := range reBacktick.FindAllStringSubmatch(line, -1) {
+		ticked[strings.ToLower(strings.Fields(m[1] + " x")[0])] = true
+	}
+	lower := strings.ToLower(line)
+	for _, t := range tools {
+		for _, a := range append([]string{strings.ToLower(t.Name)}, t.Aliases...) {
+			if ticked[a] || nameIn(line, lower, a) {
+				out = append(out, t.Name)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// nameIn finds alias a as a word of the line; short or everyday words ("go", "make")
+// count only capitalised ("Go") so that "go to" is not Go.
+func nameIn(line, lower, a string) bool {
+	re := regexp.MustCompile(`(?:^|[^\w.-])` + regexp.QuoteMeta(a) + `(?:$|[^\w-])`)
+	if len(a) > 3 && !everyday[a] || strings.ContainsAny(a, "0123456789.") {
+		return re.MatchString(lower)
+	}
+	capital := strings.ToUpper(a[:1]) + a[1:]
+	reCap := regexp.MustCompile(`(?:^|[^\w.-])` + regexp.QuoteMeta(capital) + `(?:$|[^\w-])`)
+	return reCap.MatchString(line)
+}
+
+var everyday = map[string]bool{"make": true, "node": true, "open": true, "port": true, "rust": false, "java": false, "ruby": false}
+
+// declaredFor returns the line a tool providing command was declared on, 0 when not
+// declared before line.
+func (p prereqs) declaredFor(command string, before int) int {
+	t := toolOf(command)
+	if ln, ok := p[t.Name]; ok && ln < before {
+		return ln
+	}
+	return 0
+}

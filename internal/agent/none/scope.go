@@ -1,0 +1,320 @@
+package none
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/tutorial"
+)
+
+// A container is markup around a code block that changes whether a reader runs it:
+// a tab of a tab set (MkDocs `=== "Windows"`, pymdown `/// tab`, Docusaurus
+// `<TabItem>`, Hugo `{{< tab >}}`), or an aside (an admonition, `<details>`).
+type container struct {
+	kind   string // "tab" or "aside"
+	label  string // the tab's label or the aside's title
+	set    int    // tab set id (tabs of one set share it)
+	indent int    // for indentation-scoped markup (MkDocs), else -1
+	closer *regexp.Regexp
+	start  int // line
+}
+
+var (
+	reMkTab      = regexp.MustCompile(`^(\s*)===\+?\s+"([^"]*)"`)
+	reMkAside    = regexp.MustCompile(`^(\s*)(?:!!!|\?\?\?\+?)\s+(\w+)(?:\s+"([^"]*)")?`)
+	rePymdTab    = regexp.MustCompile(`^\s*///\s*tab\s*\|\s*(.*)$`)
+	rePymdAside  = regexp.MustCompile(`^\s*///\s*(\w+)(?:\s*\|\s*(.*))?$`)
+	rePymdClose  = regexp.MustCompile(`^\s*///\s*$`)
+	reDocuTabs   = regexp.MustCompile(`^\s*<Tabs\b`)
+	reDocuItem   = regexp.MustCompile(`^\s*<TabItem\b([^>]*)>`)
+	reDocuItemX  = regexp.MustCompile(`</TabItem>`)
+	reAttrLabel  = regexp.MustCompile(`(?:label|value)=["{]+([^"}]*)`)
+	reDocuAside  = regexp.MustCompile(`^\s*:::\s*(\w+)\s*(.*)$`)
+	reDocuClose  = regexp.MustCompile(`^\s*:::\s*$`)
+	reDetails    = regexp.MustCompile(`(?i)^\s*<details\b`)
+	reDetailsX   = regexp.MustCompile(`(?i)</details>`)
+	reSummary    = regexp.MustCompile(`(?i)<summary>(.*?)</summary>`)
+	reHugoTabs   = regexp.MustCompile(`^\s*\{\{[<%]\s*tabs\b`)
+	reHugoTab    = regexp.MustCompile(`^\s*\{\{[<%]\s*tab\s+(?:name=)?"([^"]*)"`)
+	reHugoTabX   = regexp.MustCompile(`\{\{[<%]\s*/tab\s*[>%]\}\}`)
+	reHugoCode   = regexp.MustCompile(`^\s*\{\{[<%]\s*code\b`)
+	reHugoCodeX  = regexp.MustCompile(`\{\{[<%]\s*/code\s*[>%]\}\}`)
+	reHugoAside  = regexp.MustCompile(`^\s*\{\{[<%]\s*(admonition|note|warning|caution|tip|details|alert)\b([^>%]*)[>%]\}\}`)
+	reHugoAsideX = regexp.MustCompile(`\{\{[<%]\s*/(admonition|note|warning|caution|tip|details|alert)\s*[>%]\}\}`)
+	reZolaAside  = regexp.MustCompile(`^\s*\{%\s*(details|note|warning|info)\b(.*)%\}`)
+	reZolaEnd    = regexp.MustCompile(`^\s*\{%\s*end\s*%\}`)
+	reGHAlert    = regexp.MustCompile(`^\s*>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]`)
+)
+
+// scopes maps every line of a tutorial to the containers around it.
+type scopes struct {
+	at   [][]container // at[line] (1-based)
+	sets map[int][]string
+	// codeGroup[line] is the Hugo {{< code >}} group a fenced block's opening line is in
+	codeGroup map[int]int
+}
+
+func indentOf(s string) int {
+	n := 0
+	for _, c := range s {
+		switch c {
+		case ' ':
+			n++
+		case '\t':
+			n += 4
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// scan reads the tutorial's lines once, tracking tab sets and asides. Fenced code is
+// skipped so markup shown inside code is not taken for structure.
+func scan(m *tutorial.LineMap) *scopes {
+	n := m.LineCount()
+	sc := &scopes{at: make([][]container, n+2), sets: map[int][]string{}, codeGroup: map[int]int{}}
+	var stack []container
+	nextSet := 0
+	lastMkSet := map[int]int{} // indent → set id of the MkDocs tab set still open at that indent
+	group := 0
+	inGroup := 0
+	var fence string
+	for ln := 1; ln <= n; ln++ {
+		line := m.Line(ln)
+		trim := strings.TrimSpace(line)
+		if fence != "" {
+			if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {
+				fence = ""
+			}
+			sc.at[ln] = append([]container(nil), stack...)
+			continue
+		}
+		if trim != "" {
+			ind := indentOf(line)
+			// indentation-scoped containers end at a line indented no deeper than they are
+			for len(stack) > 0 && stack[len(stack)-1].indent >= 0 && ind <= stack[len(stack)-1].indent {
+				stack = stack[:len(stack)-1]
+			}
+			for k := range lastMkSet {
+				if k > ind || (k == ind && !reMkTab.MatchString(line)) {
+					delete(lastMkSet, k)
+				}
+			}
+		}
+		switch {
+		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
+			f := trim[:3]
+			for _, c := range trim[3:] {
+				if c != rune(f[0]) {
+					break
+				}
+				f += string(c)
+			}
+			fence = f
+			if inGroup > 0 {
+				sc.codeGroup[ln] = inGroup
+			}
+		case reMkTab.MatchString(line):
+			mt := reMkTab.FindStringSubmatch(line)
+			ind := len(mt[1])
+			set, ok := lastMkSet[ind]
+			if !ok {
+				nextSet++
+				set = nextSet
+				lastMkSet[ind] = set
+			}
+			sc.sets[set] = append(sc.sets[set], mt[2])
+			stack = append(stack, container{kind: "tab", label: mt[2], set: set, indent: ind, start: ln})
+		case reMkAside.MatchString(line):
+			ma := reMkAside.FindStringSubmatch(line)
+			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[2] + " " + ma[3]), indent: len(ma[1]), start: ln})
+		case rePymdTab.MatchString(line):
+			// consecutive pymdown tabs form one set unless marked "new"
+			label := strings.TrimSpace(rePymdTab.FindStringSubmatch(line)[1])
+			set := 0
+			if prev := sc.prevPymdSet(ln, m); prev > 0 {
+				set = prev
+			} else {
+				nextSet++
+				set = nextSet
+			}
+			sc.sets[set] = append(sc.sets[set], label)
+			stack = append(stack, container{kind: "tab", label: label, set: set, indent: -1, closer: rePymdClose, start: ln})
+		case rePymdAside.MatchString(line) && !rePymdClose.MatchString(line):
+			ma := rePymdAside.FindStringSubmatch(line)
+			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: rePymdClose, start: ln})
+		case reDocuTabs.MatchString(line):
+			nextSet++
+			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: regexp.MustCompile(`</Tabs>`), start: ln})
+		case reDocuItem.MatchString(line):
+			attrs := reDocuItem.FindStringSubmatch(line)[1]
+			label := ""
+			if mm := reAttrLabel.FindAllStringSubmatch(attrs, -1); len(mm) > 0 {
+				label = mm[len(mm)-1][1]
+			}
+			set := sc.enclosingSet(stack)
+			if set == 0 {
+				nextSet++
+				set = nextSet
+			}
+			sc.sets[set] = append(sc.sets[set], label)
+			stack = append(stack, container{kind: "tab", label: label, set: set, indent: -1, closer: reDocuItemX, start: ln})
+		case reDocuAside.MatchString(line) && !reDocuClose.MatchString(line):
+			ma := reDocuAside.FindStringSubmatch(line)
+			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: reDocuClose, start: ln})
+		case reDetails.MatchString(line):
+			label := ""
+			if s := reSummary.FindStringSubmatch(line); s != nil {
+				label = s[1]
+			} else if ln+1 <= n {
+				if s := reSummary.FindStringSubmatch(m.Line(ln + 1)); s != nil {
+					label = s[1]
+				}
+			}
+			stack = append(stack, container{kind: "aside", label: "details " + label, indent: -1, closer: reDetailsX, start: ln})
+		case reHugoTabs.MatchString(line):
+			nextSet++
+			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: regexp.MustCompile(`\{\{[<%]\s*/tabs\s*[>%]\}\}`), start: ln})
+		case reHugoTab.MatchString(line):
+			label := reHugoTab.FindStringSubmatch(line)[1]
+			set := sc.enclosingSet(stack)
+			if set == 0 {
+				nextSet++
+				set = nextSet
+			}
+			sc.sets[set] = append(sc.sets[set], label)
+			stack = append(stack, container{kind: "tab", label: label, set: set, indent: -1, closer: reHugoTabX, start: ln})
+		case reHugoCode.MatchString(line):
+			group++
+			inGroup = group
+		case reHugoCodeX.MatchString(line):
+			inGroup = 0
+		case reHugoAside.MatchString(line):
+			ma := reHugoAside.FindStringSubmatch(line)
+			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: reHugoAsideX, start: ln})
+		case reZolaAside.MatchString(line):
+			ma := reZolaAside.FindStringSubmatch(line)
+			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: reZolaEnd, start: ln})
+		case reGHAlert.MatchString(line):
+			// a GitHub alert lasts as long as its blockquote
+			end := ln
+			for end+1 <= n && strings.HasPrefix(strings.TrimSpace(m.Line(end+1)), ">") {
+				end++
+			}
+			for k := ln; k <= end; k++ {
+				sc.at[k] = append(append([]container(nil), stack...), container{kind: "aside", label: reGHAlert.FindStringSubmatch(line)[1], indent: -1, start: ln})
+			}
+			ln = end
+			continue
+		default:
+			// a closing line ends the innermost container it closes
+			for i := len(stack) - 1; i >= 0; i-- {
+				if c := stack[i]; c.closer != nil && c.closer.MatchString(line) {
+					stack = stack[:i]
+					break
+				}
+			}
+		}
+		sc.at[ln] = append([]container(nil), stack...)
+	}
+	return sc
+}
+
+// prevPymdSet is the set of a pymdown tab that closed right before line ln (only blank
+// lines between), so consecutive tabs form one set.
+func (sc *scopes) prevPymdSet(ln int, m *tutorial.LineMap) int {
+	for k := ln - 1; k >= 1; k-- {
+		t := strings.TrimSpace(m.Line(k))
+		if t == "" {
+			continue
+		}
+		if rePymdClose.MatchString(t) {
+			// find the tab this closer ended
+			for j := k - 1; j >= 1; j-- {
+				if rePymdTab.MatchString(m.Line(j)) {
+					for _, c := range sc.at[j] {
+						if c.kind == "tab" && c.start == j {
+							return c.set
+						}
+					}
+				}
+				if rePymdClose.MatchString(strings.TrimSpace(m.Line(j))) || rePymdAside.MatchString(m.Line(j)) && !rePymdTab.MatchString(m.Line(j)) {
+					return 0
+				}
+			}
+		}
+		return 0
+	}
+	return 0
+}
+
+func (sc *scopes) enclosingSet(stack []container) int {
+	for i := len(stack) - 1; i >= 0; i-- {
+		if stack[i].kind == "tabs" {
+			return stack[i].set
+		}
+	}
+	return 0
+}
+
+// chosenTab is the tab a Debian reader follows in a set: the first whose label names
+// Linux (or Debian, Unix, bash); else the first that names no other system (the
+// default tool); "" when every tab is for another system.
+func chosenTab(labels []string) string {
+	for _, l := range labels {
+		if reLinux.MatchString(l) || strings.EqualFold(strings.TrimSpace(l), "bash") {
+			return l
+		}
+	}
+	for _, l := range labels {
+		if !reOtherOS.MatchString(l) {
+			return l
+		}
+	}
+	return ""
+}
+
+// skipByScope says why a reader skips a block at line ln because of its containers
+// ("" when they follow it).
+func (sc *scopes) skipByScope(ln int) string {
+	if ln <= 0 || ln >= len(sc.at) {
+		return ""
+	}
+	for _, c := range sc.at[ln] {
+		switch c.kind {
+		case "tab":
+			if chosen := chosenTab(sc.sets[c.set]); c.label != chosen {
+				if chosen == "" {
+					return "tab \"" + c.label + "\" is for another system"
+				}
+				return "tab \"" + c.label + "\" (followed \"" + chosen + "\" instead)"
+			}
+		case "aside":
+			return "optional: inside a side note (" + strings.TrimSpace(c.label) + ")"
+		}
+	}
+	return ""
+}
+
+// groupSkip handles Hugo {{< code >}} groups, whose fenced blocks are tabs named by
+// their info string (linux, docker, windows): the Linux one is followed.
+func groupSkip(sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) string {
+	g, ok := sc.codeGroup[cb.StartLine]
+	if !ok {
+		return ""
+	}
+	var labels []string
+	for _, b := range blocks {
+		if sc.codeGroup[b.StartLine] == g {
+			labels = append(labels, b.Lang)
+		}
+	}
+	if len(labels) < 2 {
+		return ""
+	}
+	if chosen := chosenTab(labels); chosen != cb.Lang {
+		return "tab \"" + cb.Lang + "\" of a code group (followed \"" + chosen + "\" instead)"
+	}
+	return ""
+}

@@ -1,0 +1,230 @@
+package none
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+// Checks that need the whole tutorial rather than one command's output: they read the
+// steps as a newcomer would and find what will go wrong even where the sandbox could not
+// get that far (a tool missing earlier, no network).
+
+// static adds the findings of the whole-tutorial checks.
+func (ss *session) static() {
+	ss.missingCd()
+	ss.versionsNeverInstalled()
+	ss.pathAfterInstaller()
+}
+
+// missingCd: a command names a file that the tutorial created (or showed in a tree) in
+// a project directory, while the reader is still in the directory above it, because no
+// `cd` into the project comes in between.
+func (ss *session) missingCd() {
+	cwd := "."
+	known := map[string]map[string]bool{} // dir → names known in it
+	projects := map[string]bool{}         // directories created by a scaffold, clone or mkdir
+	addFile := func(dir, name string) {
+		if known[dir] == nil {
+			known[dir] = map[string]bool{}
+		}
+		known[dir][name] = true
+	}
+	reported := map[int]bool{}
+	for _, s := range ss.steps {
+		switch {
+		case s.kind == fileStep:
+			p := path.Join(cwd, joinDir(s.dir, s.file))
+			addFile(path.Dir(p), path.Base(p))
+		case s.kind == skipStep && strings.Contains(s.reason, "directory tree"):
+			root, files := treeOf(s.block.Content)
+			if root != "" && projects[path.Join(cwd, root)] {
+				for _, f := range files {
+					addFile(path.Join(cwd, root), f)
+				}
+			}
+		case s.kind == runStep:
+			text := s.command.Text
+			if d := cdTarget(text); d != "" {
+				switch {
+				case d == "~" || strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~/") || strings.HasPrefix(d, "$"):
+					cwd = "/" + d // outside the project tree the check knows
+				default:
+					cwd = path.Join(cwd, d)
+				}
+				continue
+			}
+			if strings.TrimSpace(text) == "cd" {
+				cwd = "/~"
+				continue
+			}
+			for _, tok := range strings.Fields(text)[1:] {
+				tok = strings.Trim(tok, `"'`)
+				if strings.HasPrefix(tok, "-") || strings.Contains(tok, "/") || !looksLikePath(tok) || known[cwd][tok] {
+					continue
+				}
+				for dir := range projects {
+					if path.Dir(dir) == cwd && known[dir][tok] && !reported[s.line] {
+						reported[s.line] = true
+						ss.staticFinding(s, "missing step", fmt.Sprintf("`%s` (line %d) runs in the directory above `%s`, where `%s` is not: the tutorial never says `cd %s` after creating the project", firstLine(text), s.line, path.Base(dir), tok, path.Base(dir)),
+							fmt.Sprintf("add `cd %s` before line %d", path.Base(dir), s.line), &loop.Edit{InsertBefore: []string{"cd " + path.Base(dir)}})
+					}
+				}
+			}
+			p := predict(text)
+			for _, x := range p.paths {
+				projects[path.Join(cwd, x)] = true
+				addFile(cwd, x)
+			}
+		}
+	}
+}
+
+// treeOf reads a directory tree drawing: its root name and the names below it.
+func treeOf(content string) (string, []string) {
+	lines := strings.Split(strings.TrimSpace(content), "\n")
+	if len(lines) < 2 {
+		return "", nil
+	}
+	root := strings.TrimSuffix(strings.TrimSpace(lines[0]), "/")
+	if strings.ContainsAny(root, " ├└│") {
+		return "", nil
+	}
+	var files []string
+	for _, l := range lines[1:] {
+		name := strings.TrimSpace(strings.TrimLeft(l, " │├└─|`-"))
+		if i := strings.IndexAny(name, " #"); i > 0 {
+			name = name[:i]
+		}
+		if name != "" {
+			files = append(files, strings.TrimSuffix(name, "/"))
+		}
+	}
+	return root, files
+}
+
+var (
+	reVersion   = regexp.MustCompile(`^v?\d+(?:\.\d+)*$`)
+	reUseVerb   = map[string]bool{"use": true, "exec": true, "run": true, "which": true, "local": true, "global": true, "shell": true}
+	reEnvReload = regexp.MustCompile(`(?i)\b(source|restart|new (?:shell|terminal|session|window)|open a new|re-?open|reload|log ?out|log back in|\bPATH\b|\. ~/\.|exec \$SHELL|exec bash)`)
+)
+
+// versionsNeverInstalled: a version manager is asked to use a version no step installed
+// (`nvm exec 4.2` when only 14.7.0 was installed).
+func (ss *session) versionsNeverInstalled() {
+	installed := map[string][]string{}
+	for _, s := range ss.steps {
+		if s.command == nil || s.kind == skipStep && !strings.Contains(s.reason, "alternative") {
+			continue
+		}
+		f := strings.Fields(s.command.Text)
+		if len(f) < 3 {
+			continue
+		}
+		tool, verb, arg := f[0], f[1], f[2]
+		switch {
+		case verb == "install" && s.kind == runStep:
+			installed[tool] = append(installed[tool], arg)
+		case reUseVerb[verb] && reVersion.MatchString(arg) && len(installed[tool]) > 0 && s.kind == runStep:
+			if !versionInstalled(installed[tool], arg) {
+				ss.staticFinding(s, "missing step", fmt.Sprintf("`%s` (line %d) uses version %s, which no earlier step installs (installed: %s), so %s answers that it is not installed", firstLine(s.command.Text), s.line, arg, strings.Join(installed[tool], ", "), tool),
+					fmt.Sprintf("add `%s install %s` before line %d, or use a version installed earlier", tool, arg, s.line), &loop.Edit{InsertBefore: []string{tool + " install " + arg}})
+			}
+		}
+	}
+}
+
+func versionInstalled(have []string, want string) bool {
+	w := strings.TrimPrefix(want, "v")
+	for _, h := range have {
+		h = strings.TrimPrefix(h, "v")
+		if h == w || strings.HasPrefix(h, w+".") || !reVersion.MatchString(h) && h != "node" {
+			return true
+		}
+	}
+	return false
+}
+
+// pathAfterInstaller: a `curl … | sh` installer puts its tool in a directory the current
+// shell does not search yet; the tutorial then uses the tool without saying to open a
+// new shell or source the profile the installer changed.
+func (ss *session) pathAfterInstaller() {
+	for i, s := range ss.steps {
+		if s.kind != runStep || !rePipeSh.MatchString(s.command.Text) {
+			continue
+		}
+		tools := predict(s.command.Text).tools
+		if len(tools) == 0 {
+			continue
+		}
+		for j := i + 1; j < len(ss.steps); j++ {
+			u := ss.steps[j]
+			if u.kind == runStep && reEnvReload.MatchString(u.command.Text) {
+				break
+			}
+			if ss.hintBetween(s.line, u.line) {
+				break
+			}
+			if u.kind != runStep || !contains(tools, firstWord(u.command.Text)) || ss.worked(u.line) {
+				continue
+			}
+			name := firstWord(u.command.Text)
+			ss.staticFinding(u, "missing step", fmt.Sprintf("`%s` (line %d) runs in the same shell as the installer at line %d, but the tutorial never says to restart the shell or update PATH: installers like this add their directory to PATH only for new shells, so `%s` is not found yet", firstLine(u.command.Text), u.line, s.line, name),
+				fmt.Sprintf("after the installer (line %d), tell the reader to open a new terminal or run `source ~/.bashrc` (or the env file the installer prints) before using `%s`", s.line, name), nil)
+			break
+		}
+	}
+}
+
+// hintBetween: the prose between two lines says to reload the shell or mentions PATH.
+func (ss *session) hintBetween(from, to int) bool {
+	m := ss.task.Tutorial.Map
+	for n := from + 1; n < to && n <= m.LineCount(); n++ {
+		if reEnvReload.MatchString(m.Line(n)) {
+			return true
+		}
+	}
+	return false
+}
+
+// worked reports whether the command at line ran and succeeded.
+func (ss *session) worked(line int) bool {
+	for _, c := range ss.res.Commands {
+		if c.Line == line {
+			return c.ExitCode == 0 && !c.TimedOut
+		}
+	}
+	return false
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// staticFinding records a finding of a whole-tutorial check at a step's line.
+func (ss *session) staticFinding(s step, category, problem, fix string, edit *loop.Edit) {
+	d := loop.Decide(ss.task.Behavior, loop.Observation{Ambiguous: true, Attempts: 1, NoRetry: true})
+	f := loop.Finding{
+		Step:      section(ss.task.Tutorial, s.line),
+		Line:      s.line,
+		EndLine:   s.line,
+		Problem:   problem,
+		Fix:       fix,
+		Edit:      edit,
+		Category:  category,
+		Trigger:   d.Trigger,
+		Iteration: ss.task.Iteration,
+	}
+	if s.command != nil {
+		f.Quote, f.Command, f.EndLine = s.command.Text, s.command.Text, s.command.EndLine
+	}
+	ss.res.Findings = append(ss.res.Findings, f)
+}

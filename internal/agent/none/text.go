@@ -1,0 +1,80 @@
+package none
+
+import (
+	"regexp"
+	"strings"
+)
+
+func combine(stdout, stderr string) string {
+	stdout, stderr = strings.TrimRight(stdout, "\n"), strings.TrimRight(stderr, "\n")
+	switch {
+	case stdout == "":
+		return stderr
+	case stderr == "":
+		return stdout
+	}
+	return stdout + "\n" + stderr
+}
+
+// tail keeps the end of s, at most n bytes, without splitting a UTF-8 sequence.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := len(s) - n
+	for i < len(s) && !utf8Start(s[i]) {
+		i++
+	}
+	return "…" + s[i:]
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+var (
+	reProgress  = regexp.MustCompile(`^\s*(?:\d+(?:\.\d+)?%|[#=>.\s]{8,}|\d+\s+\d+\s+\d+\s+\d+|  % Total)|\r`)
+	reErrorLine = regexp.MustCompile(`(?i)\b(error|fatal|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|invalid|unknown|missing|not installed|panic|exception|traceback)\b`)
+)
+
+// keyLine is the most informative line of a command's output: the last line that reads
+// like an error, else the last line that is not a progress meter.
+func keyLine(output string) string {
+	lines := strings.Split(strings.TrimSpace(output), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l != "" && reErrorLine.MatchString(l) && !reProgress.MatchString(lines[i]) {
+			return clip(l, 240)
+		}
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := strings.TrimSpace(lines[i])
+		if l != "" && !reProgress.MatchString(lines[i]) {
+			return clip(l, 240)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,205 @@
+package none
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strings"
+)
+
+// What a command is meant to produce, read from the command line alone: directories and
+// files it creates and tools it installs. When the command fails, later steps that
+// need one of its products fail as a consequence, and are folded into its root cause
+// instead of being reported as gaps of their own.
+type products struct {
+	paths []string // relative to the directory the command ran in, or absolute
+	tools []string // commands it makes available
+}
+
+var (
+	reScaffold = regexp.MustCompile(`^(?:\S+\s+)*?(?:init|new|create|startproject|startapp|generate|create-[\w@.-]+)\s+(?:--?\S+\s+)*([A-Za-z0-9_.][\w.-]*)`)
+	reInstall  = regexp.MustCompile(`^(?:apt|apt-get|pip3?|pipx|npm|pnpm|yarn|cargo|gem|go|uv|brew|deno|bun)\s+(?:-\S+\s+)*(?:install|i|add)\b(.*)$`)
+	rePipeSh   = regexp.MustCompile(`(https?://\S+)\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da)?sh\b`)
+)
+
+// predict reads what a command line produces.
+func predict(cmd string) products {
+	var p products
+	for _, part := range splitList(cmd) {
+		fields := strings.Fields(part)
+		w := firstWord(part)
+		idx := 0
+		for i, f := range fields {
+			if strings.Trim(f, "(){};") == w {
+				idx = i
+				break
+			}
+		}
+		args := fields[min(idx+1, len(fields)):]
+		switch w {
+		case "git":
+			if len(args) >= 2 && args[0] == "clone" {
+				pos := positional(args[1:])
+				switch {
+				case len(pos) >= 2:
+					p.paths = append(p.paths, pos[1])
+				case len(pos) == 1:
+					p.paths = append(p.paths, strings.TrimSuffix(path.Base(strings.TrimSuffix(pos[0], "/")), ".git"))
+				}
+			}
+		case "mkdir":
+			p.paths = append(p.paths, positional(args)...)
+		case "touch":
+			p.paths = append(p.paths, positional(args)...)
+		case "cp", "mv", "ln":
+			if pos := positional(args); len(pos) >= 2 {
+				p.paths = append(p.paths, pos[len(pos)-1])
+			}
+		case "curl", "wget":
+			p.paths = append(p.paths, downloadTarget(args)...)
+		case "python", "python3":
+			if len(args) >= 3 && args[0] == "-m" && (args[1] == "venv" || args[1] == "virtualenv") {
+				p.paths = append(p.paths, positional(args[2:])...)
+			}
+		}
+		rest := strings.Join(fields[idx:], " ")
+		if m := reScaffold.FindStringSubmatch(rest); m != nil && !strings.HasPrefix(m[1], "-") && w != "git" && w != "go" {
+			p.paths = append(p.paths, m[1])
+		}
+		if w == "go" && len(args) >= 2 && args[0] == "mod" && args[1] == "init" {
+			p.paths = append(p.paths, "go.mod")
+		}
+		if m := reInstall.FindStringSubmatch(rest); m != nil {
+			for _, pkg := range positional(strings.Fields(m[1])) {
+				p.tools = append(p.tools, packageCommands(pkg)...)
+			}
+		}
+	}
+	if m := rePipeSh.FindStringSubmatch(cmd); m != nil {
+		p.tools = append(p.tools, installerTools(m[1])...)
+	}
+	return p
+}
+
+// splitList splits a command list at && || ; and newlines (not inside quotes: good
+// enough for prediction).
+func splitList(cmd string) []string {
+	return regexp.MustCompile(`\s*(?:&&|\|\||;|\n)\s*`).Split(cmd, -1)
+}
+
+// positional drops options (and the value of options known to take one).
+func positional(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			if a == "-m" || a == "--mode" || a == "-b" || a == "--branch" || a == "--depth" {
+				i++
+			}
+			continue
+		}
+		if strings.ContainsAny(a, "|<>&$`") {
+			break
+		}
+		out = append(out, strings.Trim(a, `"'`))
+	}
+	return out
+}
+
+func downloadTarget(args []string) []string {
+	for i, a := range args {
+		if (a == "-o" || a == "--output" || a == "-O" && i+1 < len(args) && !strings.HasPrefix(args[i+1], "http")) && i+1 < len(args) {
+			return []string{args[i+1]}
+		}
+	}
+	for i, a := range args {
+		if a == "-O" || a == "--remote-name" {
+			for _, u := range args[i+1:] {
+				if strings.HasPrefix(u, "http") {
+					if pu, err := url.Parse(u); err == nil {
+						return []string{path.Base(pu.Path)}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// packageCommands: the commands a package gives (its name, and for known packages,
+// their tool's commands).
+func packageCommands(pkg string) []string {
+	pkg = strings.Trim(pkg, `"'`)
+	if i := strings.IndexAny(pkg, "=@<>~["); i > 0 {
+		pkg = pkg[:i]
+	}
+	name := path.Base(pkg)
+	out := []string{name}
+	switch name {
+	case "nodejs":
+		out = append(out, "node", "npm", "npx")
+	case "golang", "golang-go":
+		out = append(out, "go")
+	case "python3-pip":
+		out = append(out, "pip", "pip3")
+	case "build-essential":
+		out = append(out, "make", "gcc", "cc")
+	case "docker.io", "docker-ce":
+		out = append(out, "docker")
+	case "redis":
+		out = append(out, "redis-server", "redis-cli")
+	}
+	return out
+}
+
+// installerTools guesses what a "curl URL | sh" installer installs from its URL: the
+// words of its host and path that name a known tool or look like a tool name.
+func installerTools(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	words := regexp.MustCompile(`[A-Za-z][\w-]*`).FindAllString(u.Host+"/"+u.Path, -1)
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		switch lw {
+		case "https", "http", "www", "com", "org", "io", "sh", "dev", "install", "installer", "raw", "githubusercontent", "github",
+			"main", "master", "latest", "releases", "download", "scripts", "script", "get", "bash", "sh-session":
+			continue
+		}
+		out = append(out, lw)
+		t := toolOf(lw)
+		out = append(out, t.Commands...)
+		if lw == "rustup" {
+			out = append(out, toolOf("cargo").Commands...)
+		}
+	}
+	return out
+}
+
+// refersTo reports whether a command line names p (a path relative to the directory the
+// command runs in) as one of its words, or a path under it.
+func refersTo(cmd, p string) bool {
+	p = strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/")
+	if p == "" || p == "." {
+		return false
+	}
+	for _, w := range strings.Fields(cmd) {
+		w = strings.Trim(w, `"'();`)
+		w = strings.TrimSuffix(strings.TrimPrefix(w, "./"), "/")
+		if w == p || strings.HasPrefix(w, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// cdTarget is the directory of a lone `cd DIR` ("" when the command is something else).
+func cdTarget(cmd string) string {
+	f := strings.Fields(strings.TrimSpace(cmd))
+	if len(f) == 2 && f[0] == "cd" {
+		return strings.Trim(f[1], `"'`)
+	}
+	return ""
+}
