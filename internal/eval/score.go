@@ -196,6 +196,16 @@ func (r *regions) classify(exp Expected, m matching, rep Reported) (Verdict, int
 			}
 		}
 	}
+	// an environment-classed report on a line labelled environment is what the label
+	// asks for, even where the same block also holds a line that must not be flagged
+	// (a command and its output in one block)
+	if rep.Environment {
+		for _, mk := range exp.Environment {
+			if r.of(mk.Marker).has(rep.Line) {
+				return EnvironmentOK, -1
+			}
+		}
+	}
 	for _, mk := range exp.MustNotFlag {
 		if r.of(mk.Marker).has(rep.Line) {
 			return FlaggedWrongly, -1

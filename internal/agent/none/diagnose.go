@@ -23,6 +23,35 @@ var (
 	reHardware = regexp.MustCompile(`(?i)/sys/class/|/dev/(?:tty[A-Z]|video|snd|kvm)|cannot open display|no display|\$DISPLAY|couldn't find a tty|not a tty|inappropriate ioctl`)
 )
 
+// networkExit: curl and wget exit codes that mean the host could not be reached (their
+// quiet modes print nothing): curl 5, 6, 7, 28, 35, 56 (man curl, EXIT CODES); wget 4
+// (man wget, EXIT STATUS).
+func networkExit(rec loop.CommandRecord) bool {
+	c := " " + rec.Command + " "
+	switch {
+	case strings.Contains(c, " curl ") && (rec.ExitCode == 5 || rec.ExitCode == 6 || rec.ExitCode == 7 || rec.ExitCode == 28 || rec.ExitCode == 35 || rec.ExitCode == 56):
+		return true
+	case strings.Contains(c, " wget ") && rec.ExitCode == 4:
+		return true
+	}
+	return false
+}
+
+var reLocalRefused = regexp.MustCompile(`(?i)(?:failed to connect to|couldn't connect to server|connection refused|econnrefused)[^\n]*(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])|(?:localhost|127\.0\.0\.1)[^\n]*(?:connection refused|couldn't connect)`)
+
+// taintedToolOf: the command runs or names a tool a failed step was meant to install.
+func (ss *session) taintedToolOf(cmd string) (int, bool) {
+	if r, ok := ss.taintTools[toolOf(firstWord(cmd)).Name]; ok {
+		return r, true
+	}
+	for t, r := range ss.taintTools {
+		if mentionsTool(cmd, t) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
 var systemdCommands = map[string]bool{"systemctl": true, "journalctl": true, "service": true, "loginctl": true}
 
 // judge decides what a failed command means: a consequence of an earlier root, an
@@ -51,7 +80,23 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, r)
 		return
 	}
-	if reNetwork.MatchString(output) {
+	if r, ok := ss.taintedToolOf(rec.Command); ok {
+		ss.consequence(r, rec)
+		return
+	}
+	if reLocalRefused.MatchString(output) && ss.lastRoot >= 0 {
+		// nothing listens on localhost because the step that starts the server failed
+		ss.consequence(ss.lastRoot, rec)
+		return
+	}
+	if blockRoot, ok := ss.blockRoots[st.block.StartLine]; ok && ss.roots[blockRoot].finding < 0 {
+		// an earlier command of the same recipe could not run (no network): the rest of
+		// the recipe depends on it
+		ss.consequence(blockRoot, rec)
+		ss.taint(rec.Command, blockRoot)
+		return
+	}
+	if reNetwork.MatchString(output) || networkExit(rec) {
 		r := ss.unverified(rec, "needs the network, which the sandbox does not have ("+keyLine(output)+")")
 		ss.taint(rec.Command, r)
 		if cdTarget(rec.Command) != "" {
@@ -84,6 +129,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	case reHardware.MatchString(output):
 		ss.environment(rec, output, "needs hardware or a display the container does not have ("+keyLine(output)+")",
 			"say in the tutorial what hardware or desktop the step needs")
+		return
+	}
+	if dir := cdTarget(rec.Command); dir != "" && ss.lastRoot >= 0 && ss.lastFailedStep == i-1 {
+		// the step right before failed: it is what should have created the directory
+		ss.consequence(ss.lastRoot, rec)
+		ss.cwdRoot = ss.lastRoot
 		return
 	}
 	if dir := cdTarget(rec.Command); dir != "" {

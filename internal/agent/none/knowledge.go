@@ -58,6 +58,7 @@ var tools = []tool{
 	{Name: "Hugo", Commands: []string{"hugo"}, Aliases: []string{"hugo"}, Debian: "sudo apt-get install -y hugo"},
 	{Name: "Zola", Commands: []string{"zola"}, Aliases: []string{"zola"}, Guide: "https://www.getzola.org/documentation/getting-started/installation/"},
 	{Name: "lsb-release", Commands: []string{"lsb_release"}, Aliases: []string{"lsb-release"}, Debian: "sudo apt-get install -y lsb-release"},
+	{Name: "APT", Commands: []string{"apt", "apt-get", "apt-cache", "add-apt-repository"}, Aliases: []string{"apt"}},
 	{Name: "GnuPG", Commands: []string{"gpg"}, Aliases: []string{"gpg", "gnupg"}, Debian: "sudo apt-get install -y gpg"},
 }
 

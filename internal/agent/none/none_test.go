@@ -39,7 +39,7 @@ func TestFileTarget(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			file, app, ok := fileTarget(tutorial.CodeBlock{Block: tutorial.Block{Info: tt.info}}, tt.lead)
+			file, _, app, ok := fileTarget(tutorial.CodeBlock{Block: tutorial.Block{Info: tt.info}}, tt.lead)
 			assert.Equal(t, tt.file != "", ok)
 			assert.Equal(t, tt.file, file)
 			assert.Equal(t, tt.appendF, app)

@@ -14,7 +14,7 @@ import (
 type prereqs map[string]int // tool name → line it is declared on
 
 var (
-	rePrereqHeading = regexp.MustCompile(`(?i)prerequisite|requirements?\b|before you (?:begin|start)|what you(?:'ll| will)? need|you(?:'ll| will) need|dependencies|^installing |^install(?:ation)? of`)
+	rePrereqHeading = regexp.MustCompile(`(?i)prerequisite|requirements?\b|before you (?:begin|start)|what you(?:'ll| will)? need|you(?:'ll| will) need|dependencies`)
 	rePrereqPhrase  = regexp.MustCompile(`(?i)(you (?:must|need to|should|will need to) have|you(?:'ll| will)? need\b|make sure (?:that )?you have|ensure (?:that )?you have|verify that you have|requires?\b|required\b|you have installed|if you(?:'ve| have) installed|now that you(?:'ve| have) installed|an installation of|install(?:ed)? on your (?:machine|system|computer)|\[install [^\]]+\]|installation instructions|is not installed, follow|before installing)`)
 )
 

@@ -53,7 +53,7 @@ var (
 	// "The output is similar to:", "you should see"
 	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will|shows?)|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|produces?:\s*$)`)
 	// "Alternatively", "If your system doesn't have curl", "For example", "You can also"
-	reAltLead = regexp.MustCompile(`(?i)^(?:\d+\.\s*)?(alternatively|or,|or you can|you (?:can|could|may) also|if you (?:prefer|'d prefer|would prefer|want to use|use|are using|'re using|need to|want to|do not want|don't want|would like)|if your (?:system|machine|distribution|distro|shell)|however,?[^.]*\bcan also\b|for example|e\.g\.|(?:to )?request a specific|if installing (?:from|with|via|using)|when another|optionally|(?:to|you can) (?:install|use|pin) (?:a|an) (?:specific|earlier|older|particular|different))`)
+	reAltLead = regexp.MustCompile(`(?i)^(?:\d+\.\s*)?(alternatively|or,|or you can|you (?:can|could|may) also|if you (?:prefer|'d prefer|would prefer|want to use|use|are using|'re using|need to|want to|do not want|don't want|would like)|if your (?:system|machine|distribution|distro|shell)|however,?[^.]*\bcan also\b|for example|e\.g\.|(?:to )?request a specific|if installing (?:from|with|via|using)|when another|optionally)`)
 	reDontRun = regexp.MustCompile(`(?i)\b(do not|don't) (?:run|execute|type)\b|\bnot meant to be run\b`)
 	// "On Windows:", "For macOS"
 	reOSLead = regexp.MustCompile(`(?i)^(?:\d+\.\s*)?(?:on|for|in|using|with) ([\w ./+-]+?)\s*[:,]?\s*$`)
@@ -89,6 +89,16 @@ func read(t *tutorial.Tutorial) []step {
 		if f, dir, at := proseFile(t, cb); f != "" {
 			add(step{kind: fileStep, file: f, dir: dir, line: at, reason: "the prose says to create it; no content shown"})
 			current = joinDir(dir, f)
+		}
+		if isTree(cb.Content) {
+			add(step{kind: skipStep, reason: "a directory tree, not commands"})
+			continue
+		}
+		if cb.Shell && notShell(cb.Content) && (reNamelessFile.MatchString(lead) || reFileWord.MatchString(lastSentence(lead))) && sc.skipByScope(cb.StartLine) == "" {
+			if _, _, _, named := fileTarget(cb, lead); !named {
+				add(step{kind: askStep, reason: "file content in a shell block"})
+				continue
+			}
 		}
 		if why := skipWhy(t, sc, blocks, cb, lead, followed); why != "" {
 			add(step{kind: skipStep, reason: why})
@@ -150,6 +160,9 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 		return why
 	}
 	last := lastSentence(lead)
+	if prev, ok := blockRightBefore(t, blocks, cb); ok && reEitherOr.MatchString(leadText(t, prev)) && (strings.TrimSpace(lead) == "" || strings.TrimSpace(lead) == strings.TrimSpace(leadText(t, prev))) {
+		return "an alternative to the block right above it (\"" + clip(lastSentence(lead), 80) + "\")"
+	}
 	if reDontRun.MatchString(lead) {
 		return "the tutorial says not to run it"
 	}
@@ -170,6 +183,25 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	return ""
 }
 
+// blockRightBefore is the block that ends right above cb (only blank lines between).
+func blockRightBefore(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) (tutorial.CodeBlock, bool) {
+	for i, b := range blocks {
+		if b.StartLine != cb.StartLine || i == 0 {
+			continue
+		}
+		prev := blocks[i-1]
+		for n := prev.EndLine + 1; n < cb.StartLine; n++ {
+			if strings.TrimSpace(t.Map.Line(n)) != "" {
+				return tutorial.CodeBlock{}, false
+			}
+		}
+		return prev, true
+	}
+	return tutorial.CodeBlock{}, false
+}
+
+var reEitherOr = regexp.MustCompile(`(?i)\beither\b|\b\w+ or \w+ command|one of the following|\bor\b[^.]*\bcommand\b`)
+
 var (
 	reNotYet        = regexp.MustCompile(`(?i)if you (?:have not|haven't|did not|didn't)`)
 	reRunLeadStrong = regexp.MustCompile(`(?i)\b(run|type|enter|execute)\b`)
@@ -185,14 +217,14 @@ func alternativeSection(t *tutorial.Tutorial, line int, followed map[string]stri
 		child := hp[depth]
 		methods := reMethodsHeading.MatchString(hp[depth-1])
 		alt := reAltMethodHeading.MatchString(child)
-		if !methods && !alt {
-			continue
-		}
 		first, ok := followed[parent]
 		if !ok {
 			if !alt || methods {
 				followed[parent] = child
 			}
+			continue
+		}
+		if !methods && !alt {
 			continue
 		}
 		if first != child {
@@ -233,7 +265,7 @@ func foreignHeading(h string) bool {
 // Debian reader would not type.
 func shellSteps(cb tutorial.CodeBlock, lead, heuristic string) []step {
 	cmds := cb.Commands
-	if len(cmds) == 0 && len(cb.ContentLines) > 0 {
+	if len(cmds) == 0 && !cb.Shell && len(cb.ContentLines) > 0 {
 		lines := strings.Split(cb.Content, "\n")
 		cmds = tutorial.SplitCommands(lines, cb.ContentLines[:min(len(lines), len(cb.ContentLines))], promptLines(lines))
 	}
@@ -245,6 +277,9 @@ func shellSteps(cb tutorial.CodeBlock, lead, heuristic string) []step {
 			return []step{{kind: askStep, block: cb, line: cb.StartLine, lead: lead, reason: "file content in a shell block"}}
 		}
 		return []step{{kind: skipStep, block: cb, line: cb.StartLine, lead: lead, reason: "not shell commands (configuration shown in a shell block)"}}
+	}
+	if len(cmds) == 0 {
+		return []step{{kind: skipStep, block: cb, line: cb.StartLine, lead: lead, reason: "output only: no prompt line to run"}}
 	}
 	var out []step
 	for i := range cmds {

@@ -109,7 +109,7 @@ func treeOf(content string) (string, []string) {
 var (
 	reVersion   = regexp.MustCompile(`^v?\d+(?:\.\d+)*$`)
 	reUseVerb   = map[string]bool{"use": true, "exec": true, "run": true, "which": true, "local": true, "global": true, "shell": true}
-	reEnvReload = regexp.MustCompile(`(?i)\b(source|restart|new (?:shell|terminal|session|window)|open a new|re-?open|reload|log ?out|log back in|\bPATH\b|\. ~/\.|exec \$SHELL|exec bash)`)
+	reEnvReload = regexp.MustCompile(`(?i)\bsource\s+[~$/."']|\b(restart|new (?:shell|terminal|session|window)|open a new|re-?open|reload|log ?out|log back in|exec \$SHELL|exec bash)\b|(?-i:\bPATH\b)|(?:^|\s)\. [~$]`)
 )
 
 // versionsNeverInstalled: a version manager is asked to use a version no step installed
@@ -128,7 +128,7 @@ func (ss *session) versionsNeverInstalled() {
 		switch {
 		case verb == "install" && s.kind == runStep:
 			installed[tool] = append(installed[tool], arg)
-		case reUseVerb[verb] && reVersion.MatchString(arg) && len(installed[tool]) > 0 && s.kind == runStep:
+		case reUseVerb[verb] && reVersion.MatchString(arg) && len(installed[tool]) > 0:
 			if !versionInstalled(installed[tool], arg) {
 				ss.staticFinding(s, "missing step", fmt.Sprintf("`%s` (line %d) uses version %s, which no earlier step installs (installed: %s), so %s answers that it is not installed", firstLine(s.command.Text), s.line, arg, strings.Join(installed[tool], ", "), tool),
 					fmt.Sprintf("add `%s install %s` before line %d, or use a version installed earlier", tool, arg, s.line), &loop.Edit{InsertBefore: []string{tool + " install " + arg}})

@@ -77,6 +77,10 @@ type session struct {
 	taintTools map[string]int // tool a failed step was meant to install → root
 	missing    map[string]int // tool found missing → root
 	cwdRoot    int            // root that left the session outside the directory it should be in, -1 when none
+	lastRoot   int            // root of the most recent failure, -1 when none
+	// lastFailedStep is the index of the most recent failed step
+	lastFailedStep int
+	blockRoots     map[int]int // block start line → root of its first unverified command
 }
 
 // Attempt follows the whole tutorial once.
@@ -85,7 +89,7 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	ss := &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1,
+	ss := &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, blockRoots: map[int]int{},
 		taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}}
 	ss.res.Status = loop.StudentCompleted
 	if task.Tutorial == nil || task.Tutorial.Map == nil {
@@ -243,7 +247,17 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		return nil
 	}
 	ss.cov.Failed++
+	before := len(ss.roots)
 	ss.judge(ctx, i, st, rec, output)
+	if len(ss.roots) > before {
+		ss.lastRoot = len(ss.roots) - 1
+		if ss.roots[ss.lastRoot].finding < 0 {
+			if _, ok := ss.blockRoots[st.block.StartLine]; !ok {
+				ss.blockRoots[st.block.StartLine] = ss.lastRoot
+			}
+		}
+	}
+	ss.lastFailedStep = i
 	return nil
 }
 

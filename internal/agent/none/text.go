@@ -60,19 +60,22 @@ var (
 	reErrorLine = regexp.MustCompile(`(?i)\b(error|fatal|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|invalid|unknown|missing|not installed|panic|exception|traceback)\b`)
 )
 
+// reNoise: lines package managers print on every run that say nothing about a failure.
+var reNoise = regexp.MustCompile(`^(?:debconf: |dpkg-preconfigure: |WARNING: apt does not have a stable CLI|\(Reading database|Reading package lists|Building dependency tree|Reading state information)`)
+
 // keyLine is the most informative line of a command's output: the last line that reads
 // like an error, else the last line that is not a progress meter.
 func keyLine(output string) string {
 	lines := strings.Split(strings.TrimSpace(output), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(lines[i])
-		if l != "" && reErrorLine.MatchString(l) && !reProgress.MatchString(lines[i]) {
+		if l != "" && reErrorLine.MatchString(l) && !reProgress.MatchString(lines[i]) && !reNoise.MatchString(l) {
 			return clip(l, 240)
 		}
 	}
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(lines[i])
-		if l != "" && !reProgress.MatchString(lines[i]) {
+		if l != "" && !reProgress.MatchString(lines[i]) && !reNoise.MatchString(l) {
 			return clip(l, 240)
 		}
 	}

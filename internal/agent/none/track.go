@@ -57,10 +57,21 @@ func predict(cmd string) products {
 			}
 		case "curl", "wget":
 			p.paths = append(p.paths, downloadTarget(args)...)
+		case "tee":
+			p.paths = append(p.paths, positional(args)...)
 		case "python", "python3":
 			if len(args) >= 3 && args[0] == "-m" && (args[1] == "venv" || args[1] == "virtualenv") {
 				p.paths = append(p.paths, positional(args[2:])...)
 			}
+		}
+		// any command's -o/--output FILE and > FILE
+		for i, a := range fields {
+			if (a == "-o" || a == "--output" || a == ">" || a == ">>") && i+1 < len(fields) && w != "curl" && w != "wget" {
+				p.paths = append(p.paths, strings.Trim(fields[i+1], `"'`))
+			}
+		}
+		if w == "apt" || w == "apt-get" || w == "add-apt-repository" {
+			p.tools = append(p.tools, "apt-get") // the package index later apt commands read
 		}
 		rest := strings.Join(fields[idx:], " ")
 		if m := reScaffold.FindStringSubmatch(rest); m != nil && !strings.HasPrefix(m[1], "-") && w != "git" && w != "go" {
@@ -84,8 +95,23 @@ func predict(cmd string) products {
 // splitList splits a command list at && || ; and newlines (not inside quotes: good
 // enough for prediction).
 func splitList(cmd string) []string {
-	return regexp.MustCompile(`\s*(?:&&|\|\||;|\n)\s*`).Split(cmd, -1)
+	return reListSep.Split(cmd, -1)
 }
+
+var reListSep = regexp.MustCompile(`\s*(?:&&|\|\||;|\||\n)\s*`)
+
+// mentionsTool reports whether a command names tool t as a word ("$NVM_DIR/nvm.sh"
+// names nvm).
+func mentionsTool(cmd, t string) bool {
+	for _, w := range reWords.FindAllString(strings.ToLower(cmd), -1) {
+		if w == strings.ToLower(t) {
+			return true
+		}
+	}
+	return false
+}
+
+var reWords = regexp.MustCompile(`[a-z0-9][a-z0-9-]*`)
 
 // positional drops options (and the value of options known to take one).
 func positional(args []string) []string {

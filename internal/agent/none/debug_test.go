@@ -1,0 +1,24 @@
+package none
+
+import (
+	"os"
+	"testing"
+
+	"github.com/smile-loop/smile-loop/internal/tutorial"
+)
+
+// TestDebugRead prints the steps read from SMILE_DEBUG_TUTORIAL (a development aid).
+func TestDebugRead(t *testing.T) {
+	p := os.Getenv("SMILE_DEBUG_TUTORIAL")
+	if p == "" {
+		t.Skip("set SMILE_DEBUG_TUTORIAL to a tutorial to print how it is read")
+	}
+	tut, err := tutorial.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range read(tut) {
+		t.Logf("%s | lead=%q", s, clip(s.lead, 100))
+	}
+	t.Logf("prereqs: %v", declared(tut))
+}
