@@ -17,7 +17,8 @@ import (
 // LineMap maps a tutorial's Markdown structure to lines of the original file. It is built
 // once by Parse and safe for concurrent use.
 type LineMap struct {
-	lines  []string
+	lines  []string // as parsed: content of MkDocs tabs and admonitions de-indented
+	orig   []string // as written
 	blocks []Block
 	code   []CodeBlock
 	paths  [][]string // heading path per line (index n-1)
@@ -50,6 +51,16 @@ func (m *LineMap) Line(n int) string {
 		return ""
 	}
 	return m.lines[n-1]
+}
+
+// OriginalLine returns line n exactly as written ("" when out of range). Line differs
+// from it only inside MkDocs/pymdown tabs and admonitions, whose content is parsed
+// without its 4-space indent, as MkDocs renders it.
+func (m *LineMap) OriginalLine(n int) string {
+	if n < 1 || n > len(m.orig) {
+		return ""
+	}
+	return m.orig[n-1]
 }
 
 // LineCount is the number of lines of the original file.
@@ -106,10 +117,14 @@ var parser = sync.OnceValue(func() goldmark.Markdown {
 // newLineMap maps raw (the whole file) whose Markdown body starts at byte bodyOff and at
 // line bodyStartLine. It returns the image references found, for resolution.
 func newLineMap(raw []byte, bodyOff, bodyStartLine int) (*LineMap, []imageRef) {
-	m := &LineMap{lines: splitLines(raw)}
+	m := &LineMap{orig: splitLines(raw)}
+	src := dedentContainers(bytes.ReplaceAll(raw[bodyOff:], []byte("\r\n"), []byte("\n")))
+	m.lines = append(append([]string(nil), m.orig[:min(bodyStartLine-1, len(m.orig))]...), splitLines(src)...)
+	for len(m.lines) < len(m.orig) {
+		m.lines = append(m.lines, "")
+	}
 	m.blocks = make([]Block, 0, len(m.lines)/2+1)
 	m.plain = make([]string, 0, len(m.lines)/2+1)
-	src := bytes.ReplaceAll(raw[bodyOff:], []byte("\r\n"), []byte("\n"))
 	b := &builder{src: src, firstLine: bodyStartLine, m: m, lastLeaf: -1}
 	for i, c := range src {
 		if c == '\n' {
@@ -503,4 +518,47 @@ func plainText(n ast.Node, src []byte) string {
 	}
 	walk(n)
 	return strings.Join(strings.Fields(sb.String()), " ")
+}
+
+// reContainer opens an indentation-scoped MkDocs container: a content tab
+// (`=== "Linux"`, pymdownx.tabbed) or an admonition (`!!! note`, `??? tip`).
+var reContainer = regexp.MustCompile(`^( *)(?:===\+?|!!!|\?\?\?\+?)\s`)
+
+// dedentContainers removes the 4-space indent of the content of MkDocs tabs and
+// admonitions, as MkDocs does before rendering it, so a fenced block inside a tab is a
+// fenced block and not an indented code block. Line count and line order are kept.
+func dedentContainers(src []byte) []byte {
+	if !bytes.Contains(src, []byte("=== ")) && !bytes.Contains(src, []byte("!!! ")) && !bytes.Contains(src, []byte("??? ")) && !bytes.Contains(src, []byte("===+ ")) {
+		return src
+	}
+	lines := strings.Split(string(src), "\n")
+	var open []int // indents of the containers around the current line
+	fence := ""
+	for i, l := range lines {
+		trim := strings.TrimLeft(l, " ")
+		ind := len(l) - len(trim)
+		if trim != "" && fence == "" {
+			for len(open) > 0 && ind <= open[len(open)-1] {
+				open = open[:len(open)-1]
+			}
+		}
+		cut := min(4*len(open), ind)
+		if len(open) > 0 && trim != "" {
+			lines[i] = l[cut:]
+		}
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			mark := t[:3]
+			switch {
+			case fence == "":
+				fence = mark
+			case strings.HasPrefix(t, fence) && strings.Trim(t, mark[:1]) == "":
+				fence = ""
+			}
+			continue
+		}
+		if fence == "" && reContainer.MatchString(l) {
+			open = append(open, ind)
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
@@ -21,4 +22,20 @@ func TestDebugRead(t *testing.T) {
 		t.Logf("%s | lead=%q", s, clip(s.lead, 100))
 	}
 	t.Logf("prereqs: %v", declared(tut))
+}
+
+func TestDebugStatic(t *testing.T) {
+	p := os.Getenv("SMILE_DEBUG_TUTORIAL")
+	if p == "" {
+		t.Skip("set SMILE_DEBUG_TUTORIAL")
+	}
+	tut, err := tutorial.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := &session{task: loop.StudentTask{Tutorial: tut, Events: loop.Discard}, steps: read(tut), cwd: loop.WorkMount}
+	ss.static()
+	for _, f := range ss.res.Findings {
+		t.Logf("%d: %s", f.Line, f.Problem)
+	}
 }

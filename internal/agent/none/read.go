@@ -100,11 +100,24 @@ func read(t *tutorial.Tutorial) []step {
 				continue
 			}
 		}
+		shell := cb.Shell || sc.codeGroup[cb.StartLine] > 0 && (cb.Lang == "linux" || cb.Lang == "bash" || cb.Lang == "sh" || cb.Lang == "shell")
 		if why := skipWhy(t, sc, blocks, cb, lead, followed); why != "" {
+			// a skipped shell block keeps its commands, so whole-tutorial checks (an install
+			// placed later, a version never installed) still see them
+			if shell {
+				for _, s := range shellSteps(cb, lead, "") {
+					if s.command != nil {
+						s.kind, s.reason = skipStep, why
+						steps = append(steps, s)
+					}
+				}
+				if len(cb.Commands) > 0 {
+					continue
+				}
+			}
 			add(step{kind: skipStep, reason: why})
 			continue
 		}
-		shell := cb.Shell || sc.codeGroup[cb.StartLine] > 0 && (cb.Lang == "linux" || cb.Lang == "bash" || cb.Lang == "sh" || cb.Lang == "shell")
 		if file, dir, appendF, ok := fileTarget(cb, lead); ok && !isHeredocOnly(cb) {
 			add(step{kind: fileStep, file: file, dir: dir, appendF: appendF, content: fileContent(cb)})
 			current = joinDir(dir, file)

@@ -81,7 +81,7 @@ func scan(m *tutorial.LineMap) *scopes {
 	inGroup := 0
 	var fence string
 	for ln := 1; ln <= n; ln++ {
-		line := m.Line(ln)
+		line := m.OriginalLine(ln)
 		trim := strings.TrimSpace(line)
 		if fence != "" {
 			if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {
@@ -168,7 +168,7 @@ func scan(m *tutorial.LineMap) *scopes {
 			if s := reSummary.FindStringSubmatch(line); s != nil {
 				label = s[1]
 			} else if ln+1 <= n {
-				if s := reSummary.FindStringSubmatch(m.Line(ln + 1)); s != nil {
+				if s := reSummary.FindStringSubmatch(m.OriginalLine(ln + 1)); s != nil {
 					label = s[1]
 				}
 			}
@@ -199,7 +199,7 @@ func scan(m *tutorial.LineMap) *scopes {
 		case reGHAlert.MatchString(line):
 			// a GitHub alert lasts as long as its blockquote
 			end := ln
-			for end+1 <= n && strings.HasPrefix(strings.TrimSpace(m.Line(end+1)), ">") {
+			for end+1 <= n && strings.HasPrefix(strings.TrimSpace(m.OriginalLine(end+1)), ">") {
 				end++
 			}
 			for k := ln; k <= end; k++ {
@@ -225,21 +225,21 @@ func scan(m *tutorial.LineMap) *scopes {
 // lines between), so consecutive tabs form one set.
 func (sc *scopes) prevPymdSet(ln int, m *tutorial.LineMap) int {
 	for k := ln - 1; k >= 1; k-- {
-		t := strings.TrimSpace(m.Line(k))
+		t := strings.TrimSpace(m.OriginalLine(k))
 		if t == "" {
 			continue
 		}
 		if rePymdClose.MatchString(t) {
 			// find the tab this closer ended
 			for j := k - 1; j >= 1; j-- {
-				if rePymdTab.MatchString(m.Line(j)) {
+				if rePymdTab.MatchString(m.OriginalLine(j)) {
 					for _, c := range sc.at[j] {
 						if c.kind == "tab" && c.start == j {
 							return c.set
 						}
 					}
 				}
-				if rePymdClose.MatchString(strings.TrimSpace(m.Line(j))) || rePymdAside.MatchString(m.Line(j)) && !rePymdTab.MatchString(m.Line(j)) {
+				if rePymdClose.MatchString(strings.TrimSpace(m.OriginalLine(j))) || rePymdAside.MatchString(m.OriginalLine(j)) && !rePymdTab.MatchString(m.OriginalLine(j)) {
 					return 0
 				}
 			}
