@@ -45,6 +45,7 @@ func Build(st *loop.State, tut *tutorial.Tutorial, opts Options) *Report {
 	r.Gaps = buildGaps(st, tut)
 	r.Timeline = buildTimeline(st, r.Gaps)
 	r.AuditTrail = buildAudit(st, opts.MaxOutput)
+	r.Coverage = buildCoverage(st)
 	for _, c := range r.AuditTrail.LLMCalls {
 		r.Meta.Tokens.In += c.TokensIn
 		r.Meta.Tokens.Out += c.TokensOut
@@ -436,4 +437,25 @@ func utf8ValidEnd(s string) bool {
 		need = 4
 	}
 	return len(s)-i >= need
+}
+
+// buildCoverage is the coverage of the last iteration whose Student reported one.
+func buildCoverage(st *loop.State) *Coverage {
+	for i := len(st.History) - 1; i >= 0; i-- {
+		s := st.History[i].Student
+		if s == nil || s.Coverage == nil {
+			continue
+		}
+		c := s.Coverage
+		notes := func(ns []loop.Note) []CoverageNote {
+			out := make([]CoverageNote, 0, len(ns))
+			for _, n := range ns {
+				out = append(out, CoverageNote{Line: n.Line, Reason: n.Reason})
+			}
+			return out
+		}
+		return &Coverage{Blocks: c.Blocks, Commands: c.Commands, Run: c.Run, Failed: c.Failed, Files: c.Files,
+			Skipped: notes(c.Skipped), Unverified: notes(c.Unverified), Heuristics: notes(c.Heuristics), Inconclusive: c.Inconclusive}
+	}
+	return nil
 }

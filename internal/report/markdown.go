@@ -30,6 +30,9 @@ func RenderMarkdown(r *Report) string {
 	if m.Tokens.In+m.Tokens.Out > 0 {
 		fmt.Fprintf(&b, "- **LLM tokens**: %d in, %d out\n", m.Tokens.In, m.Tokens.Out)
 	}
+	if c := r.Coverage; c != nil {
+		fmt.Fprintf(&b, "- **Coverage**: %s\n", mdText(c.Line()))
+	}
 	b.WriteString("\n" + verdict(r) + "\n\n")
 
 	if len(r.Gaps) > 0 {
@@ -38,6 +41,8 @@ func RenderMarkdown(r *Report) string {
 			writeGap(&b, g)
 		}
 	}
+
+	writeCoverage(&b, r.Coverage)
 
 	b.WriteString("## Timeline\n\n")
 	if len(r.Timeline) == 0 {
@@ -162,6 +167,16 @@ func writeGap(b *strings.Builder, g Gap) {
 	}
 	if len(g.AlsoAt) > 0 {
 		fmt.Fprintf(b, "- **Also at lines**: %s\n", joinInts(g.AlsoAt))
+	}
+	if g.FixVerified != nil {
+		verdict := "no, the step still failed with the fix applied"
+		if *g.FixVerified {
+			verdict = "yes, the step worked with the fix applied in a fresh container"
+		}
+		fmt.Fprintf(b, "- **Fix verified**: %s\n", verdict)
+		if g.FixEvidence != "" {
+			writeField(b, &after, "Fix evidence", g.FixEvidence)
+		}
 	}
 	if e := g.Evidence; e != nil && e.Command != "" {
 		ev := fmt.Sprintf("**Evidence**: %s exited with %d", codeSpan(clip(e.Command, 300), false), e.ExitCode)
@@ -354,3 +369,35 @@ func humanSize(n int64) string {
 	}
 	return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
 }
+
+// writeCoverage lists what the run did not exercise, so a pass is never mistaken for a
+// full check.
+func writeCoverage(b *strings.Builder, c *Coverage) {
+	if c == nil {
+		return
+	}
+	b.WriteString("## Coverage\n\n")
+	fmt.Fprintf(b, "%d code block(s); %s.\n\n", c.Blocks, mdText(c.Line()))
+	if c.Inconclusive != "" {
+		fmt.Fprintf(b, "**Inconclusive:** %s\n\n", mdText(c.Inconclusive))
+	}
+	for _, part := range []struct {
+		title string
+		notes []CoverageNote
+	}{{"Skipped", c.Skipped}, {"Not verified", c.Unverified}, {"Read by a heuristic", c.Heuristics}} {
+		if len(part.notes) == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "### %s\n\n", part.title)
+		for i, n := range part.notes {
+			if i == maxCoverageNotes {
+				fmt.Fprintf(b, "- … and %d more (see smile-report.json)\n", len(part.notes)-i)
+				break
+			}
+			fmt.Fprintf(b, "- line %d: %s\n", n.Line, mdText(clip(n.Reason, 200)))
+		}
+		b.WriteByte('\n')
+	}
+}
+
+const maxCoverageNotes = 30

@@ -40,6 +40,7 @@ package report
 
 import (
 	"cmp"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -135,9 +136,37 @@ type Report struct {
 	Timeline        []TimelineEntry  `json:"timeline" jsonschema:"description=One entry per iteration\\, in order"`
 	AuditTrail      AuditTrail       `json:"auditTrail"`
 	Recommendations []Recommendation `json:"recommendations" jsonschema:"description=What to change in the tutorial\\, most important first"`
+	Coverage        *Coverage        `json:"coverage,omitempty" jsonschema:"description=How much of the tutorial the last iteration exercised: what was run\\, written\\, skipped (and why) or could not be verified"`
 
 	redactor *redact.Redactor
 	auditLog string // full audit log text, masked; "" when the report was not built here
+}
+
+// Coverage says how much of the tutorial was exercised (deterministic mode).
+type Coverage struct {
+	Blocks       int            `json:"blocks" jsonschema:"minimum=0,description=Code blocks in the tutorial"`
+	Commands     int            `json:"commands" jsonschema:"minimum=0,description=Commands the tutorial shows"`
+	Run          int            `json:"run" jsonschema:"minimum=0,description=Commands run"`
+	Failed       int            `json:"failed" jsonschema:"minimum=0,description=Commands run that failed"`
+	Files        int            `json:"files" jsonschema:"minimum=0,description=Files written from the tutorial's blocks"`
+	Skipped      []CoverageNote `json:"skipped,omitempty" jsonschema:"description=Commands and blocks not run\\, with the reason (another system's tab\\, an alternative\\, output\\, a placeholder)"`
+	Unverified   []CoverageNote `json:"unverified,omitempty" jsonschema:"description=Commands whose outcome says nothing about the tutorial (no network in the sandbox\\, or a step they depend on could not run)"`
+	Heuristics   []CoverageNote `json:"heuristics,omitempty" jsonschema:"description=Decisions taken by a heuristic (an untagged block read as commands)"`
+	Inconclusive string         `json:"inconclusive,omitempty" jsonschema:"description=Why the run cannot be called a pass although no gap was found"`
+}
+
+// CoverageNote is a tutorial line with a reason.
+type CoverageNote struct {
+	Line   int    `json:"line" jsonschema:"minimum=0"`
+	Reason string `json:"reason"`
+}
+
+// Line is a one-line summary of the coverage.
+func (c *Coverage) Line() string {
+	if c == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d command(s) run (%d failed), %d unverified, %d skipped, %d file(s) written", c.Run, c.Commands, c.Failed, len(c.Unverified), len(c.Skipped), c.Files)
 }
 
 // Meta describes the run.
