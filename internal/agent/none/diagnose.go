@@ -359,10 +359,7 @@ func failureFix(rec loop.CommandRecord, output string) string {
 // ambiguous records a file the reader is told to create without being told where.
 func (ss *session) ambiguous(s step) {
 	d := loop.Decide(ss.task.Behavior, loop.Observation{Ambiguous: true, Attempts: 1, NoRetry: true})
-	line := s.block.ContentStartLine
-	if line == 0 {
-		line = s.line
-	}
+	line := s.block.StartLine
 	f := loop.Finding{
 		Step:      section(ss.task.Tutorial, line),
 		Quote:     clip(s.lead, 200),

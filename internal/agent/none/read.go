@@ -86,7 +86,7 @@ func read(t *tutorial.Tutorial) []step {
 			steps = append(steps, s)
 		}
 		// prose that names a file to create with no block of its own comes first
-		if f, dir, at := proseFile(t, cb); f != "" {
+		if f, dir, at := proseFile(t, cb); f != "" && !blockIsFile(cb, lead, f) {
 			add(step{kind: fileStep, file: f, dir: dir, line: at, reason: "the prose says to create it; no content shown"})
 			current = joinDir(dir, f)
 		}
@@ -575,4 +575,10 @@ func (s step) String() string {
 		return fmt.Sprintf("line %d: a file to create without a name", s.line)
 	}
 	return fmt.Sprintf("line %d: skipped (%s)", s.line, s.reason)
+}
+
+// blockIsFile: the block right after the instruction is that file's content.
+func blockIsFile(cb tutorial.CodeBlock, lead, file string) bool {
+	f, _, _, ok := fileTarget(cb, lead)
+	return ok && path.Base(f) == path.Base(file)
 }
