@@ -202,11 +202,11 @@ type Edit struct {
 // Coverage says how much of the tutorial a Student exercised: what it ran, wrote and
 // skipped, and why.
 type Coverage struct {
-	Blocks       int    `json:"blocks"`       // code blocks in the tutorial
-	Commands     int    `json:"commands"`     // commands the tutorial shows
-	Run          int    `json:"run"`          // commands run
-	Failed       int    `json:"failed"`       // of those, failed
-	Files        int    `json:"files"`        // files written from the tutorial's blocks
+	Blocks       int    `json:"blocks"`   // code blocks in the tutorial
+	Commands     int    `json:"commands"` // commands the tutorial shows
+	Run          int    `json:"run"`      // commands run
+	Failed       int    `json:"failed"`   // of those, failed
+	Files        int    `json:"files"`    // files written from the tutorial's blocks
 	Skipped      []Note `json:"skipped,omitempty"`
 	Unverified   []Note `json:"unverified,omitempty"` // run, but their outcome says nothing (no network, a failed step before)
 	Heuristics   []Note `json:"heuristics,omitempty"` // decisions taken by a heuristic (untagged blocks read as commands)
