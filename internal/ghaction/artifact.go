@@ -27,6 +27,11 @@ type Artifacts struct {
 	ResultsURL string
 	Token      string
 	HTTP       *http.Client
+	// Overwrite replaces an artifact of the same name when the name is taken, as
+	// upload-artifact's `overwrite: true` does (ListArtifacts by name, DeleteArtifact,
+	// then create again). Action mode sets it on a re-run (GITHUB_RUN_ATTEMPT > 1),
+	// where the earlier attempt's artifact holds the name.
+	Overwrite bool
 }
 
 // ErrNoArtifactService: the runner did not pass the artifact service's URL and token.
@@ -93,9 +98,16 @@ func (a *Artifacts) Upload(ctx context.Context, name string, files []ArtifactFil
 		OK              bool   `json:"ok"`
 		SignedUploadURL string `json:"signed_upload_url"`
 	}
-	if err := a.twirp(ctx, "CreateArtifact", create, &created); err != nil {
+	err = a.twirp(ctx, "CreateArtifact", create, &created)
+	if err != nil && a.Overwrite && strings.Contains(err.Error(), "HTTP 409") {
+		if derr := a.deleteNamed(ctx, runID, jobID, name); derr != nil {
+			return 0, fmt.Errorf("create artifact %s: %w; replacing the earlier one failed: %w", name, err, derr)
+		}
+		err = a.twirp(ctx, "CreateArtifact", create, &created)
+	}
+	if err != nil {
 		if strings.Contains(err.Error(), "HTTP 409") {
-			return 0, fmt.Errorf("create artifact %s: %w (another job of this run used the name: make artifact-name unique per job, e.g. smile-report-${{ strategy.job-index }})", name, err)
+			return 0, fmt.Errorf("create artifact %s: %w (artifact names are unique per workflow run: in a matrix make artifact-name unique per job, e.g. smile-report-${{ strategy.job-index }})", name, err)
 		}
 		return 0, fmt.Errorf("create artifact %s: %w", name, err)
 	}
@@ -124,6 +136,48 @@ func (a *Artifacts) Upload(ctx context.Context, name string, files []ArtifactFil
 	}
 	id, _ := strconv.ParseInt(fin.ArtifactID, 10, 64)
 	return id, nil
+}
+
+// deleteNamed deletes the newest artifact called name, as toolkit's
+// deleteArtifactInternal does (packages/artifact/src/internal/delete/delete-artifact.ts).
+func (a *Artifacts) deleteNamed(ctx context.Context, runID, jobID, name string) error {
+	var list struct {
+		Artifacts []struct {
+			RunID string `json:"workflow_run_backend_id"`
+			JobID string `json:"workflow_job_run_backend_id"`
+			DBID  string `json:"database_id"` // int64 as a string
+			Name  string `json:"name"`
+		} `json:"artifacts"`
+	}
+	if err := a.twirp(ctx, "ListArtifacts", map[string]any{
+		"workflow_run_backend_id":     runID,
+		"workflow_job_run_backend_id": jobID,
+		"name_filter":                 name, // google.protobuf.StringValue: the bare string in JSON
+	}, &list); err != nil {
+		return fmt.Errorf("list artifacts: %w", err)
+	}
+	newest, newestID := -1, int64(-1)
+	for i, art := range list.Artifacts {
+		id, _ := strconv.ParseInt(art.DBID, 10, 64)
+		if art.Name == name && id > newestID {
+			newest, newestID = i, id
+		}
+	}
+	if newest < 0 {
+		return fmt.Errorf("no artifact called %s to replace", name)
+	}
+	art := list.Artifacts[newest]
+	var del struct {
+		OK bool `json:"ok"`
+	}
+	if err := a.twirp(ctx, "DeleteArtifact", map[string]any{
+		"workflow_run_backend_id":     art.RunID,
+		"workflow_job_run_backend_id": art.JobID,
+		"name":                        art.Name,
+	}, &del); err != nil {
+		return fmt.Errorf("delete artifact: %w", err)
+	}
+	return nil
 }
 
 func (a *Artifacts) client() *http.Client {

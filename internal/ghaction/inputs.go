@@ -42,6 +42,7 @@ type Inputs struct {
 	AuditIssues   bool
 	OutputDir     string
 	ArtifactName  string
+	RetentionDays int // 0: the repository's default
 	CheckName     string
 	Image         string
 	Command       string // run or discover
@@ -125,6 +126,13 @@ func ReadInputs(getInput func(string) string) (Inputs, error) {
 			errs = append(errs, &InputError{"max-iterations", v, "a whole number of at least 1"})
 		}
 		in.MaxIterations = n
+	}
+	if v := getInput("retention-days"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			errs = append(errs, &InputError{"retention-days", v, "a whole number of days, at least 1 (empty: the repository's default)"})
+		}
+		in.RetentionDays = n
 	}
 	boolean := func(name string, def bool) bool {
 		v := strings.ToLower(getInput(name))

@@ -161,7 +161,10 @@ func (p *Publisher) upload(ctx context.Context, results []Result, out *Outcome) 
 	if p.Artifacts == nil || len(results) == 0 {
 		return ""
 	}
-	id, err := p.Artifacts.Upload(ctx, p.Inputs.ArtifactName, p.artifactFiles(results), 0)
+	arts := *p.Artifacts
+	overwrite, days := p.artifactSettings()
+	arts.Overwrite = arts.Overwrite || overwrite
+	id, err := arts.Upload(ctx, p.Inputs.ArtifactName, p.artifactFiles(results), days)
 	switch {
 	case errors.Is(err, ErrNoArtifactService):
 		p.Action.Warningf("%s", err.Error())

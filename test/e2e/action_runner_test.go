@@ -381,7 +381,7 @@ func TestActionImageOnRunner(t *testing.T) {
 	j.env["ACTIONS_RESULTS_URL"] = arts.URL()
 	j.env["ACTIONS_RUNTIME_TOKEN"] = arts.Token
 
-	res := j.run(t, actionInputs(t, actionToken, map[string]string{"container-image": learner, "llm-provider": "none", "max-iterations": "2"}))
+	res := j.run(t, actionInputs(t, actionToken, map[string]string{"container-image": learner, "llm-provider": "none", "max-iterations": "2", "retention-days": "5"}))
 	if testing.Verbose() || res.code != 1 {
 		t.Logf("job log:\n%s", res.log)
 	}
@@ -415,8 +415,9 @@ func TestActionImageOnRunner(t *testing.T) {
 	require.Len(t, runs[0].Annotations, 1)
 	assert.Equal(t, 12, runs[0].Annotations[0].GetStartLine())
 
-	// The artifact holds the reports the workspace holds.
+	// The artifact holds the reports the workspace holds, kept for retention-days.
 	files := arts.Files(t, "smile-report")
+	assert.NotEmpty(t, arts.Expires["smile-report"], "expires_at from retention-days")
 	for _, f := range []string{"smile-report.json", "smile-report.md", "smile-report.sarif", "smile-audit.log"} {
 		disk, err := os.ReadFile(filepath.Join(j.workspace, "smile-output", "docs-frob", f))
 		require.NoError(t, err)

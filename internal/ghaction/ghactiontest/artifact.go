@@ -32,7 +32,8 @@ func RuntimeToken() string {
 }
 
 // Artifacts is a fake of the Actions results service (artifact v4): Twirp JSON
-// CreateArtifact and FinalizeArtifact, and the signed blob URL the zip is PUT to.
+// CreateArtifact, FinalizeArtifact, ListArtifacts and DeleteArtifact (what
+// upload-artifact's overwrite calls), and the signed blob URL the zip is PUT to.
 type Artifacts struct {
 	Server *httptest.Server
 	Token  string
@@ -41,12 +42,16 @@ type Artifacts struct {
 	created   map[string]bool
 	blobs     map[string][]byte
 	finalized map[string]int64
-	Fail      int // answer the next Fail Twirp calls with 503
+	jobOf     map[string]string
+	Fail      int               // answer the next Fail Twirp calls with 503
+	Deleted   []string          // names DeleteArtifact removed
+	Expires   map[string]string // CreateArtifact's expires_at by name ("" when not sent)
 }
 
 // NewArtifacts starts the fake; it closes with the test.
 func NewArtifacts(t testing.TB) *Artifacts {
-	a := &Artifacts{Token: RuntimeToken(), created: map[string]bool{}, blobs: map[string][]byte{}, finalized: map[string]int64{}}
+	a := &Artifacts{Token: RuntimeToken(), created: map[string]bool{}, blobs: map[string][]byte{}, finalized: map[string]int64{},
+		jobOf: map[string]string{}, Expires: map[string]string{}}
 	// the handler reads a.Server: assign it before serving the first request
 	a.Server = httptest.NewUnstartedServer(http.HandlerFunc(a.serve))
 	a.Server.Start()
@@ -56,6 +61,16 @@ func NewArtifacts(t testing.TB) *Artifacts {
 
 // URL is ACTIONS_RESULTS_URL.
 func (a *Artifacts) URL() string { return a.Server.URL + "/" }
+
+// AddEarlier stores a finalized artifact name as an earlier attempt of the job did (a
+// re-run's job has another backend id).
+func (a *Artifacts) AddEarlier(name string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.created[name], a.blobs[name] = true, []byte("earlier attempt")
+	a.finalized[name] = int64(3000 + len(a.finalized))
+	a.jobOf[name] = "0b5c1e2f-0000-4000-8000-earlierattempt"
+}
 
 // Files returns the finalized artifact's files by name inside the zip.
 func (a *Artifacts) Files(t testing.TB, name string) map[string]string {
@@ -119,16 +134,46 @@ func (a *Artifacts) serve(w http.ResponseWriter, r *http.Request) {
 		twirpError(w, http.StatusBadRequest, "malformed", err.Error())
 		return
 	}
-	if req["workflow_run_backend_id"] != RunBackendID || req["workflow_job_run_backend_id"] != JobBackendID {
+	name, _ := req["name"].(string)
+	method := strings.TrimPrefix(r.URL.Path, prefix)
+	// DeleteArtifact names the artifact by the ids ListArtifacts returned for it, which
+	// are an earlier attempt's job's on a re-run (toolkit deleteArtifactInternal).
+	jobID := JobBackendID
+	if method == "DeleteArtifact" && a.jobOf[name] != "" {
+		jobID = a.jobOf[name]
+	}
+	if req["workflow_run_backend_id"] != RunBackendID || req["workflow_job_run_backend_id"] != jobID {
 		twirpError(w, http.StatusBadRequest, "invalid_argument", "backend ids do not match the token")
 		return
 	}
-	name, _ := req["name"].(string)
-	if name == "" {
+	if name == "" && method != "ListArtifacts" {
 		twirpError(w, http.StatusBadRequest, "invalid_argument", "name is required")
 		return
 	}
-	switch strings.TrimPrefix(r.URL.Path, prefix) {
+	switch method {
+	case "ListArtifacts":
+		// ListArtifactsRequest: name_filter is a google.protobuf.StringValue, a plain
+		// string in protobuf JSON (toolkit delete-artifact.ts, list-artifacts.ts).
+		filter, _ := req["name_filter"].(string)
+		list := []map[string]any{}
+		for n, id := range a.finalized {
+			if filter == "" || n == filter {
+				list = append(list, map[string]any{"workflow_run_backend_id": RunBackendID, "workflow_job_run_backend_id": a.jobOf[n],
+					"database_id": strconv.FormatInt(id, 10), "name": n, "size": strconv.Itoa(len(a.blobs[n]))})
+			}
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"artifacts": list})
+	case "DeleteArtifact":
+		id, ok := a.finalized[name]
+		if !ok {
+			twirpError(w, http.StatusNotFound, "not_found", "artifact not found: "+name)
+			return
+		}
+		delete(a.finalized, name)
+		delete(a.created, name)
+		delete(a.blobs, name)
+		a.Deleted = append(a.Deleted, name)
+		_ = json.NewEncoder(w).Encode(map[string]any{"ok": true, "artifact_id": strconv.FormatInt(id, 10)})
 	case "CreateArtifact":
 		if v, _ := req["version"].(float64); v != 4 {
 			twirpError(w, http.StatusBadRequest, "invalid_argument", "version must be 4")
@@ -139,6 +184,8 @@ func (a *Artifacts) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		a.created[name] = true
+		a.jobOf[name] = JobBackendID
+		a.Expires[name], _ = req["expires_at"].(string)
 		_ = json.NewEncoder(w).Encode(map[string]any{"ok": true, "signed_upload_url": a.Server.URL + "/blob/" + name + "?sig=signed"})
 	case "FinalizeArtifact":
 		blob, ok := a.blobs[name]
