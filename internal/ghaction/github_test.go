@@ -445,3 +445,50 @@ func TestGapLinesComeFromTheHeadCommit(t *testing.T) {
 	require.Len(t, problems, 1)
 	assert.Contains(t, problems[0], "HTTP 404")
 }
+
+func TestCheckRunAnnotationCapKeepsTheMostSevere(t *testing.T) {
+	t.Parallel()
+	fake, gh := newGitHub(t)
+	var gaps []report.Gap
+	for i := 0; i < ghaction.MaxAnnotationsPerRun+60; i++ {
+		g := gap(i+1, 0, fmt.Sprintf("p%d", i))
+		g.Severity = report.Low
+		if i%5 == 0 {
+			g.Severity = report.Critical
+		}
+		gaps = append(gaps, g)
+	}
+	_, err := gh.PostCheck(context.Background(), ghaction.CheckRun{Name: "smile-loop", Conclusion: "failure", Title: "t", Summary: "s", Results: onA(gaps...)})
+	require.NoError(t, err)
+	_, _, runs, _ := fake.Snapshot()
+	require.Len(t, runs[0].Annotations, ghaction.MaxAnnotationsPerRun)
+	failures := 0
+	for _, a := range runs[0].Annotations {
+		if a.GetAnnotationLevel() == "failure" {
+			failures++
+		}
+	}
+	assert.Equal(t, (ghaction.MaxAnnotationsPerRun+60)/5, failures, "every critical gap is annotated")
+}
+
+func TestAuditIssueCapAndAuthor(t *testing.T) {
+	t.Parallel()
+	fake, gh := newGitHub(t)
+	gh.Event = ghaction.Event{Name: "schedule", Owner: "Codertocat", Repo: "Hello-World", SHA: "abc", RunID: "9", Server: "https://github.com"}
+	ctx := context.Background()
+	var results []ghaction.Result
+	for i := 0; i < ghaction.MaxIssuesPerRun+2; i++ {
+		results = append(results, run(fmt.Sprintf("docs/t%02d.md", i), "blocker", false, gap(3, 0, "pip missing")))
+	}
+	out, err := gh.Audit(ctx, results)
+	require.NoError(t, err)
+	assert.Len(t, out.Opened, ghaction.MaxIssuesPerRun)
+	assert.Equal(t, []string{"docs/t10.md", "docs/t11.md"}, out.OverCap)
+
+	// Someone else's issue that copies the marker is never closed by smile-loop.
+	fake.Issues = append(fake.Issues, &github.Issue{Number: github.Int(len(fake.Issues) + 1), State: github.String("open"), Title: github.String("x"),
+		Body: github.String("<!-- smile-loop:audit path=docs/passing.md -->"), User: &github.User{Login: github.String("mallory")}})
+	out, err = gh.Audit(ctx, []ghaction.Result{run("docs/passing.md", "completed", true)})
+	require.NoError(t, err)
+	assert.Empty(t, out.Closed)
+}

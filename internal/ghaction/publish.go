@@ -43,6 +43,13 @@ type Publisher struct {
 	Redact func(string) string
 
 	results []Result // being published
+	warned  int      // warnings written: GitHub counts them in the step's 10
+}
+
+// warn writes a warning annotation (escaped by go-githubactions) and counts it.
+func (p *Publisher) warn(msg string) {
+	p.warned++
+	p.Action.Warningf("%s", msg)
 }
 
 // Outcome is what Publish did.
@@ -77,7 +84,7 @@ func (p *Publisher) Publish(ctx context.Context, results []Result) (out Outcome,
 	notPosted := func(what string, e error) {
 		msg := fmt.Sprintf("could not post the %s: %s", what, Why(e))
 		out.NotPosted = append(out.NotPosted, msg)
-		p.Action.Warningf("%s", msg)
+		p.warn(msg)
 	}
 
 	// 1. Artifact (first: the summary links to it).
@@ -89,7 +96,7 @@ func (p *Publisher) Publish(ctx context.Context, results []Result) (out Outcome,
 	if p.Inputs.CommentMode != ModeNone && len(results) > 0 {
 		if p.GitHub == nil {
 			out.NotPosted = append(out.NotPosted, "check run and review: no github-token")
-			p.Action.Warningf("could not post the check run or review: no github-token input")
+			p.warn("could not post the check run or review: no github-token input")
 		} else {
 			if p.Event.Fork {
 				p.Action.Noticef("pull request from a fork: the token is probably read-only; if posting fails, the gaps stay in the summary, the annotations below and the artifact")
@@ -167,13 +174,13 @@ func (p *Publisher) upload(ctx context.Context, results []Result, out *Outcome) 
 	id, err := arts.Upload(ctx, p.Inputs.ArtifactName, p.artifactFiles(results), days)
 	switch {
 	case errors.Is(err, ErrNoArtifactService):
-		p.Action.Warningf("%s", err.Error())
+		p.warn(err.Error())
 		out.NotPosted = append(out.NotPosted, "artifact: "+err.Error())
 		return ""
 	case err != nil:
 		msg := "could not post the report artifact: " + Why(err)
 		out.NotPosted = append(out.NotPosted, msg)
-		p.Action.Warningf("%s", msg)
+		p.warn(msg)
 		return ""
 	}
 	out.ArtifactID = id
@@ -199,7 +206,7 @@ func (p *Publisher) review(ctx context.Context, results []Result, out *Outcome, 
 	out.Review = &ro
 	for _, pr := range ro.Problems {
 		out.NotPosted = append(out.NotPosted, pr)
-		p.Action.Warningf("%s", pr)
+		p.warn(pr)
 	}
 	if err != nil {
 		notPosted("review", err)
@@ -237,7 +244,8 @@ func (p *Publisher) annotate(all []fileGap, out *Outcome) string {
 	for _, r := range p.results {
 		failOn[r.Tutorial] = r.FailOn
 	}
-	shown, hidden := map[string]int{}, map[string]int{}
+	// The warnings this step already wrote take their place among the 10 shown.
+	shown, hidden := map[string]int{"warning": min(p.warned, MaxAnnotationsShown)}, map[string]int{}
 	for _, g := range gaps {
 		level := "warning"
 		if g.failing(failOn[g.Path]) {
