@@ -64,7 +64,7 @@ func validOutput(w http.ResponseWriter, req checkReq) bool {
 func (g *GitHub) createCheck(w http.ResponseWriter, body []byte) {
 	var req checkReq
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		badJSON(w)
 		return
 	}
 	if req.Name == "" || req.HeadSHA == "" {
@@ -110,12 +110,12 @@ func (g *GitHub) updateCheck(w http.ResponseWriter, id string, body []byte) {
 		}
 	}
 	if cr == nil {
-		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		notFound(w)
 		return
 	}
 	var req checkReq
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		badJSON(w)
 		return
 	}
 	if !validOutput(w, req) {

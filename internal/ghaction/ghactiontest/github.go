@@ -179,6 +179,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+// badJSON and notFound are GitHub's answers to a body it cannot parse and to an
+// unknown resource.
+func badJSON(w http.ResponseWriter) {
+	writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+}
+
+func notFound(w http.ResponseWriter) {
+	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+}
+
 func unprocessable(w http.ResponseWriter, errs ...string) {
 	writeJSON(w, http.StatusUnprocessableEntity, map[string]any{
 		"message": "Unprocessable Entity", "errors": errs,
@@ -210,7 +220,7 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	prefix := fmt.Sprintf("/repos/%s/%s", g.Owner, g.Repo)
 	if !strings.HasPrefix(r.URL.Path, prefix) {
-		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		notFound(w)
 		return
 	}
 	p := strings.TrimPrefix(r.URL.Path, prefix)
@@ -238,7 +248,7 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 		n, _ := strconv.Atoi(seg[1])
 		sha, ok := g.HeadSHA[n]
 		if !ok {
-			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+			notFound(w)
 			return
 		}
 		writeJSON(w, http.StatusOK, &github.PullRequest{Number: github.Int(n), State: github.String("open"), Head: &github.PullRequestBranch{SHA: github.String(sha)}})
@@ -288,7 +298,7 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 	case route == "PATCH /issues/{n}":
 		n, _ := strconv.Atoi(seg[1])
 		if n < 1 || n > len(g.Issues) {
-			writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+			notFound(w)
 			return
 		}
 		var req github.IssueRequest

@@ -35,12 +35,12 @@ func (g *GitHub) createReview(w http.ResponseWriter, n int, body []byte) {
 		Comments []draft `json:"comments"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		badJSON(w)
 		return
 	}
 	sha, ok := g.HeadSHA[n]
 	if !ok {
-		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		notFound(w)
 		return
 	}
 	if req.CommitID != nil && *req.CommitID != sha {
@@ -173,12 +173,12 @@ func (g *GitHub) findComment(id string) int {
 func (g *GitHub) editComment(w http.ResponseWriter, id string, body []byte) {
 	i := g.findComment(id)
 	if i < 0 {
-		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		notFound(w)
 		return
 	}
 	var req map[string]any
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		badJSON(w)
 		return
 	}
 	b, ok := req["body"].(string)
@@ -193,7 +193,7 @@ func (g *GitHub) editComment(w http.ResponseWriter, id string, body []byte) {
 func (g *GitHub) deleteComment(w http.ResponseWriter, id string) {
 	i := g.findComment(id)
 	if i < 0 {
-		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		notFound(w)
 		return
 	}
 	g.Comments = append(g.Comments[:i], g.Comments[i+1:]...)
@@ -207,21 +207,18 @@ func (g *GitHub) deleteComment(w http.ResponseWriter, id string) {
 // pull request does not change cannot be resolved (422).
 func (g *GitHub) createComment(w http.ResponseWriter, n int, body []byte) {
 	var req struct {
-		Body        *string `json:"body"`
+		draft
 		CommitID    *string `json:"commit_id"`
-		Path        *string `json:"path"`
-		Line        *int    `json:"line"`
-		Side        *string `json:"side"`
 		SubjectType *string `json:"subject_type"`
 		InReplyTo   *int64  `json:"in_reply_to"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		badJSON(w)
 		return
 	}
 	sha, ok := g.HeadSHA[n]
 	if !ok {
-		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		notFound(w)
 		return
 	}
 	if req.Body == nil || *req.Body == "" || req.CommitID == nil || req.Path == nil {
@@ -280,14 +277,14 @@ func (g *GitHub) updateReview(w http.ResponseWriter, n int, id string, body []by
 		}
 	}
 	if _, ok := g.HeadSHA[n]; !ok || rv == nil {
-		writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
+		notFound(w)
 		return
 	}
 	var req struct {
 		Body *string `json:"body"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
+		badJSON(w)
 		return
 	}
 	if req.Body == nil || *req.Body == "" {
