@@ -34,13 +34,8 @@ func (g *GitHub) createReview(w http.ResponseWriter, n int, body []byte) {
 		Event    *string `json:"event"`
 		Comments []draft `json:"comments"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		badJSON(w)
-		return
-	}
-	sha, ok := g.HeadSHA[n]
+	sha, ok := g.decodeForPR(w, n, body, &req)
 	if !ok {
-		notFound(w)
 		return
 	}
 	if req.CommitID != nil && *req.CommitID != sha {
@@ -212,13 +207,8 @@ func (g *GitHub) createComment(w http.ResponseWriter, n int, body []byte) {
 		SubjectType *string `json:"subject_type"`
 		InReplyTo   *int64  `json:"in_reply_to"`
 	}
-	if err := json.Unmarshal(body, &req); err != nil {
-		badJSON(w)
-		return
-	}
-	sha, ok := g.HeadSHA[n]
+	sha, ok := g.decodeForPR(w, n, body, &req)
 	if !ok {
-		notFound(w)
 		return
 	}
 	if req.Body == nil || *req.Body == "" || req.CommitID == nil || req.Path == nil {
@@ -297,4 +287,17 @@ func (g *GitHub) updateReview(w http.ResponseWriter, n int, id string, body []by
 	}
 	rv.Body = req.Body
 	writeJSON(w, http.StatusOK, rv)
+}
+
+// decodeForPR decodes a request about pull request n into v and returns its head
+// commit; it has answered (400 or 404) when ok is false.
+func (g *GitHub) decodeForPR(w http.ResponseWriter, n int, body []byte, v any) (sha string, ok bool) {
+	if err := json.Unmarshal(body, v); err != nil {
+		badJSON(w)
+		return "", false
+	}
+	if sha, ok = g.HeadSHA[n]; !ok {
+		notFound(w)
+	}
+	return sha, ok
 }
