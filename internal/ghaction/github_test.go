@@ -492,3 +492,19 @@ func TestAuditIssueCapAndAuthor(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, out.Closed)
 }
+
+// A run that produced no report has no verdict: its earlier comments and summary stay.
+func TestErroredRunLeavesItsCommentsAlone(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fake, gh := newGitHub(t)
+	files := files2(t, gh)
+	_, err := gh.Review(ctx, onA(gap(7, 0, "pip missing"), gap(20, 0, "outside")), files, ghaction.FilterContext)
+	require.NoError(t, err)
+	out, err := gh.Review(ctx, []ghaction.Result{{Tutorial: "docs/a.md", FailOn: "high", Err: "docker daemon not reachable"}}, files, ghaction.FilterContext)
+	require.NoError(t, err)
+	assert.Zero(t, out.Deleted+out.Summaries)
+	comments, reviews, _, _ := fake.Snapshot()
+	assert.Len(t, comments, 1)
+	assert.Contains(t, reviews[len(reviews)-1].GetBody(), "outside")
+}

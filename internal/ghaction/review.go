@@ -61,6 +61,9 @@ func (g *GitHub) Review(ctx context.Context, results []Result, files []PRFile, m
 	var want []desired
 	seen := map[string]bool{}
 	for _, r := range results {
+		if r.Err != "" || r.Report == nil {
+			continue // no verdict: its comments and summary stay as they are
+		}
 		inScope[r.Tutorial] = true
 		for _, gp := range r.gaps() {
 			fp := fingerprint(gp)
@@ -273,6 +276,9 @@ func (g *GitHub) summaries(ctx context.Context, results []Result, outside map[st
 		return err
 	}
 	for _, r := range results {
+		if r.Err != "" || r.Report == nil {
+			continue
+		}
 		gaps := outside[r.Tutorial]
 		prev, exists := posted[sanitizeFP(r.Tutorial)]
 		if len(gaps) == 0 && !exists {

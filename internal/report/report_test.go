@@ -43,3 +43,20 @@ func TestGolden(t *testing.T) {
 	seen := golden.Render(t, RenderMarkdown(buildFixture(t, "gaps")))
 	assert.True(t, seen.HasCode("apt-get install -y nodejs npm"), "a code span in a fix stays code: %q", seen.Code)
 }
+
+// One rule for pass/fail, used by Failed and by Action mode's levels and annotations.
+func TestSeverityFails(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		s      Severity
+		failOn string
+		want   bool
+	}{
+		{Critical, "high", true}, {High, "high", true}, {Medium, "high", false},
+		{Low, "low", true}, {Critical, "never", false},
+		{High, "", true}, {Medium, "", false}, {High, "urgent", true}, {Medium, "urgent", false},
+		{"", "low", false},
+	} {
+		assert.Equal(t, tt.want, tt.s.Fails(tt.failOn), "%s under %q", tt.s, tt.failOn)
+	}
+}
