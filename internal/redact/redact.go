@@ -154,7 +154,8 @@ const (
 	wrapStride = 4
 )
 
-// unwrap masks the encoded forms split over lines (base64 -w 76, PEM's 64 columns).
+// unwrap masks the encoded forms split over lines (base64 -w 76, PEM's 64 columns),
+// also when each line carries a quoting gutter.
 // One pass over s finds the candidate forms through their pieces.
 func (r *Redactor) unwrap(s string) string {
 	if len(r.wrapped) == 0 || len(s) < wrapWindow || !strings.ContainsAny(s, "\r\n") {
@@ -179,6 +180,12 @@ func (r *Redactor) unwrap(s string) string {
 		if s[i] != '\n' && s[i] != '\r' {
 			flat = append(flat, s[i])
 			at = append(at, i)
+			continue
+		}
+		// After a line break also skip a quoting gutter ("  | " in the audit log, "> " in
+		// Markdown): no encoding's alphabet has these characters.
+		for i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '\t' || s[i+1] == '|' || s[i+1] == '>') {
+			i++
 		}
 	}
 	var spans [][2]int

@@ -30,18 +30,19 @@ func TestStrongForms(t *testing.T) {
 		in     string
 		secret string // what must not be recoverable from the output
 	}{
-		"base64 at offset 1":           {base64.StdEncoding.EncodeToString([]byte("u:" + short)), short},
-		"base64 at offset 2":           {base64.StdEncoding.EncodeToString([]byte("us:" + short)), short},
-		"base64 at offset 0 in a blob": {base64.StdEncoding.EncodeToString([]byte("abc" + short + "tail")), short},
-		"url-safe base64 offset":       {base64.RawURLEncoding.EncodeToString([]byte("x" + key + "\n")), key},
-		"echo $KEY | base64 (76)":      {"out:\n" + wrap(base64.StdEncoding.EncodeToString([]byte(key+"\n")), 76) + "\ndone", key},
-		"PEM-like 64 columns":          {wrap(base64.StdEncoding.EncodeToString([]byte("Bearer "+key)), 64), key},
-		"CRLF wrapped":                 {strings.ReplaceAll(wrap(base64.StdEncoding.EncodeToString([]byte(key)), 76), "\n", "\r\n"), key},
-		"hex":                          {"dump " + hex.EncodeToString([]byte(key)) + " end", key},
-		"HEX":                          {strings.ToUpper(hex.EncodeToString([]byte("=" + short))), short},
-		"json-escaped":                 {`{"v":"` + strings.ReplaceAll(`a"b\c-`+short, `"`, `\"`) + `"}`, short},
-		"cut at a head/tail join":      {"token " + short[:14] + "\n… [123 bytes cut; full output in the command log] …\n" + short[30:] + " rest", short},
-		"clipped with an ellipsis":     {"Authorization: " + short[:20] + "…", short},
+		"base64 at offset 1":                {base64.StdEncoding.EncodeToString([]byte("u:" + short)), short},
+		"base64 at offset 2":                {base64.StdEncoding.EncodeToString([]byte("us:" + short)), short},
+		"base64 at offset 0 in a blob":      {base64.StdEncoding.EncodeToString([]byte("abc" + short + "tail")), short},
+		"url-safe base64 offset":            {base64.RawURLEncoding.EncodeToString([]byte("x" + key + "\n")), key},
+		"echo $KEY | base64 (76)":           {"out:\n" + wrap(base64.StdEncoding.EncodeToString([]byte(key+"\n")), 76) + "\ndone", key},
+		"PEM-like 64 columns":               {wrap(base64.StdEncoding.EncodeToString([]byte("Bearer "+key)), 64), key},
+		"CRLF wrapped":                      {strings.ReplaceAll(wrap(base64.StdEncoding.EncodeToString([]byte(key)), 76), "\n", "\r\n"), key},
+		"wrapped in the audit log's gutter": {"[output]\n  | " + strings.ReplaceAll(wrap(base64.StdEncoding.EncodeToString([]byte(key+"\n")), 76), "\n", "\n  | ") + "\n", key},
+		"hex":                               {"dump " + hex.EncodeToString([]byte(key)) + " end", key},
+		"HEX":                               {strings.ToUpper(hex.EncodeToString([]byte("=" + short))), short},
+		"json-escaped":                      {`{"v":"` + strings.ReplaceAll(`a"b\c-`+short, `"`, `\"`) + `"}`, short},
+		"cut at a head/tail join":           {"token " + short[:14] + "\n… [123 bytes cut; full output in the command log] …\n" + short[30:] + " rest", short},
+		"clipped with an ellipsis":          {"Authorization: " + short[:20] + "…", short},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -49,7 +50,7 @@ func TestStrongForms(t *testing.T) {
 			got := r.String(tt.in)
 			assert.NotEqual(t, tt.in, got, "something is masked")
 			assert.Contains(t, got, Mask)
-			flat := strings.NewReplacer("\n", "", "\r", "").Replace(got)
+			flat := strings.NewReplacer("\n  | ", "", "\n", "", "\r", "").Replace(got)
 			for _, probe := range []string{tt.secret[:12], tt.secret[len(tt.secret)-12:], tt.secret[6:18]} {
 				assert.NotContains(t, got, probe)
 			}
