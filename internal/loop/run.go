@@ -283,6 +283,9 @@ func (r *runner) run(parent context.Context) error {
 				it.Ended = now()
 				r.consecutive++
 				r.emit(EventError, ErrorData{Message: fmt.Sprintf("iteration %d: %s", it.Iteration, it.Error)})
+				if budgetExceeded(err) {
+					return r.finish(StatusBudgetExceeded, it.Error)
+				}
 				if environmentUnavailable(err) {
 					// a missing CLI or credentials will not appear by retrying (4.E1)
 					_ = r.finish(StatusError, it.Error)
@@ -341,6 +344,9 @@ func (r *runner) run(parent context.Context) error {
 			it.Error = r.mask.str("mentor: " + err.Error())
 			it.Ended = now()
 			r.emit(EventError, ErrorData{Message: it.Error})
+			if budgetExceeded(err) {
+				return r.finish(StatusBudgetExceeded, it.Error)
+			}
 			return r.finish(StatusBlocker, "the Mentor could not answer (treated as unresolvable, 6.E1): "+r.mask.str(err.Error()))
 		}
 		it.Mentor = rec

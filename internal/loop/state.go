@@ -26,6 +26,8 @@ const (
 	// tutorial to say it works (no command ran, or most of it was skipped or could not be
 	// checked); the report says why.
 	StatusInconclusive Status = "inconclusive"
+	// StatusBudgetExceeded: the LLM calls spent llm.budget (tokens or estimated USD).
+	StatusBudgetExceeded Status = "budget_exceeded"
 )
 
 // Phase is where the state machine is.

@@ -69,3 +69,29 @@ func TestSecretVarsCoverTheTable(t *testing.T) {
 	assert.False(t, ok)
 	assert.Contains(t, why, "GEMINI_API_KEY or GOOGLE_API_KEY")
 }
+
+func TestMeterEndsPastEitherLimit(t *testing.T) {
+	t.Parallel()
+	m := NewMeter(config.Budget{MaxTokens: 1000})
+	_, err := m.Add("claude-sonnet-5-5", Usage{Input: 600, Output: 300})
+	require.NoError(t, err)
+	require.NoError(t, m.Check())
+	_, err = m.Add("claude-sonnet-5-5", Usage{Input: 100, Output: 1})
+	var be *BudgetError
+	require.ErrorAs(t, err, &be)
+	assert.True(t, be.BudgetExceeded())
+	assert.Contains(t, err.Error(), "past llm.budget.maxTokens 1000")
+	assert.ErrorIs(t, m.Check(), err, "every later call is refused")
+
+	m = NewMeter(config.Budget{MaxUSD: 0.01})
+	usd, err := m.Add("gpt-6.2-sol", Usage{Input: 4000, Output: 100}) // 0.008 + 0.001
+	require.NoError(t, err)
+	assert.InDelta(t, 0.009, usd, 1e-12)
+	_, err = m.Add("gpt-6.2-sol", Usage{Input: 1000})
+	require.ErrorAs(t, err, &be)
+	assert.Contains(t, err.Error(), "llm.budget.maxUSD 0.01")
+	var up *UnpricedError
+	require.ErrorAs(t, m.Priced("my-llama"), &up)
+	assert.True(t, up.InvalidInput())
+	assert.NoError(t, NewMeter(config.Budget{MaxTokens: 5}).Priced("my-llama"), "a token budget needs no price")
+}

@@ -46,12 +46,7 @@ func Build(st *loop.State, tut *tutorial.Tutorial, opts Options) *Report {
 	r.Timeline = buildTimeline(st, r.Gaps)
 	r.AuditTrail = buildAudit(st, opts.MaxOutput)
 	r.Coverage = buildCoverage(st)
-	for _, c := range r.AuditTrail.LLMCalls {
-		r.Meta.Tokens.In += c.TokensIn
-		r.Meta.Tokens.Out += c.TokensOut
-		r.Meta.Tokens.CostUSD += c.CostUSD
-	}
-	r.Meta.Tokens.CostUSD = float64(int64(r.Meta.Tokens.CostUSD*1e6+0.5)) / 1e6
+	r.Meta.Tokens = sumTokens(r.AuditTrail.LLMCalls)
 
 	// Mask every string, then derive what depends on the text (titles are already in).
 	redactValue(reflect.ValueOf(r).Elem(), red)
@@ -270,7 +265,7 @@ func buildAudit(st *loop.State, maxOutput int) AuditTrail {
 	addCalls := func(iter int, calls []loop.LLMCall) {
 		for _, c := range calls {
 			a.LLMCalls = append(a.LLMCalls, LLMCallEntry{Iteration: iter, Agent: c.Agent, Provider: c.Provider,
-				Model: c.Model, TokensIn: c.TokensIn, TokensOut: c.TokensOut,
+				Model: c.Model, TokensIn: c.TokensIn, CachedIn: c.CachedTokensIn, TokensOut: c.TokensOut,
 				DurationMS: c.Duration.Milliseconds(), CostUSD: c.CostUSD, Error: c.Error})
 		}
 	}

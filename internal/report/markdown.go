@@ -28,7 +28,7 @@ func RenderMarkdown(r *Report) string {
 		b.WriteString("- **Gaps**: none\n")
 	}
 	if m.Tokens.In+m.Tokens.Out > 0 {
-		fmt.Fprintf(&b, "- **LLM tokens**: %d in, %d out\n", m.Tokens.In, m.Tokens.Out)
+		fmt.Fprintf(&b, "- **LLM tokens**: %s\n", m.Tokens.Line())
 	}
 	if c := r.Coverage; c != nil {
 		fmt.Fprintf(&b, "- **Coverage**: %s\n", mdText(c.Line()))

@@ -175,7 +175,7 @@ type Meta struct {
 	TutorialURI  string     `json:"tutorialUri,omitempty" jsonschema:"description=Tutorial path relative to the repository root\\, with forward slashes"`
 	TutorialName string     `json:"tutorialName" jsonschema:"description=The tutorial's first heading or its file name"`
 	RunID        string     `json:"runId,omitempty"`
-	Status       string     `json:"status" jsonschema:"description=How the run ended,enum=completed,enum=max_iterations,enum=blocker,enum=timeout,enum=stalled,enum=cancelled,enum=error,enum=running,enum=inconclusive"`
+	Status       string     `json:"status" jsonschema:"description=How the run ended,enum=completed,enum=max_iterations,enum=blocker,enum=timeout,enum=stalled,enum=cancelled,enum=error,enum=running,enum=inconclusive,enum=budget_exceeded"`
 	Completed    bool       `json:"completed" jsonschema:"description=The Student completed the tutorial"`
 	Reason       string     `json:"reason,omitempty" jsonschema:"description=Why the run ended that way"`
 	Summary      string     `json:"summary,omitempty" jsonschema:"description=The Student's or the loop's summary of the run"`
@@ -208,9 +208,22 @@ type Generator struct {
 	Version string `json:"version,omitempty"`
 }
 
-// TokenTotal sums the LLM calls of the run.
+// TokenTotal sums the LLM calls of the run, in total and per agent.
 type TokenTotal struct {
+	In      int     `json:"in" jsonschema:"description=Input tokens\\, cached ones included,minimum=0"`
+	Cached  int     `json:"cached,omitempty" jsonschema:"description=Input tokens read from the provider's prompt cache (part of in),minimum=0"`
+	Out     int     `json:"out" jsonschema:"minimum=0"`
+	CostUSD float64 `json:"costUsd,omitempty" jsonschema:"description=Estimated from smile-loop's dated price table,minimum=0"`
+	// ByAgent splits the totals by agent (student, mentor, compaction), in that order.
+	ByAgent []AgentTokens `json:"byAgent,omitempty"`
+}
+
+// AgentTokens are the token totals of one agent.
+type AgentTokens struct {
+	Agent   string  `json:"agent"`
+	Calls   int     `json:"calls" jsonschema:"minimum=0"`
 	In      int     `json:"in" jsonschema:"minimum=0"`
+	Cached  int     `json:"cached,omitempty" jsonschema:"minimum=0"`
 	Out     int     `json:"out" jsonschema:"minimum=0"`
 	CostUSD float64 `json:"costUsd,omitempty" jsonschema:"minimum=0"`
 }
@@ -312,6 +325,7 @@ type LLMCallEntry struct {
 	Provider   string  `json:"provider"`
 	Model      string  `json:"model,omitempty"`
 	TokensIn   int     `json:"tokensIn" jsonschema:"minimum=0"`
+	CachedIn   int     `json:"cachedTokensIn,omitempty" jsonschema:"minimum=0"`
 	TokensOut  int     `json:"tokensOut" jsonschema:"minimum=0"`
 	DurationMS int64   `json:"durationMs" jsonschema:"minimum=0"`
 	CostUSD    float64 `json:"costUsd,omitempty" jsonschema:"minimum=0"`

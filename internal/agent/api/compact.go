@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // Compaction keeps a long attempt under the context token budget: the first 2 and the
@@ -32,6 +33,7 @@ type compactor struct {
 	model     string // fast tier
 	budget    int    // tokens
 	maxTokens int    // output limit of a summary (llm.maxOutputTokens.fast)
+	meter     *provider.Meter
 }
 
 // estimateTokens is a cheap size estimate (about 4 characters per token).
@@ -102,6 +104,9 @@ func split(msgs []Message) (head, middle, tail []Message, ok bool) {
 // mechanical digest, so a compaction failure never ends an attempt.
 func (c *compactor) summarise(ctx context.Context, middle []Message) (string, *loop.LLMCall) {
 	transcript := renderTranscript(middle)
+	if c.meter.Check() != nil { // a spent budget: the next model call will say so
+		return mechanicalSummary(middle), nil
+	}
 	start := time.Now()
 	resp, err := c.client.Complete(ctx, Request{
 		Model:     c.model,
@@ -111,6 +116,7 @@ func (c *compactor) summarise(ctx context.Context, middle []Message) (string, *l
 	})
 	call := &loop.LLMCall{Agent: "compaction", Provider: c.client.Provider(), Model: c.model,
 		TokensIn: resp.Usage.InputTokens, CachedTokensIn: resp.Usage.CachedInputTokens, TokensOut: resp.Usage.OutputTokens, Duration: time.Since(start)}
+	call.CostUSD, _ = c.meter.Add(firstNonEmpty(resp.Model, c.model), meterUsage(resp.Usage))
 	if err == nil && resp.Truncated { // a cut-off summary would lose the end: use the digest
 		err = &TruncatedError{Model: c.model, Limit: c.maxTokens, StopReason: resp.StopReason, Field: maxTokensField(tierFast)}
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // conversation is one agent's exchange with a model: the messages so far, the calls
@@ -24,6 +25,7 @@ type conversation struct {
 	room        int // the output limit in use: raised after a truncated answer, for the rest of the conversation
 	callTimeout time.Duration
 	compactor   *compactor
+	meter       *provider.Meter // llm.budget, shared by the run's agents
 	calls       []loop.LLMCall
 	lastInput   int  // input tokens of the last call
 	compacted   bool // compacted since the last call: lastInput is stale
@@ -69,6 +71,9 @@ func (c *conversation) next(ctx context.Context) (Response, error) {
 		err  error
 	)
 	for {
+		if err := c.meter.Check(); err != nil {
+			return Response{}, err
+		}
 		start := time.Now()
 		resp, err = c.client.Complete(cctx, Request{Model: c.model, System: c.system, Messages: c.msgs, Tools: specs, MaxTokens: limit})
 		rec := loop.LLMCall{
@@ -78,6 +83,11 @@ func (c *conversation) next(ctx context.Context) (Response, error) {
 		}
 		if resp.Model != "" {
 			rec.Model = resp.Model
+		}
+		usd, overErr := c.meter.Add(rec.Model, meterUsage(resp.Usage))
+		rec.CostUSD = usd
+		if err == nil && overErr != nil {
+			err = overErr // the answer came, but the run may not act on it
 		}
 		if err != nil {
 			err = c.explain(err)
@@ -110,6 +120,10 @@ func (c *conversation) next(ctx context.Context) (Response, error) {
 	}
 	c.msgs = append(c.msgs, resp.Message)
 	return resp, nil
+}
+
+func meterUsage(u Usage) provider.Usage {
+	return provider.Usage{Input: u.InputTokens, CachedRead: u.CachedInputTokens, CacheWrite: u.CacheWriteTokens, Output: u.OutputTokens}
 }
 
 // reply appends a user message (tool results and/or text).

@@ -80,11 +80,11 @@ func (m *Mentor) Advise(ctx context.Context, task loop.MentorTask) (loop.MentorR
 	}
 	conv := &conversation{
 		client: m.opts.Client, agent: "mentor", model: m.opts.Powerful, tier: tierPowerful, system: mentorSystem,
-		tools: NewRegistry(tools...), maxTokens: m.opts.MaxTokens.Powerful, callTimeout: m.opts.CallTimeout,
+		tools: NewRegistry(tools...), maxTokens: m.opts.MaxTokens.Powerful, callTimeout: m.opts.CallTimeout, meter: m.opts.Meter,
 		msgs: []Message{{Role: RoleUser, Parts: []Part{{Text: task.Prompt}}}},
 	}
 	if m.opts.ContextTokenBudget > 0 {
-		conv.compactor = &compactor{client: m.opts.Client, model: m.opts.Fast, budget: m.opts.ContextTokenBudget, maxTokens: m.opts.MaxTokens.Fast}
+		conv.compactor = &compactor{client: m.opts.Client, model: m.opts.Fast, budget: m.opts.ContextTokenBudget, maxTokens: m.opts.MaxTokens.Fast, meter: m.opts.Meter}
 	}
 	err := m.run(ctx, conv, &done, &res)
 	res.LLMCalls = conv.calls

@@ -77,6 +77,12 @@ func NewClient(ep Endpoint, hc *http.Client, retry RetryPolicy) (Client, error) 
 // client, the three model tiers (configured names over the provider's defaults) and
 // the bounds of cfg.LLM.
 func New(cfg config.Config, getenv func(string) string, logger *slog.Logger) (*Student, *Mentor, error) {
+	return NewWithMeter(cfg, getenv, logger, provider.NewMeter(cfg.LLM.Budget))
+}
+
+// NewWithMeter is New with the run's budget meter, for a run whose other agent (the
+// cli runtime's key proxy) spends from the same llm.budget.
+func NewWithMeter(cfg config.Config, getenv func(string) string, logger *slog.Logger, meter *provider.Meter) (*Student, *Mentor, error) {
 	ep, err := ResolveEndpoint(cfg.LLMProvider, config.RuntimeAPI, cfg.LLM, getenv)
 	if err != nil {
 		return nil, nil, err
@@ -86,7 +92,12 @@ func New(cfg config.Config, getenv func(string) string, logger *slog.Logger) (*S
 		return nil, nil, err
 	}
 	opts := OptionsFor(cfg, client)
-	opts.Logger = logger
+	opts.Logger, opts.Meter = logger, meter
+	for _, m := range []string{opts.Fast, opts.Standard, opts.Powerful} {
+		if err := meter.Priced(m); err != nil {
+			return nil, nil, err
+		}
+	}
 	return NewStudent(opts), NewMentor(opts), nil
 }
 
@@ -97,5 +108,6 @@ func OptionsFor(cfg config.Config, client Client) Options {
 		Client: client, Fast: m.Fast, Standard: m.Standard, Powerful: m.Powerful,
 		MaxSteps: cfg.LLM.MaxSteps, MaxConsecutiveErrors: cfg.LLM.MaxConsecutiveErrors,
 		ContextTokenBudget: cfg.LLM.ContextTokenBudget, MaxTokens: cfg.LLM.MaxOutputTokens,
+		Meter: provider.NewMeter(cfg.LLM.Budget),
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // Options configure the native runtime's Student and Mentor.
@@ -24,7 +25,9 @@ type Options struct {
 	CallTimeout              time.Duration // per model call (default 5m)
 	// MaxTokens is the output limit of one call per tier (defaults as in config.Default).
 	MaxTokens config.TierTokens
-	Logger    *slog.Logger
+	// Meter counts every call against llm.budget; share one per run (nil: no budget).
+	Meter  *provider.Meter
+	Logger *slog.Logger
 	// NoWeb takes fetch_url away from the Mentor; AllowPrivateFetch lets it reach
 	// non-public addresses (tests only).
 	NoWeb             bool
@@ -140,11 +143,11 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	a := &attempt{opts: s.opts, task: task, files: map[string]int{}}
 	conv := &conversation{
 		client: s.opts.Client, agent: "student", model: s.opts.Standard, tier: tierStandard, system: studentSystem,
-		tools: a.registry(), maxTokens: s.opts.MaxTokens.Standard, callTimeout: s.opts.CallTimeout,
+		tools: a.registry(), maxTokens: s.opts.MaxTokens.Standard, callTimeout: s.opts.CallTimeout, meter: s.opts.Meter,
 		msgs: []Message{{Role: RoleUser, Parts: []Part{{Text: task.Prompt}}}},
 	}
 	if s.opts.ContextTokenBudget > 0 {
-		conv.compactor = &compactor{client: s.opts.Client, model: s.opts.Fast, budget: s.opts.ContextTokenBudget, maxTokens: s.opts.MaxTokens.Fast}
+		conv.compactor = &compactor{client: s.opts.Client, model: s.opts.Fast, budget: s.opts.ContextTokenBudget, maxTokens: s.opts.MaxTokens.Fast, meter: s.opts.Meter}
 	}
 	res, err := a.run(ctx, conv)
 	res.LLMCalls = conv.calls
@@ -476,8 +479,12 @@ func parseStudentText(text string) (loop.StudentOutput, error) {
 }
 
 // fatal reports an API error no later call can get past: a refused key or exhausted
-// quota (EnvironmentUnavailable) or an unknown model (InvalidInput).
+// quota (EnvironmentUnavailable), an unknown model (InvalidInput) or a spent budget.
 func fatal(err error) bool {
+	var be *provider.BudgetError
+	if errors.As(err, &be) {
+		return true
+	}
 	var env interface{ EnvironmentUnavailable() bool }
 	if errors.As(err, &env) && env.EnvironmentUnavailable() {
 		return true
