@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -79,12 +80,13 @@ func docker(t *testing.T, args ...string) string {
 
 // buildActionImage builds the Action image exactly as `make action-image` and the
 // release do: a static binary compiled beforehand, staged, on FROM scratch.
-func buildActionImage(t *testing.T, version string) string {
+// learnerRepository is linked in as the release does (main.learnerRepository).
+func buildActionImage(t *testing.T, version, learnerRepository string) string {
 	t.Helper()
 	root := sandboxModuleRoot(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "smile-action")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", bin, "./cmd/smile-action")
+	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version+" -X main.learnerRepository="+learnerRepository, "-o", bin, "./cmd/smile-action")
 	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux")
 	out, err := build.CombinedOutput()
@@ -357,19 +359,24 @@ func ownersUnder(t *testing.T, dir string, uid, gid int) []string {
 	return wrong
 }
 
-// The Action image on an emulated hosted runner: a pull request adding a tutorial with a
-// missing tool gets its review comment, check run, summary, outputs and artifact, the
-// files it leaves in the workspace belong to the runner user, its scratch space is under
-// RUNNER_TEMP, and nothing stays attached to the job's network.
+// The Action image on an emulated hosted runner, as a user's first run meets it: the
+// learner image published with this version is not on the runner, so it is pulled (from
+// an OCI registry on 127.0.0.1 standing in for ghcr.io). A pull request adding a
+// tutorial with a missing tool gets its review comment, check run, summary, outputs and
+// artifact; the files it leaves in the workspace belong to the runner user, its scratch
+// space is under RUNNER_TEMP, and nothing stays attached to the job's network. A re-run
+// of the job (images present) replaces the artifact and is timed from `docker run` to
+// the first iteration.
 func TestActionImageOnRunner(t *testing.T) {
-	learner := sandboxtest.RequireImage(t)
-	image := buildActionImage(t, "v0.0.0-e2e")
-	assert.Equal(t, "smile-action v0.0.0-e2e", docker(t, "run", "--rm", image, "version"))
+	lite := sandboxtest.RequireImage(t)
+	reg := newTestRegistry(t)
+	learner := reg.push(t, lite, "smile-loop/smile-base:0.9.0-e2e")
+	image := buildActionImage(t, "v0.9.0-e2e", reg.host+"/smile-loop/smile-base")
+	assert.Equal(t, "smile-action v0.9.0-e2e", docker(t, "run", "--rm", image, "version"))
 
 	j := newRunnerJob(t, image, "pull_request", ghactiontest.Fixture(t, "pull_request-opened.payload.json"))
 	require.NoError(t, os.MkdirAll(filepath.Join(j.workspace, "docs"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(j.workspace, "docs", "frob.md"), []byte(actionTutorial), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(j.workspace, "smile.json"), []byte(`{"llmProvider":"none","maxIterations":2,"timeout":300,"failOn":"high","observe":{"enabled":false}}`), 0o644))
 	const runnerUID, runnerGID = 1001, 127 // ubuntu-latest's runner user and docker group
 	chownTree(t, j.root, runnerUID, runnerGID)
 
@@ -381,13 +388,16 @@ func TestActionImageOnRunner(t *testing.T) {
 	j.env["ACTIONS_RESULTS_URL"] = arts.URL()
 	j.env["ACTIONS_RUNTIME_TOKEN"] = arts.Token
 
-	res := j.run(t, actionInputs(t, actionToken, map[string]string{"container-image": learner, "llm-provider": "none", "max-iterations": "2", "retention-days": "5"}))
+	inputs := actionInputs(t, actionToken, map[string]string{"llm-provider": "none", "max-iterations": "2", "retention-days": "5"})
+	res := j.run(t, inputs)
 	if testing.Verbose() || res.code != 1 {
 		t.Logf("job log:\n%s", res.log)
 	}
 	require.Equal(t, 1, res.code, "a missing tool fails the step")
 	require.NotZero(t, res.firstIteration, "the first iteration started")
-	t.Logf("container start → first iteration: %s (whole step %s)", res.firstIteration.Round(10*time.Millisecond), res.total.Round(10*time.Millisecond))
+	t.Logf("first run, learner image pulled: container start → first iteration %s (whole step %s)", res.firstIteration.Round(10*time.Millisecond), res.total.Round(10*time.Millisecond))
+	assert.Contains(t, res.log, "smile-loop: pulling "+learner+" (not on this machine)", "the learner image of this version, pulled")
+	assert.Contains(t, res.log, "smile-loop: pulled "+learner)
 	assert.Contains(t, res.log, "smile-loop: testing docs/frob.md")
 	assert.NotContains(t, strings.ReplaceAll(res.log, "::add-mask::"+actionToken, ""), actionToken)
 
@@ -418,6 +428,15 @@ func TestActionImageOnRunner(t *testing.T) {
 	// The artifact holds the reports the workspace holds, kept for retention-days.
 	files := arts.Files(t, "smile-report")
 	assert.NotEmpty(t, arts.Expires["smile-report"], "expires_at from retention-days")
+	var rep struct {
+		Meta struct {
+			Generator struct {
+				Version string `json:"version"`
+			} `json:"generator"`
+		} `json:"meta"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(files["smile-report.json"]), &rep))
+	assert.Equal(t, "v0.9.0-e2e", rep.Meta.Generator.Version, "the report names the version set at build time")
 	for _, f := range []string{"smile-report.json", "smile-report.md", "smile-report.sarif", "smile-audit.log"} {
 		disk, err := os.ReadFile(filepath.Join(j.workspace, "smile-output", "docs-frob", f))
 		require.NoError(t, err)
@@ -431,5 +450,25 @@ func TestActionImageOnRunner(t *testing.T) {
 	assert.NoDirExists(t, filepath.Join(j.workspace, "smile-output", "docs-frob", "logs"))
 	left := docker(t, "ps", "-aq", "--filter", "network="+j.network)
 	assert.Empty(t, left, "containers left on the job's network")
+
+	// The job re-run: a new attempt, the images present now.
+	j.env["GITHUB_RUN_ATTEMPT"] = "2"
+	for _, f := range []string{j.env["GITHUB_OUTPUT"], j.env["GITHUB_STEP_SUMMARY"]} {
+		require.NoError(t, os.WriteFile(f, nil, 0o644))
+	}
+	res = j.run(t, inputs)
+	require.Equal(t, 1, res.code, res.log)
+	require.NotZero(t, res.firstIteration, "the first iteration started")
+	t.Logf("re-run, images present: container start → first iteration %s (whole step %s)", res.firstIteration.Round(10*time.Millisecond), res.total.Round(10*time.Millisecond))
+	assert.NotContains(t, res.log, "pulling")
+	assert.Equal(t, []string{"smile-report"}, arts.Deleted, "the earlier attempt's artifact is replaced")
+	out, err = os.ReadFile(j.env["GITHUB_OUTPUT"])
+	require.NoError(t, err)
+	assert.Equal(t, "failed", ghactiontest.ParseOutputs(string(out))["status"])
+	assert.Regexp(t, `/artifacts/\d+$`, ghactiontest.ParseOutputs(string(out))["artifact-url"])
+	comments2, _, _, _ := gh.Snapshot()
+	assert.Len(t, comments2, 1, "the re-run leaves the comment alone")
+	assert.Empty(t, ownersUnder(t, filepath.Join(j.workspace, "smile-output"), runnerUID, runnerGID))
+	assert.Empty(t, docker(t, "ps", "-aq", "--filter", "network="+j.network))
 	docker(t, "network", "rm", j.network) // the runner's job cleanup
 }
