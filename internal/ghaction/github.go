@@ -52,18 +52,46 @@ func (g *GitHub) authored(ctx context.Context, u *github.User) bool {
 	return u != nil && strings.EqualFold(u.GetLogin(), g.Login)
 }
 
-// whoAmI returns the token's login. An installation token (the workflow's
-// GITHUB_TOKEN) gets 403 "Resource not accessible by integration" from GET /user
-// (REST "Get the authenticated user"); it posts as github-actions[bot].
+// whoAmI returns the token's login: GET /user (REST "Get the authenticated user") for a
+// personal token; an installation token (the workflow's GITHUB_TOKEN, a GitHub App's)
+// gets 403 "Resource not accessible by integration" there but may read GraphQL's
+// viewer; failing both, the GITHUB_TOKEN's github-actions[bot].
 func (g *GitHub) whoAmI(ctx context.Context) string {
 	u, _, err := g.Client.Users.Get(ctx, "")
 	if err == nil && u.GetLogin() != "" {
 		return u.GetLogin()
 	}
-	if err != nil && g.Log != nil && statusOf(err) != http.StatusForbidden {
-		g.Log.Warn("could not look up the token's account; assuming the workflow's GITHUB_TOKEN", "err", Why(err))
+	if login, gqlErr := g.viewer(ctx); gqlErr == nil && login != "" {
+		return login
+	} else if g.Log != nil {
+		g.Log.Info("could not look up the token's account; taking it for the workflow's GITHUB_TOKEN", "rest", Why(err), "graphql", gqlErr)
 	}
 	return actionsBot
+}
+
+// viewer asks GitHub's GraphQL API (POST /graphql, beside the REST base) for the login.
+func (g *GitHub) viewer(ctx context.Context) (string, error) {
+	req, err := g.Client.NewRequest(http.MethodPost, "../graphql", map[string]string{"query": "query { viewer { login } }"})
+	if err != nil {
+		return "", err
+	}
+	var resp struct {
+		Data struct {
+			Viewer struct {
+				Login string `json:"login"`
+			} `json:"viewer"`
+		} `json:"data"`
+		Errors []struct {
+			Message string `json:"message"`
+		} `json:"errors"`
+	}
+	if _, err := g.Client.Do(ctx, req, &resp); err != nil {
+		return "", err
+	}
+	if len(resp.Errors) > 0 {
+		return "", errors.New(resp.Errors[0].Message)
+	}
+	return resp.Data.Viewer.Login, nil
 }
 
 // ChangedFiles lists every file of the pull request (pulls/{n}/files, all pages).

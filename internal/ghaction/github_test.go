@@ -508,3 +508,19 @@ func TestErroredRunLeavesItsCommentsAlone(t *testing.T) {
 	assert.Len(t, comments, 1)
 	assert.Contains(t, reviews[len(reviews)-1].GetBody(), "outside")
 }
+
+// A GitHub App's installation token cannot call GET /user; GraphQL's viewer names it.
+func TestOwnCommentsOfAnAppToken(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	fake, gh := newGitHub(t)
+	fake.Login = "docs-app[bot]"
+	files := files2(t, gh)
+	_, err := gh.Review(ctx, onA(gap(7, 0, "pip missing")), files, ghaction.FilterContext)
+	require.NoError(t, err)
+	out, err := gh.Review(ctx, onA(), files, ghaction.FilterContext)
+	require.NoError(t, err)
+	assert.Equal(t, 1, out.Deleted)
+	assert.Equal(t, "docs-app[bot]", gh.Login)
+	assert.Equal(t, 1, fake.Count("POST", "/graphql"))
+}

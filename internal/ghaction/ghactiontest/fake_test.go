@@ -119,6 +119,18 @@ func TestFakeGitHubRefusesLikeGitHub(t *testing.T) {
 	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "unknown commit")
 	assert.ErrorContains(t, err, "No commit found for the ref")
 
+	// GraphQL viewer: the login of any token; other queries are errors with status 200.
+	gql := func(q string) map[string]any {
+		req, err := c.NewRequest(http.MethodPost, "../graphql", map[string]string{"query": q})
+		require.NoError(t, err)
+		var out map[string]any
+		_, err = c.Do(ctx, req, &out)
+		require.NoError(t, err)
+		return out
+	}
+	assert.Equal(t, map[string]any{"data": map[string]any{"viewer": map[string]any{"login": "github-actions[bot]"}}}, gql("query { viewer { login } }"))
+	assert.Contains(t, gql("query { repository(owner:\"o\", name:\"r\") { id } }"), "errors")
+
 	fake.ReadOnly = true
 	assert.Equal(t, http.StatusForbidden, review(line(0, 3)), "a fork's read-only token")
 	assert.Equal(t, http.StatusForbidden, fileComment("a.md", nil, "file", sha), "a fork's read-only token")

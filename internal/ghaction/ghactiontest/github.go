@@ -50,9 +50,9 @@ type GitHub struct {
 	Repo   string
 	Token  string // the bearer token every request must carry
 	// Login is the account the token posts as (default github-actions[bot], the
-	// workflow's GITHUB_TOKEN). UserToken makes GET /user answer with it, as for a
-	// personal token; without it GET /user is refused as GitHub refuses an
-	// installation token.
+	// workflow's GITHUB_TOKEN), as GraphQL's viewer tells it. UserToken makes GET
+	// /user answer with it, as for a personal token; without it GET /user is refused
+	// as GitHub refuses an installation token.
 	Login     string
 	UserToken bool
 
@@ -179,6 +179,24 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+// graphql answers the one GraphQL query smile-loop sends, `viewer { login }`, which
+// installation tokens may ask too (https://docs.github.com/graphql/reference/queries#viewer);
+// GraphQL reports problems with status 200 and an errors list.
+func (g *GitHub) graphql(w http.ResponseWriter, body []byte) {
+	var req struct {
+		Query string `json:"query"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil || req.Query == "" {
+		badJSON(w)
+		return
+	}
+	if strings.Join(strings.Fields(req.Query), " ") != "query { viewer { login } }" {
+		writeJSON(w, http.StatusOK, map[string]any{"errors": []map[string]string{{"message": "the fake answers only query { viewer { login } }"}}})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"data": map[string]any{"viewer": map[string]string{"login": g.Login}}})
+}
+
 // badJSON and notFound are GitHub's answers to a body it cannot parse and to an
 // unknown resource.
 func badJSON(w http.ResponseWriter) {
@@ -216,6 +234,10 @@ func (g *GitHub) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusOK, g.user())
+		return
+	}
+	if r.Method == http.MethodPost && r.URL.Path == "/graphql" {
+		g.graphql(w, body)
 		return
 	}
 	prefix := fmt.Sprintf("/repos/%s/%s", g.Owner, g.Repo)
