@@ -70,7 +70,7 @@ func smileWith(t *testing.T, dir string, extra []string, args ...string) result 
 	} else {
 		require.NoError(t, err)
 	}
-	t.Logf("smile-action %s → exit %d\nstderr:\n%s", strings.Join(args, " "), code, errb.String())
+	t.Logf("smile-action %s → exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, out.String(), errb.String())
 	return result{code: code, stdout: out.String(), stderr: errb.String()}
 }
 
@@ -172,6 +172,19 @@ func TestHostileBackgroundProcessDoesNotOutliveTheRun(t *testing.T) {
 	}
 }
 
+// rot13 lets a tutorial carry the canary without containing it.
+func rot13(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z':
+			return 'a' + (r-'a'+13)%26
+		case r >= 'A' && r <= 'Z':
+			return 'A' + (r-'A'+13)%26
+		}
+		return r
+	}, s)
+}
+
 // canaryProbes are pieces of the canary in the forms the canary tutorial prints.
 func canaryProbes() []string {
 	b64 := base64.StdEncoding.EncodeToString([]byte(hostileCanary))
@@ -221,17 +234,9 @@ func grepText(t *testing.T, where, text string, probes []string) {
 func TestHostileCanaryMaskedEverywhere(t *testing.T) {
 	sandboxtest.RequireImage(t)
 	t.Parallel()
-	rot13 := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z':
-			return 'a' + (r-'a'+13)%26
-		case r >= 'A' && r <= 'Z':
-			return 'A' + (r-'A'+13)%26
-		}
-		return r
-	}, hostileCanary)
+	r13 := rot13(hostileCanary)
 	dir := t.TempDir()
-	tut := hostileTutorial(t, dir, "canary.md.tmpl", map[string]string{"ROT13": rot13})
+	tut := hostileTutorial(t, dir, "canary.md.tmpl", map[string]string{"ROT13": r13})
 	wrapped := base64.StdEncoding.EncodeToString([]byte(hostileCanary + hostileCanary + "\n"))
 	scenario := hostileTutorial(t, dir, "canary-scenario.json.tmpl", map[string]string{
 		"CANARY":     hostileCanary,
@@ -281,16 +286,8 @@ func TestHostilePullRequestInActionMode(t *testing.T) {
 
 	env := ghactiontest.NewEnv(t, "pull_request", ghactiontest.Fixture(t, "pull_request-opened.payload.json"))
 	ws := env.Workspace()
-	rot13 := strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z':
-			return 'a' + (r-'a'+13)%26
-		case r >= 'A' && r <= 'Z':
-			return 'A' + (r-'A'+13)%26
-		}
-		return r
-	}, hostileCanary)
-	tut := hostileTutorial(t, filepath.Join(ws, "docs"), "canary.md.tmpl", map[string]string{"ROT13": rot13})
+	r13 := rot13(hostileCanary)
+	tut := hostileTutorial(t, filepath.Join(ws, "docs"), "canary.md.tmpl", map[string]string{"ROT13": r13})
 	scenario := filepath.Join(ws, "pass-scenario.json")
 	data, err := os.ReadFile(filepath.Join(repoRoot, "test/e2e/testdata/hostile/pass-scenario.json"))
 	require.NoError(t, err)
