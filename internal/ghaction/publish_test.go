@@ -236,4 +236,8 @@ func TestForkAnnotationsBySeverityWithinGitHubsDisplayLimit(t *testing.T) {
 	assert.Equal(t, []int{73, 77, 81, 85, 89, 93, 97}, lines[1:8], "critical gaps by line")
 	assert.Contains(t, log.String(), "::notice::GitHub shows at most 10 error and 10 warning annotations per step: 5 more failing and 8 more other gap(s)")
 	assert.Contains(t, env.Summary(t), "5 more failing and 8 more other gap(s) are listed in this summary")
+	seen := golden.Markdown(t, filepath.Join("testdata", "golden", "step-summary-fork.md"), env.Summary(t))
+	assert.Empty(t, seen.Live())
+	assert.True(t, seen.Shows("GitHub shows at most 10 error and 10 warning annotations per step: 5 more failing and 8 more other gap(s)"))
+	assert.True(t, seen.HasCode("docs/a.md (line unknown)"))
 }
