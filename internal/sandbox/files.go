@@ -32,7 +32,11 @@ func containerPath(p string) string {
 }
 
 // WriteFile writes data to path inside the container (relative paths are under the work
-// directory), creating missing parent directories.
+// directory), creating missing parent directories. A path under /workspace (where the
+// Student works) is written by the container's own user through a shell, with that
+// user's permissions: the Docker daemon copies as root and resolves links the learner
+// planted, which would let a Student's file land anywhere, e.g. /etc/ld.so.preload.
+// Other paths (the runtimes' own installs) are copied by the daemon.
 func (d *Docker) WriteFile(ctx context.Context, p string, data []byte, mode os.FileMode) error {
 	id, err := d.ready(ctx)
 	if err != nil {
@@ -41,6 +45,9 @@ func (d *Docker) WriteFile(ctx context.Context, p string, data []byte, mode os.F
 	p = containerPath(p)
 	if mode == 0 {
 		mode = 0o644
+	}
+	if strings.HasPrefix(p, workspaceDir) {
+		return d.writeAsLearner(ctx, id, p, data, mode)
 	}
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
@@ -64,6 +71,29 @@ func (d *Docker) WriteFile(ctx context.Context, p string, data []byte, mode os.F
 			return ctx.Err()
 		}
 		return classify("write "+p+" in the learner container", "", err)
+	}
+	return nil
+}
+
+// workspaceDir prefixes the directories the Student works in.
+const workspaceDir = "/workspace/"
+
+// writeScript writes stdin to $1 with mode $2, creating the parent directories.
+const writeScript = `mkdir -p "$(dirname "$1")" && cat >"$1" && chmod "$2" "$1"`
+
+// writeAsLearner writes a file as the container's default user.
+func (d *Docker) writeAsLearner(ctx context.Context, id, p string, data []byte, mode os.FileMode) error {
+	var out bytes.Buffer
+	res, err := d.run(ctx, id, execSpec{
+		cmd:   []string{"/bin/sh", "-c", writeScript, "smile-write", p, fmt.Sprintf("%o", mode.Perm())},
+		dir:   "/",
+		stdin: data,
+	}, time.Minute, &out, &out)
+	if err != nil {
+		return err
+	}
+	if res.ExitCode != 0 || res.TimedOut {
+		return fmt.Errorf("write %s in the learner container: %s", p, strings.TrimSpace(out.String()))
 	}
 	return nil
 }

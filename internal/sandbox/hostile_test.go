@@ -8,9 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/sandbox/sandboxtest"
 )
 
 // A tutorial that plants links in every directory it can write, under every name the
@@ -67,4 +71,36 @@ func TestHostileLinksInMountsChangeNoHostFile(t *testing.T) {
 			return nil
 		})
 	}
+}
+
+// nonRootImage builds (once per engine) smile-lite with a non-root default user, as
+// smile-base has.
+func nonRootImage(t *testing.T) string {
+	t.Helper()
+	const tag = "smile-lite-nonroot:test"
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Dockerfile"), []byte("FROM "+sandboxtest.RequireImage(t)+"\nUSER 1000:1000\n"), 0o644))
+	out, err := exec.Command("docker", "build", "-q", "-t", tag, dir).CombinedOutput()
+	require.NoError(t, err, string(out))
+	return tag
+}
+
+// A Student's file is written by the learner, not by the daemon as root (security
+// review #12): a link planted in the work directory cannot make it land in /etc.
+func TestWriteFileInWorkspaceIsTheLearners(t *testing.T) {
+	t.Parallel()
+	image := nonRootImage(t)
+	e := newEnv(t, func(o *Options) { o.Image = image })
+	ctx := context.Background()
+	res, err := e.d.Exec(ctx, loop.ExecRequest{Command: "echo original > /etc/target && chmod 644 /etc/target", User: "0", Timeout: 30 * time.Second})
+	require.NoError(t, err)
+	require.Equal(t, 0, res.ExitCode, res.Stderr)
+	require.Equal(t, 0, e.run(t, "ln -s /etc/target /workspace/work/evil").ExitCode)
+
+	err = e.d.WriteFile(ctx, "evil", []byte("/workspace/work/libpwn.so\n"), 0o644)
+	require.Error(t, err, "the learner may not write /etc/target")
+	assert.Equal(t, "original\n", e.run(t, "cat /etc/target").Stdout)
+
+	require.NoError(t, e.d.WriteFile(ctx, "sub/own.txt", []byte("mine"), 0o600))
+	assert.Equal(t, "1000 600 mine", e.run(t, `printf '%s %s %s' "$(stat -c %u sub/own.txt)" "$(stat -c %a sub/own.txt)" "$(cat sub/own.txt)"`).Stdout)
 }

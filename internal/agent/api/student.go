@@ -386,6 +386,11 @@ func (a *attempt) readFile(ctx context.Context, args readFileArgs) (string, erro
 
 func (a *attempt) writeFile(ctx context.Context, args writeFileArgs) (string, error) {
 	p := containerPath(args.Path)
+	if !strings.HasPrefix(p, "/workspace/") {
+		// Outside the workspace the sandbox would copy as root, bypassing the learner's
+		// own permissions (security review #12); a shell command runs as the learner.
+		return "", fmt.Errorf("write_file writes only under /workspace (got %s); for other paths run a shell command such as `sudo tee %s`", p, p)
+	}
 	if err := a.task.Sandbox.WriteFile(ctx, p, []byte(args.Content), 0o644); err != nil {
 		return "", fmt.Errorf("write %s: %w", args.Path, err)
 	}

@@ -178,7 +178,7 @@ func (ss *session) write(ctx context.Context, s step) error {
 	if _, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "mkdir -p " + shellQuote(path.Dir(p)), Timeout: 10 * time.Second}); err != nil {
 		return fmt.Errorf("create directory for line %d: %w", s.line, err)
 	}
-	if err := ss.task.Sandbox.WriteFile(ctx, p, []byte(content), 0o644); err != nil {
+	if err := ss.writeFile(ctx, p, content); err != nil {
 		if ctx.Err() != nil {
 			return err
 		}
@@ -234,4 +234,21 @@ func (ss *session) dirs(ctx context.Context) []string {
 		out = append(out, strings.TrimSuffix(l, "/"))
 	}
 	return out
+}
+
+// writeFile writes a file block's content. Outside /workspace it goes through a shell
+// of the learner, as the tutorial's own `cat > /etc/...` would: the sandbox's WriteFile
+// copies such paths as root, which the learner may not be (security review #12).
+func (ss *session) writeFile(ctx context.Context, p, content string) error {
+	if strings.HasPrefix(p, "/workspace/") {
+		return ss.task.Sandbox.WriteFile(ctx, p, []byte(content), 0o644)
+	}
+	res, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cat > " + shellQuote(p), Stdin: []byte(content), Timeout: 30 * time.Second})
+	if err != nil {
+		return err
+	}
+	if res.ExitCode != 0 {
+		return fmt.Errorf("%s", strings.TrimSpace(res.Stderr+res.Stdout))
+	}
+	return nil
 }

@@ -1,12 +1,16 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/netip"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
 func TestFetchRefusesEveryNonPublicRange(t *testing.T) {
@@ -26,4 +30,18 @@ func TestFetchRefusesEveryNonPublicRange(t *testing.T) {
 		assert.NoError(t, publicOnly("tcp", net.JoinHostPort(a, "443"), nil), a)
 		assert.True(t, isPublic(netip.MustParseAddr(a)))
 	}
+}
+
+// write_file stays in the workspace: outside it the sandbox would copy as root.
+func TestWriteFileOutsideTheWorkspaceIsRefused(t *testing.T) {
+	t.Parallel()
+	sb := newHostSandbox(t)
+	a := &attempt{task: loop.StudentTask{Sandbox: sb}, files: map[string]int{}}
+	_, err := a.writeFile(context.Background(), writeFileArgs{Path: "/etc/ld.so.preload", Content: "/workspace/work/x.so\n"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "only under /workspace")
+	assert.Empty(t, a.result.Files)
+	_, err = a.writeFile(context.Background(), writeFileArgs{Path: "notes.txt", Content: "ok\n"})
+	require.NoError(t, err)
+	assert.Len(t, a.result.Files, 1)
 }
