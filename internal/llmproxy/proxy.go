@@ -35,6 +35,9 @@ type Options struct {
 	KeyKind provider.Kind
 	Token   string // per-run token the container uses instead of the key ("" generates one)
 	Logger  *slog.Logger
+	// Meter is the run's llm.budget: every answer's usage is added, and calls past the
+	// budget are refused (nil: no budget).
+	Meter *provider.Meter
 }
 
 // Proxy is a running key-holding reverse proxy.
@@ -162,6 +165,18 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		p.refuse(w, r)
 		return
 	}
+	if err := p.opts.Meter.Check(); err != nil {
+		p.overBudget(w, err)
+		return
+	}
+	model := ""
+	if p.opts.Meter != nil {
+		model = requestModel(r)
+		if err := p.opts.Meter.Priced(model); err != nil {
+			p.overBudget(w, err)
+			return
+		}
+	}
 	rp := &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			out := pr.Out
@@ -183,6 +198,12 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				kind = provider.KindAPIKey
 			}
 			provider.Credential{Kind: kind, Value: p.opts.Key}.Apply(spec, out.Header)
+		},
+		ModifyResponse: func(resp *http.Response) error {
+			if p.opts.Meter != nil && resp.Body != nil {
+				resp.Body = &usageTap{ReadCloser: resp.Body, provider: p.opts.Provider, meter: p.opts.Meter, model: model}
+			}
+			return nil
 		},
 		FlushInterval: -1, // stream server-sent events as they come
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {

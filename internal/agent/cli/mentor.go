@@ -22,7 +22,7 @@ func (m *Mentor) Advise(ctx context.Context, task loop.MentorTask) (loop.MentorR
 	if err != nil {
 		return loop.MentorResult{}, err
 	}
-	return mentorResult(p, m.opts.MentorModel), nil
+	return mentorResult(p, m.opts.MentorModel), m.proxy.overBudget()
 }
 
 func mentorResult(p headless.Payload, model string) loop.MentorResult {

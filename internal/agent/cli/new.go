@@ -9,6 +9,7 @@ import (
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/llmproxy"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // New builds the CLI runtime's Student and Mentor for cfg (llmRuntime "cli"). The
@@ -32,13 +33,15 @@ func New(cfg config.Config, getenv func(string) string, base Options) (*Student,
 	if err != nil {
 		return nil, nil, err
 	}
-	p := &proxy{containerHost: loop.ContainerHost, opts: llmproxy.Options{Provider: cfg.LLMProvider, Upstream: ep.BaseURL, Key: ep.Credential.Value, KeyKind: ep.Credential.Kind, Token: token, Logger: base.Logger}}
+	meter := provider.NewMeter(cfg.LLM.Budget) // llm.budget: the proxy meters every CLI request
+	p := &proxy{containerHost: loop.ContainerHost, opts: llmproxy.Options{Provider: cfg.LLMProvider, Upstream: ep.BaseURL,
+		Key: ep.Credential.Value, KeyKind: ep.Credential.Kind, Token: token, Logger: base.Logger, Meter: meter}}
 	opts := base
 	opts.Provider, opts.StudentModel, opts.MentorModel = cfg.LLMProvider, cfg.LLM.Models.Standard, cfg.LLM.Models.Powerful
 	s := NewStudent(opts)
 	s.proxy = p
 	if cfg.LLMProvider == config.ProviderCodex {
-		_, am, err := api.New(cfg, getenv, base.Logger)
+		_, am, err := api.NewWithMeter(cfg, getenv, base.Logger, meter)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -74,6 +77,15 @@ func (x *proxy) env(ctx context.Context, sb loop.Sandbox) (map[string]string, er
 		x.p = p
 	}
 	return x.p.ContainerEnv(x.containerHost), nil
+}
+
+// overBudget returns the budget error once the run's llm.budget is spent: the loop ends
+// the run as budget_exceeded instead of reading the refused CLI's output as a blocker.
+func (x *proxy) overBudget() error {
+	if x == nil {
+		return nil
+	}
+	return x.opts.Meter.Check()
 }
 
 func (x *proxy) close() error {

@@ -21,7 +21,8 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	if events == nil {
 		events = loop.Discard
 	}
-	return studentResult(p, task.Iteration, s.opts.StudentModel, events), nil
+	res := studentResult(p, task.Iteration, s.opts.StudentModel, events)
+	return res, s.proxy.overBudget()
 }
 
 // studentResult builds the loop's StudentResult from what the wrapper posted.
