@@ -27,7 +27,7 @@ func TestBudgetExceededEndsTheRun(t *testing.T) {
 			student := &fakeStudent{attempt: func(context.Context, StudentTask) (StudentResult, error) {
 				attempts++
 				if who == "student" {
-					return StudentResult{}, spent{}
+					return StudentResult{LLMCalls: []LLMCall{{Agent: "student", TokensIn: 1200}}}, spent{}
 				}
 				return ask("it broke"), nil
 			}}
@@ -40,6 +40,10 @@ func TestBudgetExceededEndsTheRun(t *testing.T) {
 			assert.Equal(t, 1, attempts)
 			require.NotNil(t, st.FinalResult)
 			assert.Contains(t, st.FinalResult.Reason, "budget is spent")
+			if who == "student" {
+				require.NotNil(t, st.History[0].Student, "the spending attempt stays in the history")
+				assert.Equal(t, 1200, st.History[0].Student.LLMCalls[0].TokensIn)
+			}
 		})
 	}
 }

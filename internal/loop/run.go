@@ -284,6 +284,8 @@ func (r *runner) run(parent context.Context) error {
 				r.consecutive++
 				r.emit(EventError, ErrorData{Message: fmt.Sprintf("iteration %d: %s", it.Iteration, it.Error)})
 				if budgetExceeded(err) {
+					kept := maskValue(r.mask, res) // its commands and calls stay in the report
+					it.Student = &kept
 					return r.finish(StatusBudgetExceeded, it.Error)
 				}
 				if environmentUnavailable(err) {
