@@ -87,7 +87,8 @@ type view struct {
 	Assistant   int      // assistant turns so far
 	Tools       []string
 	Model       string
-	MaxTokens   int // the output limit the client asked for
+	MaxTokens   int      // the output limit the client asked for
+	Reasoning   []string // Responses API: the encrypted reasoning items sent back
 	Body        []byte
 }
 
@@ -201,6 +202,13 @@ func newServer(provider string, b brain) *modelServer {
 			}
 			v = viewOpenAI(req, body)
 			v.MaxTokens = int(num(req, "max_completion_tokens"))
+		case "responses":
+			if r.URL.Path != "/v1/responses" || r.Header.Get("Authorization") != "Bearer test-key" {
+				serveError(w, 401, "openai-401.json", nil)
+				return
+			}
+			v = viewResponses(req, body)
+			v.MaxTokens = int(num(req, "max_output_tokens"))
 		case "gemini":
 			if !strings.HasPrefix(r.URL.Path, "/v1beta/models/") || !strings.HasSuffix(r.URL.Path, ":generateContent") || r.Header.Get("x-goog-api-key") != "test-key" {
 				serveError(w, 400, "gemini-400-api-key-invalid.json", nil)
@@ -271,6 +279,29 @@ func newServer(provider string, b brain) *modelServer {
 				"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
 				"usage": map[string]any{"prompt_tokens": u.In, "completion_tokens": u.Out, "total_tokens": u.In + u.Out,
 					"prompt_tokens_details": map[string]any{"cached_tokens": u.CacheRead}}})
+		case "responses":
+			output := []any{map[string]any{"type": "reasoning", "id": fmt.Sprintf("rs_%d", cur), "summary": []any{},
+				"encrypted_content": fmt.Sprintf("gAAAA-reasoning-%d", cur)}}
+			for i, c := range rep.Calls {
+				args, _ := json.Marshal(c.Args)
+				if cut {
+					args = args[:len(args)/2]
+				}
+				output = append(output, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d_%d", cur, i),
+					"call_id": fmt.Sprintf("call_%d_%d", cur, i), "name": c.Name, "arguments": string(args), "status": "completed"})
+			}
+			if rep.Text != "" {
+				output = append(output, map[string]any{"type": "message", "id": fmt.Sprintf("msg_%d", cur), "role": "assistant", "status": "completed",
+					"content": []any{map[string]any{"type": "output_text", "text": rep.Text, "annotations": []any{}}}})
+			}
+			status, details := "completed", any(nil)
+			if cut {
+				status, details = "incomplete", map[string]any{"reason": "max_output_tokens"}
+			}
+			_ = json.NewEncoder(w).Encode(map[string]any{"id": fmt.Sprintf("resp_%d", cur), "object": "response", "model": v.Model,
+				"status": status, "incomplete_details": details, "output": output,
+				"usage": map[string]any{"input_tokens": u.In, "input_tokens_details": map[string]any{"cached_tokens": u.CacheRead},
+					"output_tokens": u.Out, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": u.In + u.Out}})
 		case "gemini":
 			var parts []any
 			if rep.Text != "" {
@@ -337,6 +368,42 @@ func viewOpenAI(req map[string]any, body []byte) view {
 	return v
 }
 
+// viewResponses reads a Responses API request: a run of assistant items (reasoning,
+// function calls, assistant messages) is one assistant turn.
+func viewResponses(req map[string]any, body []byte) view {
+	v := view{System: get(req, "instructions"), Model: get(req, "model"), Body: body}
+	for _, tl := range list(req, "tools") {
+		v.Tools = append(v.Tools, get(obj(tl), "name"))
+	}
+	inAssistant := false
+	for _, ii := range list(req, "input") {
+		it := obj(ii)
+		assistant := false
+		switch get(it, "type") {
+		case "reasoning":
+			assistant = true
+			v.Reasoning = append(v.Reasoning, get(it, "encrypted_content"))
+		case "function_call":
+			assistant = true
+		case "function_call_output":
+			v.ToolResults = append(v.ToolResults, get(it, "output"))
+		case "message":
+			if get(it, "role") == "assistant" {
+				assistant = true
+				break
+			}
+			for _, c := range list(it, "content") {
+				v.Texts = append(v.Texts, get(obj(c), "text"))
+			}
+		}
+		if assistant && !inAssistant {
+			v.Assistant++
+		}
+		inAssistant = assistant
+	}
+	return v
+}
+
 func viewGemini(req map[string]any, body []byte) view {
 	v := view{Body: body}
 	if si := obj(req["systemInstruction"]); si != nil {
@@ -392,7 +459,7 @@ func truncateReply(r reply) reply {
 func serveModelNotFound(w http.ResponseWriter, provider, model string) {
 	file, old := "anthropic-404-model.json", "claude-opus-4-1"
 	switch provider {
-	case "openai":
+	case "openai", "responses":
 		file, old = "openai-404-model.json", "gpt-5-mini-2025"
 	case "gemini":
 		file, old = "gemini-404-model.json", "gemini-1.5-pro"
@@ -428,12 +495,15 @@ func clientFor(provider, url string, retry RetryPolicy) Client {
 		return NewAnthropic(url, "test-key", nil, retry)
 	case "openai":
 		return NewOpenAI(url+"/v1", "test-key", nil, retry)
+	case "responses":
+		return NewOpenAI(url+"/v1", "test-key", nil, retry).WithAPI(APIResponses)
 	default:
 		return NewGemini(url, "test-key", nil, retry)
 	}
 }
 
-var providers = []string{"anthropic", "openai", "gemini"}
+// providers are the wire formats under test; "responses" is OpenAI's Responses API.
+var providers = []string{"anthropic", "openai", "responses", "gemini"}
 
 // recordingEmitter keeps the events of an attempt.
 type recordingEmitter struct {

@@ -26,6 +26,9 @@ type Part struct {
 	Text       string      `json:"text,omitempty"`
 	ToolCall   *ToolCall   `json:"toolCall,omitempty"`
 	ToolResult *ToolResult `json:"toolResult,omitempty"`
+	// Opaque is a provider item that must travel back unchanged (OpenAI Responses'
+	// encrypted reasoning); other providers ignore it.
+	Opaque json.RawMessage `json:"opaque,omitempty"`
 }
 
 // ToolCall is the model asking to run a tool.

@@ -19,11 +19,32 @@ import (
 // DefaultOpenAIURL is the API base URL including /v1 (OPENAI_BASE_URL overrides it).
 const DefaultOpenAIURL = provider.OpenAIURL
 
-// OpenAI is a client of the Chat Completions API or a compatible server.
+// OpenAI is a client of OpenAI's Chat Completions or Responses API, or of a compatible
+// server (Chat Completions).
 type OpenAI struct {
 	baseURL string
 	auth    auth
 	t       transport
+	api     string // llm.api: chat, responses, or "" to choose per model (usesResponses)
+}
+
+// WithAPI sets llm.api ("", chat or responses) and returns the client.
+func (o *OpenAI) WithAPI(api string) *OpenAI {
+	o.api = api
+	return o
+}
+
+// usesResponses decides the API of a call: llm.api when set; otherwise the Responses
+// API for OpenAI's own URL (GPT-6 calls functions only there) and for *-codex models,
+// Chat Completions for compatible servers.
+func (o *OpenAI) usesResponses(model string) bool {
+	switch o.api {
+	case APIChat:
+		return false
+	case APIResponses:
+		return true
+	}
+	return o.baseURL == DefaultOpenAIURL || strings.HasSuffix(model, "-codex")
 }
 
 // NewOpenAI returns a client for baseURL ("" means DefaultOpenAIURL). key may be empty
@@ -95,6 +116,9 @@ func strPtr(s string) *string { return &s }
 
 // Complete implements Client.
 func (o *OpenAI) Complete(ctx context.Context, req Request) (Response, error) {
+	if o.usesResponses(req.Model) {
+		return o.completeResponses(ctx, req)
+	}
 	in := openAIRequest{Model: req.Model, MaxTokens: req.MaxTokens}
 	if req.System != "" {
 		in.Messages = append(in.Messages, openAIMessage{Role: "system", Content: strPtr(req.System)})

@@ -21,6 +21,7 @@ type Endpoint struct {
 	Provider   string // claude, codex, gemini
 	BaseURL    string
 	Credential provider.Credential
+	API        string // llm.api for codex: chat, responses or "" (chosen per model)
 }
 
 // ResolveEndpoint finds the base URL and credential of a provider for runtime from the
@@ -29,7 +30,7 @@ type Endpoint struct {
 // set and usable by runtime wins. A local OpenAI-compatible server (a non-default base
 // URL with provider codex) may need no key.
 func ResolveEndpoint(name, runtime string, llm config.LLM, getenv func(string) string) (Endpoint, error) {
-	ep := Endpoint{Provider: name, BaseURL: strings.TrimSpace(llm.BaseURL)}
+	ep := Endpoint{Provider: name, BaseURL: strings.TrimSpace(llm.BaseURL), API: llm.API}
 	spec, ok := provider.Lookup(name)
 	if !ok {
 		return ep, fmt.Errorf("llmProvider %q has no LLM API: use claude, codex or gemini", name)
@@ -60,7 +61,7 @@ func NewClient(ep Endpoint, hc *http.Client, retry RetryPolicy) (Client, error) 
 		c.t.keyEnv = ep.Credential.Var
 		return c, nil
 	case config.ProviderCodex:
-		c := NewOpenAI(ep.BaseURL, "", hc, retry)
+		c := NewOpenAI(ep.BaseURL, "", hc, retry).WithAPI(ep.API)
 		c.auth.use(ep)
 		c.t.keyEnv = ep.Credential.Var
 		return c, nil
