@@ -44,7 +44,8 @@ func pullImage(ctx context.Context, api dockerAPI, img string, progress func(str
 	defer cancel()
 	start := time.Now()
 	progress(fmt.Sprintf("pulling %s (not on this machine)", img))
-	rc, err := api.ImagePull(ctx, img, image.PullOptions{})
+	auth := registryAuth(ctx, img)
+	rc, err := api.ImagePull(ctx, img, image.PullOptions{RegistryAuth: auth})
 	if err != nil {
 		if c, known := classifyKnown("pull "+img, img, err); known {
 			var m *ImageMissingError
@@ -52,14 +53,14 @@ func pullImage(ctx context.Context, api dockerAPI, img string, progress func(str
 				return c // the engine itself is unavailable, or the disk is full
 			}
 		}
-		return &PullError{Image: img, Err: err}
+		return &PullError{Image: img, Err: err, WithCredentials: auth != ""}
 	}
 	defer rc.Close()
 	if err := followPull(rc, img, progress); err != nil {
 		if ctx.Err() != nil {
-			return &PullError{Image: img, Err: fmt.Errorf("%w after %s", ctx.Err(), time.Since(start).Round(time.Second))}
+			return &PullError{Image: img, Err: fmt.Errorf("%w after %s", ctx.Err(), time.Since(start).Round(time.Second)), WithCredentials: auth != ""}
 		}
-		return &PullError{Image: img, Err: err}
+		return &PullError{Image: img, Err: err, WithCredentials: auth != ""}
 	}
 	progress(fmt.Sprintf("pulled %s in %s", img, time.Since(start).Round(100*time.Millisecond)))
 	return nil
@@ -136,6 +137,8 @@ func followPull(r io.Reader, img string, progress func(string)) error {
 type PullError struct {
 	Image string
 	Err   error
+	// WithCredentials: credentials from the Docker configuration were sent.
+	WithCredentials bool
 }
 
 func (e *PullError) Error() string {
@@ -147,6 +150,10 @@ func (e *PullError) fix() string {
 	switch {
 	case strings.Contains(msg, "unauthorized") || strings.Contains(msg, "denied") ||
 		strings.Contains(msg, "authentication required") || strings.Contains(msg, "no basic auth credentials"):
+		if e.WithCredentials {
+			return fmt.Sprintf("the registry refused the credentials `docker login %s` stored: log in again, "+
+				"and check that this account may pull %s", registryOf(e.Image), e.Image)
+		}
 		return fmt.Sprintf("the registry wants credentials for it. Log in and pull it before smile-loop runs "+
 			"(`docker login %s` then `docker pull %s`; in a workflow, docker/login-action and a `docker pull` step before this one), "+
 			"or make the package public", registryOf(e.Image), e.Image)

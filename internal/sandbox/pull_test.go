@@ -1,10 +1,15 @@
 package sandbox
 
 import (
+	"context"
+	"encoding/base64"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/docker/docker/api/types/registry"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -50,6 +55,8 @@ func TestFollowPull(t *testing.T) {
 }
 
 func TestPullErrorFix(t *testing.T) {
+	withCreds := &PullError{Image: "ghcr.io/o/i:1", Err: errors.New("unauthorized"), WithCredentials: true}
+	assert.Contains(t, withCreds.Error(), "fix: the registry refused the credentials `docker login ghcr.io` stored")
 	for _, tt := range []struct{ answer, fix string }{
 		{"Head \"http://127.0.0.1:5000/v2/private/lite/manifests/e2e\": unauthorized: authentication required", "docker login 127.0.0.1:5000"},
 		{"pull access denied for smile-base, repository does not exist or may require 'docker login'", "docker login docker.io"},
@@ -67,4 +74,57 @@ func TestPullErrorFix(t *testing.T) {
 		assert.Contains(t, err.Error(), tt.fix)
 		assert.True(t, err.EnvironmentUnavailable())
 	}
+}
+
+func writeDockerConfig(t *testing.T, cfg string) {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config.json"), []byte(cfg), 0o600))
+	t.Setenv("DOCKER_CONFIG", dir)
+}
+
+func decodedAuth(t *testing.T, img string) registry.AuthConfig {
+	t.Helper()
+	h := registryAuth(context.Background(), img)
+	if h == "" {
+		return registry.AuthConfig{}
+	}
+	ac, err := registry.DecodeAuthConfig(h)
+	require.NoError(t, err)
+	return *ac
+}
+
+// Credentials come from where `docker login` stores them; what the CLI would send is
+// what the Engine gets.
+func TestRegistryAuth(t *testing.T) {
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	writeDockerConfig(t, `{"auths":{
+		"127.0.0.1:5000":{"auth":"`+b64("ci:s3cret:with-colon")+`"},
+		"https://index.docker.io/v1/":{"auth":"`+b64("hubuser:hubpass")+`"},
+		"https://registry.example.com/v2/":{"identitytoken":"idtok"}}}`)
+	assert.Equal(t, registry.AuthConfig{Username: "ci", Password: "s3cret:with-colon", ServerAddress: "127.0.0.1:5000"}, decodedAuth(t, "127.0.0.1:5000/private/lite:e2e"))
+	assert.Equal(t, registry.AuthConfig{Username: "hubuser", Password: "hubpass", ServerAddress: "https://index.docker.io/v1/"}, decodedAuth(t, "smile-base:latest"))
+	assert.Equal(t, registry.AuthConfig{IdentityToken: "idtok", ServerAddress: "registry.example.com"}, decodedAuth(t, "registry.example.com/x:1"))
+	assert.Empty(t, registryAuth(context.Background(), "ghcr.io/smile-loop/smile-base:1.0.0"), "nothing stored for ghcr.io")
+
+	// A credential helper, run as docker runs it.
+	bin := t.TempDir()
+	helper := `#!/bin/sh
+read server
+case "$server" in
+  ghcr.io) echo '{"ServerURL":"ghcr.io","Username":"octo","Secret":"ghp_fromhelper"}' ;;
+  quay.io) echo '{"ServerURL":"quay.io","Username":"<token>","Secret":"refresh"}' ;;
+  *) echo "credentials not found in native keychain"; exit 1 ;;
+esac
+`
+	require.NoError(t, os.WriteFile(filepath.Join(bin, "docker-credential-fake"), []byte(helper), 0o755))
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	writeDockerConfig(t, `{"credsStore":"fake","credHelpers":{"quay.io":"fake","example.org":"missing"}}`)
+	assert.Equal(t, registry.AuthConfig{Username: "octo", Password: "ghp_fromhelper", ServerAddress: "ghcr.io"}, decodedAuth(t, "ghcr.io/smile-loop/smile-base:1.0.0"))
+	assert.Equal(t, registry.AuthConfig{IdentityToken: "refresh", ServerAddress: "quay.io"}, decodedAuth(t, "quay.io/org/img:1"))
+	assert.Empty(t, registryAuth(context.Background(), "docker.io/library/alpine:3"), "the helper has none")
+	assert.Empty(t, registryAuth(context.Background(), "example.org/img:1"), "the helper is not installed")
+
+	t.Setenv("DOCKER_CONFIG", t.TempDir())
+	assert.Empty(t, registryAuth(context.Background(), "ghcr.io/smile-loop/smile-base:1.0.0"), "no configuration")
 }

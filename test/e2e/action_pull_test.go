@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,16 +27,27 @@ import (
 // testRegistry is an OCI distribution registry (go-containerregistry's in-process
 // implementation of the distribution API) on 127.0.0.1, which the Docker Engine talks
 // to over plain HTTP (loopback registries are insecure by default, as in
-// `dockerd --insecure-registry 127.0.0.0/8`). Repositories under private/ demand
-// credentials the way registries do: 401 with a WWW-Authenticate challenge and the
-// distribution spec's error body (opencontainers/distribution-spec spec.md, "Error
-// Codes": UNAUTHORIZED).
+// `dockerd --insecure-registry 127.0.0.0/8`). It authenticates as ghcr.io and Docker Hub
+// do, with the distribution token flow (distribution/distribution docs/spec/auth/
+// token.md): every /v2/ request without a valid token gets 401 and
+// `WWW-Authenticate: Bearer realm=…/token,service=…,scope=…`; /token hands an anonymous
+// client a pull token for public repositories and a client logging in as ci / s3cret
+// one for everything. Repositories under private/ need the logged-in token; without it
+// they answer 401 with the distribution spec's error body (UNAUTHORIZED).
 type testRegistry struct {
 	host string // 127.0.0.1:PORT
 
 	mu       sync.Mutex
 	requests []string // "GET /v2/…"
 }
+
+// registryBasic is what a client logged in as ci / s3cret sends to the token endpoint.
+var registryBasic = "Basic " + base64.StdEncoding.EncodeToString([]byte("ci:s3cret"))
+
+const (
+	anonToken = "anonymous-pull"
+	fullToken = "ci-full-access"
+)
 
 func newTestRegistry(t *testing.T) *testRegistry {
 	t.Helper()
@@ -45,8 +57,30 @@ func newTestRegistry(t *testing.T) *testRegistry {
 		r.mu.Lock()
 		r.requests = append(r.requests, req.Method+" "+req.URL.Path)
 		r.mu.Unlock()
-		if strings.HasPrefix(req.URL.Path, "/v2/private/") && req.Header.Get("Authorization") == "" {
-			w.Header().Set("WWW-Authenticate", `Basic realm="smile-e2e"`)
+		if req.URL.Path == "/token" {
+			tok := anonToken
+			if req.Header.Get("Authorization") == registryBasic {
+				tok = fullToken
+			} else if req.Header.Get("Authorization") != "" {
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(map[string]string{"token": tok, "access_token": tok})
+			return
+		}
+		auth := req.Header.Get("Authorization")
+		private := strings.HasPrefix(req.URL.Path, "/v2/private/")
+		if auth != "Bearer "+fullToken && (auth != "Bearer "+anonToken || private) {
+			scope := ""
+			if p := strings.TrimPrefix(req.URL.Path, "/v2/"); p != "" {
+				if i := strings.Index(p, "/manifests/"); i > 0 {
+					scope = fmt.Sprintf(`,scope="repository:%s:pull"`, p[:i])
+				} else if i := strings.Index(p, "/blobs/"); i > 0 {
+					scope = fmt.Sprintf(`,scope="repository:%s:pull,push"`, p[:i])
+				}
+			}
+			w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer realm="http://%s/token",service="smile-e2e"%s`, req.Host, scope))
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusUnauthorized)
 			_ = json.NewEncoder(w).Encode(map[string]any{"errors": []map[string]any{
@@ -140,6 +174,28 @@ func TestLearnerImagePulled(t *testing.T) {
 		assert.Contains(t, res.stderr, "docker pull "+private)
 		assert.True(t, reg.saw("GET /v2/private/lite/manifests/e2e") || reg.saw("HEAD /v2/private/lite/manifests/e2e"))
 		assert.Equal(t, "error", pulledReport(t, dir).Meta.Status)
+	})
+	t.Run("with docker login credentials", func(t *testing.T) {
+		// Only the registry has it, under a repository that wants credentials.
+		docker(t, "tag", lite, reg.host+"/private/lite:e2e")
+		cfg := t.TempDir()
+		login := exec.Command("docker", "--config", cfg, "login", "-u", "ci", "--password-stdin", reg.host)
+		login.Stdin = strings.NewReader("s3cret")
+		out, err := login.CombinedOutput()
+		require.NoError(t, err, "docker login: %s", out)
+		docker(t, "--config", cfg, "push", "-q", reg.host+"/private/lite:e2e")
+		docker(t, "image", "rm", reg.host+"/private/lite:e2e")
+		t.Cleanup(func() { _ = exec.Command("docker", "image", "rm", reg.host+"/private/lite:e2e").Run() })
+
+		dir := pullRunDir(t, reg.host+"/private/lite:e2e")
+		cmd := exec.Command(binary, "run")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "CI=true", "DOCKER_CONFIG="+cfg)
+		b, err := cmd.CombinedOutput()
+		require.NoError(t, err, "the credentials `docker login` stored are sent: %s", b)
+		assert.Contains(t, string(b), "smile-loop: pulled "+reg.host+"/private/lite:e2e")
+		assert.NotContains(t, string(b), "s3cret")
+		assert.Equal(t, "completed", pulledReport(t, dir).Meta.Status)
 	})
 }
 
