@@ -111,6 +111,9 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if out.Failed {
+		if out.State != nil && out.State.Status == loop.StatusInconclusive && !out.Report.Failed(out.Config.FailOn) {
+			return errInconclusive
+		}
 		return errFailed
 	}
 	return nil
@@ -119,7 +122,10 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 func printOutcome(e *env, out *runOutcome) {
 	r := out.Report
 	verdict := "passed"
-	if out.Failed {
+	switch {
+	case out.State != nil && out.State.Status == loop.StatusInconclusive && !r.Failed(out.Config.FailOn):
+		verdict = "was inconclusive"
+	case out.Failed:
 		verdict = "did not pass"
 	}
 	reason := ""
@@ -128,6 +134,9 @@ func printOutcome(e *env, out *runOutcome) {
 	}
 	fmt.Fprintf(e.stdout, "smile-loop: %s %s: status %s, %d iteration(s), %d gap(s)%s\n",
 		r.Meta.Tutorial, verdict, r.Meta.Status, r.Meta.Iterations, len(r.Gaps), reason)
+	if r.Coverage != nil {
+		fmt.Fprintf(e.stdout, "coverage: %s\n", r.Coverage.Line())
+	}
 	if out.Files.Markdown != "" {
 		fmt.Fprintf(e.stdout, "report: %s\n", out.Files.Markdown)
 		fmt.Fprintf(e.stdout, "        %s, %s, %s\n", out.Files.JSON, out.Files.SARIF, out.Files.Audit)

@@ -32,6 +32,7 @@ type Config struct {
 	OutputDir       string          `json:"outputDir" jsonschema:"description=Directory for the report\\, state and logs (created when missing),minLength=1,default=smile-output"`
 	FailOn          string          `json:"failOn" jsonschema:"description=Lowest gap severity that makes the run fail (exit 1); never only fails when the loop does not complete,enum=critical,enum=high,enum=medium,enum=low,enum=never,default=high"`
 	Scenario        string          `json:"scenario,omitempty" jsonschema:"description=With llmProvider replay: path of the scenario file to replay (resolved like tutorial)"`
+	Setup           []string        `json:"setup,omitempty" jsonschema:"description=Shell commands run in the learner container before the tutorial at the start of every iteration (for example to install a prerequisite the tutorial declares and the image lacks); they are never blamed on the tutorial: a failing one ends the run as an environment error (exit 3)"`
 	StallThreshold  int             `json:"stallThreshold" jsonschema:"description=End the run as stalled when the same step fails the same way this many iterations in a row despite mentor notes,minimum=2,default=3"`
 	StudentBehavior StudentBehavior `json:"studentBehavior" jsonschema:"description=When and how the Student asks the Mentor for help"`
 	Container       Container       `json:"container" jsonschema:"description=The learner container"`

@@ -13,6 +13,7 @@ type fakeSandbox struct {
 	mu       sync.Mutex
 	startFn  func(context.Context) error
 	resetFn  func(context.Context) error
+	execFn   func(context.Context, ExecRequest) (ExecResult, error)
 	hostAddr string
 	resets   int
 	closed   []bool
@@ -25,7 +26,10 @@ func (f *fakeSandbox) Start(ctx context.Context) error {
 	return nil
 }
 
-func (f *fakeSandbox) Exec(context.Context, ExecRequest) (ExecResult, error) {
+func (f *fakeSandbox) Exec(ctx context.Context, req ExecRequest) (ExecResult, error) {
+	if f.execFn != nil {
+		return f.execFn(ctx, req)
+	}
 	return ExecResult{}, nil
 }
 

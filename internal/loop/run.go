@@ -477,6 +477,9 @@ func (r *runner) attempt(runCtx context.Context, n int) (StudentResult, error) {
 		r.server.setTurn(TurnStudent, n, &APITask{Prompt: task.Prompt, Tutorial: r.o.Tutorial.Body, Notes: task.Notes, Behavior: task.Behavior})
 		defer r.server.setTurn(TurnWaiting, n, nil)
 	}
+	if err := runSetup(ctx, r.o.Sandbox, r.o.Config.Setup, r.emitter()); err != nil {
+		return StudentResult{}, err
+	}
 	res, err := r.o.Student.Attempt(ctx, task)
 	if err == nil && ctx.Err() != nil && runCtx.Err() == nil && errors.Is(context.Cause(ctx), errIterationTimeout) {
 		err = context.Cause(ctx)
