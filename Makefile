@@ -10,7 +10,7 @@ ACTION_IMAGE ?= smile-action:dev
 GOARCH    ?= $(shell $(GO) env GOARCH)
 GOTEST    := $(GO) test -race -shuffle=on -count=1
 
-.PHONY: all build action-image deps images demo lint test unit e2e bench fuzz clean
+.PHONY: all build action-image deps images demo lint test unit e2e eval bench fuzz clean
 
 all: build
 
@@ -51,8 +51,17 @@ unit: images
 e2e: build images
 	$(GOTEST) -tags e2e -timeout 30m ./test/e2e/...; s=$$?; bash scripts/clean-test-containers.sh; exit $$s
 
-# The README's test command: lint, unit tests (with -race) and end-to-end runs.
-test: lint unit e2e
+# Precision and recall of the deterministic mode on labelled tutorials: the repository's
+# own held-out set and, when it is beside the checkout (required in CI), ../shared/corpus.
+# Prints figures; fails only when a tutorial cannot be run.
+eval: build images
+	@if [ -d testdata/corpus ]; then echo "== eval: testdata/corpus"; ./$(BIN) eval -v testdata/corpus; fi
+	@if [ -d ../shared/corpus ]; then echo "== eval: ../shared/corpus"; ./$(BIN) eval -v ../shared/corpus; \
+	  elif [ "$$CI" = true ]; then echo "CI=true needs ../shared/corpus beside the checkout"; exit 1; fi
+
+# The README's test command: lint, unit tests (with -race), end-to-end runs and the
+# corpus evaluation.
+test: lint unit e2e eval
 
 bench: images
 	$(GO) test -run '^$$' -bench . -benchmem -count=1 ./...
