@@ -48,7 +48,7 @@ func buildGaps(st *loop.State, tut *tutorial.Tutorial) []Gap {
 				RuleID: RuleID(o.category), Trigger: string(o.f.Trigger), Class: string(o.f.Class),
 				Step: o.f.Step, Question: o.f.Question, Evidence: o.evidence, AlsoAt: o.f.AlsoAt,
 				SuggestedFix: o.fix, FixSource: o.fixSource,
-				FixVerified: o.f.FixVerified, FixEvidence: o.f.FixEvidence,
+				FixVerified: o.f.FixVerified, FixEvidence: o.f.FixEvidence, Suggestion: verifiedSuggestion(o.f),
 			}
 			byKey[o.key] = g
 			order = append(order, o.key)
@@ -645,4 +645,12 @@ func normCmd(s string) string {
 	s = strings.TrimPrefix(s, "$ ")
 	s = strings.ReplaceAll(s, "\\\n", " ")
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// verifiedSuggestion is the finding's rewritten lines, only when its fix was proven.
+func verifiedSuggestion(f loop.Finding) string {
+	if f.FixVerified == nil || !*f.FixVerified || f.Edit == nil {
+		return ""
+	}
+	return f.Edit.Replace
 }

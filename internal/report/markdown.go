@@ -168,6 +168,9 @@ func writeGap(b *strings.Builder, g Gap) {
 	if len(g.AlsoAt) > 0 {
 		fmt.Fprintf(b, "- **Also at lines**: %s\n", joinInts(g.AlsoAt))
 	}
+	if g.FixVerified == nil && g.FixEvidence != "" {
+		writeField(b, &after, "Fix verified", "not proven: "+strings.TrimPrefix(strings.TrimPrefix(g.FixEvidence, "not proven: "), "not checked: "))
+	}
 	if g.FixVerified != nil {
 		verdict := "no, the step still failed with the fix applied"
 		if *g.FixVerified {

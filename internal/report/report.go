@@ -248,6 +248,7 @@ type Gap struct {
 	AlsoAt       []int     `json:"alsoAt,omitempty" jsonschema:"description=Later lines failing from the same root cause"`
 	FixVerified  *bool     `json:"fixVerified,omitempty" jsonschema:"description=Set when the fix was applied to a copy of the tutorial and re-run in a fresh container: true when the step then worked"`
 	FixEvidence  string    `json:"fixEvidence,omitempty" jsonschema:"description=What the re-run with the fix applied showed"`
+	Suggestion   string    `json:"suggestion,omitempty" jsonschema:"description=The gap's lines (location line to endLine) rewritten with the fix applied; set only when the fix was verified\\, so a reviewer can commit it as a suggestion"`
 	Fingerprint  string    `json:"fingerprint" jsonschema:"description=Stable across re-runs and line shifts: tutorial path\\, category and the quoted text (or command\\, step\\, problem)"`
 }
 

@@ -146,7 +146,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		return
 	}
 	f := loop.Finding{Problem: failureProblem(rec, output)}
-	f.Fix = failureFix(rec, output)
+	f.Fix, f.Edit = failureFix(rec, output)
 	r := ss.addFinding(rec, f, output)
 	ss.taint(rec.Command, r)
 }
@@ -335,25 +335,27 @@ var (
 )
 
 // failureFix names the concrete change for a failed command.
-func failureFix(rec loop.CommandRecord, output string) string {
+func failureFix(rec loop.CommandRecord, output string) (string, *loop.Edit) {
 	w := firstWord(rec.Command)
 	switch {
 	case rec.TimedOut:
-		return fmt.Sprintf("say how long the command at line %d takes, or, if it is a server meant to keep running, say so and how to stop it", rec.Line)
+		return fmt.Sprintf("say how long the command at line %d takes, or, if it is a server meant to keep running, say so and how to stop it", rec.Line), nil
 	case reGitIdentity.MatchString(output):
-		return fmt.Sprintf("before line %d, add `git config --global user.name \"Your Name\"` and `git config --global user.email you@example.com`", rec.Line)
+		return fmt.Sprintf("before line %d, add `git config --global user.name \"Your Name\"` and `git config --global user.email you@example.com` (a fresh machine has no Git identity)", rec.Line),
+			&loop.Edit{InsertBefore: []string{`git config --global user.name "Your Name"`, `git config --global user.email you@example.com`}}
 	case rePermission.MatchString(output) && strings.HasPrefix(w, "./"):
-		return fmt.Sprintf("make the script executable before line %d: add `chmod +x %s`", rec.Line, strings.TrimPrefix(w, "./"))
+		script := strings.TrimPrefix(w, "./")
+		return fmt.Sprintf("make the script executable after creating it: add `chmod +x %s` before line %d", script, rec.Line), &loop.Edit{InsertBefore: []string{"chmod +x " + script}}
 	case rePermission.MatchString(output):
-		return fmt.Sprintf("line %d needs permissions the reader may not have; say whether to use sudo or which permission to set", rec.Line)
+		return fmt.Sprintf("line %d needs permissions the reader may not have; say whether to use sudo or which permission to set", rec.Line), nil
 	}
 	if m := reNoFile.FindStringSubmatch(output); m != nil {
-		return fmt.Sprintf("`%s` does not exist where line %d runs: add the step that creates it, or the missing `cd` into its directory, before line %d", m[1], rec.Line, rec.Line)
+		return fmt.Sprintf("`%s` does not exist where line %d runs: add the step that creates it, or the missing `cd` into its directory, before line %d", m[1], rec.Line, rec.Line), nil
 	}
 	if rec.Class == loop.ClassTestFailure {
-		return fmt.Sprintf("the tests at line %d fail when the tutorial is followed as written; check that the code shown earlier is complete and matches what the tests expect", rec.Line)
+		return fmt.Sprintf("the tests at line %d fail when the tutorial is followed as written; check that the code shown earlier is complete and matches what the tests expect", rec.Line), nil
 	}
-	return fmt.Sprintf("line %d fails on a fresh Debian system with: %s — correct the command or add the step it needs before it", rec.Line, firstNonEmpty(keyLine(output), fmt.Sprintf("exit code %d", rec.ExitCode)))
+	return fmt.Sprintf("line %d fails on a fresh Debian system with: %s — correct the command or add the step it needs before it", rec.Line, firstNonEmpty(keyLine(output), fmt.Sprintf("exit code %d", rec.ExitCode))), nil
 }
 
 // ambiguous records a file the reader is told to create without being told where.

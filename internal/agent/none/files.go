@@ -110,7 +110,7 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	return "", "", false, false
 }
 
-var reCreateVerb = regexp.MustCompile(`(?i)\b(create|save|write)\b[^.]*\b(file|script|as|with|named|called)\b`)
+var reCreateVerb = regexp.MustCompile(`(?i)\b(create|save|write)\b.*\b(file|script|as|with|named|called|containing)\b`)
 
 // sentences splits text at ". ", "! ", "? " and ": " (paths keep their dots).
 func sentences(text string) []string { return reSentenceEnd.Split(text, -1) }

@@ -71,7 +71,10 @@ func toolsNamed(line string) []string {
 // count only capitalised ("Go") so that "go to" is not Go.
 func nameIn(line, lower, a string) bool {
 	re := regexp.MustCompile(`(?:^|[^\w.-])` + regexp.QuoteMeta(a) + `(?:$|[^\w-])`)
-	if len(a) > 3 && !everyday[a] || strings.ContainsAny(a, "0123456789.") {
+	if everyday[a] {
+		return false // only in backticks
+	}
+	if len(a) > 3 || strings.ContainsAny(a, "0123456789.") {
 		return re.MatchString(lower)
 	}
 	capital := strings.ToUpper(a[:1]) + a[1:]

@@ -81,6 +81,7 @@ type session struct {
 	// lastFailedStep is the index of the most recent failed step
 	lastFailedStep int
 	blockRoots     map[int]int // block start line → root of its first unverified command
+	noVerify       bool        // a verification re-run: no nested verification
 }
 
 // Attempt follows the whole tutorial once.
@@ -144,6 +145,7 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 		}
 	}
 	ss.static()
+	ss.verifyFixes(ctx)
 	return ss.finish(), nil
 }
 

@@ -1,0 +1,209 @@
+package none
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/tutorial"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// readMD reads a tutorial of our own and returns what would run, what would be written
+// and what is skipped (command or file → reason).
+func readMD(t *testing.T, md string) (run []string, files []string, skipped map[string]string, asks []int) {
+	t.Helper()
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	skipped = map[string]string{}
+	for _, s := range read(tut) {
+		switch s.kind {
+		case runStep:
+			run = append(run, s.command.Text)
+		case fileStep:
+			files = append(files, joinDir(s.dir, s.file))
+		case askStep:
+			asks = append(asks, s.line)
+		case skipStep:
+			key := strings.TrimSpace(strings.SplitN(s.block.Content, "\n", 2)[0])
+			if s.command != nil {
+				key = s.command.Text
+			}
+			skipped[key] = s.reason
+		}
+	}
+	return run, files, skipped, asks
+}
+
+func TestReadFollowsTheLinuxTab(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		md   string
+	}{
+		{"mkdocs", "# Install\n\n=== \"Windows\"\n\n    ```powershell\n    choco install tool\n    ```\n\n=== \"Linux\"\n\n    ```bash\n    echo linux\n    ```\n\n=== \"macOS\"\n\n    ```bash\n    brew install tool\n    ```\n"},
+		{"pymdown", "# Install\n\n/// tab | macOS\n```bash\necho mac\n```\n///\n\n/// tab | Linux\n```bash\necho linux\n```\n///\n"},
+		{"docusaurus", "# Install\n\n<Tabs>\n<TabItem value=\"win\" label=\"Windows\">\n\n```bash\necho win\n```\n\n</TabItem>\n<TabItem value=\"linux\" label=\"Linux\">\n\n```bash\necho linux\n```\n\n</TabItem>\n</Tabs>\n"},
+		{"hugo tabs", "# Install\n\n{{< tabs >}}\n{{< tab name=\"macOS\" >}}\n\n```bash\necho mac\n```\n\n{{< /tab >}}\n{{< tab name=\"Linux\" >}}\n\n```bash\necho linux\n```\n\n{{< /tab >}}\n{{< /tabs >}}\n"},
+		{"hugo code group", "# Run\n\n{{< code >}}\n\n```linux\necho linux\n```\n\n```windows\necho win\n```\n\n{{< /code >}}\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			run, _, skipped, _ := readMD(t, tt.md)
+			assert.Equal(t, []string{"echo linux"}, run)
+			assert.NotEmpty(t, skipped, "the other tabs are recorded as skipped")
+		})
+	}
+}
+
+func TestReadDefaultToolTabAndShells(t *testing.T) {
+	t.Parallel()
+	run, _, skipped, _ := readMD(t, "# Setup\n\n=== \"npm\"\n\n    ```bash\n    npm install thing\n    ```\n\n=== \"yarn\"\n\n    ```bash\n    yarn add thing\n    ```\n\n## Completion\n\n=== \"Zsh\"\n\n    ```bash\n    echo zsh >> ~/.zshrc\n    ```\n\n=== \"Bash\"\n\n    ```bash\n    echo bash >> ~/.bashrc\n    ```\n")
+	assert.Equal(t, []string{"npm install thing", "echo bash >> ~/.bashrc"}, run, "the first tool tab is the default; Bash is the Debian shell")
+	assert.Contains(t, skipped["yarn add thing"], "followed \"npm\"")
+}
+
+func TestReadSkipsOtherSystems(t *testing.T) {
+	t.Parallel()
+	md := "# Get it\n\n## Fedora\n\n```bash\nsudo dnf install tool\n```\n\n## Debian and Ubuntu\n\n```bash\nsudo apt-get install -y tool\n```\n\n" +
+		"On Windows:\n\n```\nC:\\> setup.exe\n```\n\nOn Linux or macOS:\n\n```bash\necho unix\n```\n\n```powershell\nGet-ChildItem\n```\n\n```bash\nbrew install jq\nsudo pacman -S jq\n```\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt-get install -y tool", "echo unix"}, run)
+	assert.Contains(t, skipped["sudo dnf install tool"], "Fedora")
+	assert.Contains(t, skipped["Get-ChildItem"], "Windows")
+	assert.Contains(t, skipped["brew install jq"], "macOS")
+	assert.Contains(t, skipped["sudo pacman -S jq"], "Arch")
+}
+
+func TestReadAlternativesAsidesAndOutput(t *testing.T) {
+	t.Parallel()
+	md := "# Tool\n\n## Install methods\n\n### Script\n\n```bash\necho script-install\n```\n\n### From source\n\n```bash\necho source-install\n```\n\n## Use\n\n" +
+		"Run it:\n\n```bash\necho use\n```\n\nAlternatively, use the container:\n\n```bash\necho container\n```\n\nFor example, to pin a version:\n\n```bash\necho pinned\n```\n\n" +
+		"!!! tip\n\n    ```bash\n    echo tip\n    ```\n\nThe output is similar to:\n\n```bash\ntotal 0\n```\n\nIf you have not installed it yet, run:\n\n```bash\necho not-yet\n```\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"echo script-install", "echo use", "echo not-yet"}, run)
+	assert.Contains(t, skipped["echo source-install"], "alternative to \"Script\"")
+	assert.Contains(t, skipped["echo container"], "alternative")
+	assert.Contains(t, skipped["echo pinned"], "example")
+	assert.Contains(t, skipped["echo tip"], "side note")
+	assert.Contains(t, skipped["total 0"], "expected output")
+}
+
+func TestReadPromptsAndUntaggedBlocks(t *testing.T) {
+	t.Parallel()
+	md := "# Prompts\n\n```console\nalice@laptop:~/proj$ echo one\none\n(venv) $ echo two\ntwo\nPS> Write-Host three\n```\n\n" +
+		"Run the following command:\n\n```\n$ echo four\nfour\n```\n\nCreate the directory:\n\n```\nmkdir -p demo\ncd demo\n```\n\nThe output is similar to:\n\n```\nls -la\n```\n\n" +
+		"```python\n>>> print(5)\n5\n```\n\n```bash\n# a comment first\n$ echo six\nsix\n```\n"
+	run, _, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"echo one", "echo two", "echo four", "mkdir -p demo", "cd demo", "echo six"}, run,
+		"prompts beyond $, output lines and PS>/>>> are not run; an untagged block runs when the prose says to and every line is a command")
+}
+
+func TestReadTreesConfigAndPlaceholders(t *testing.T) {
+	t.Parallel()
+	md := "# Layout\n\n```bash\nmy-app\n├── src\n└── README.md\n```\n\nAdd your key and clone:\n\n```bash\nexport API_KEY=YOUR_API_KEY\ngit clone https://example.com/repo.git\ncd /path/to/project\necho keep\n```\n\n" +
+		"Set up a preferences file to pin the version:\n\n```bash\nPackage: tool\nPin: version 1.*\nPin-Priority: 1001\n```\n"
+	run, _, skipped, asks := readMD(t, md)
+	assert.Equal(t, []string{"echo keep"}, run)
+	assert.Contains(t, skipped["my-app"], "directory tree")
+	assert.Contains(t, skipped["export API_KEY=YOUR_API_KEY"], "substitutes")
+	assert.Contains(t, skipped["git clone https://example.com/repo.git"], "example.com")
+	assert.Contains(t, skipped["cd /path/to/project"], "/path/to")
+	assert.Equal(t, []int{20}, asks, "configuration in a shell block with no file name is a file to create without a name")
+}
+
+func TestReadFilesToCreate(t *testing.T) {
+	t.Parallel()
+	md := "# Files\n\nCreate `report.sh` with the following content:\n\n```bash\n#!/bin/sh\necho report\n```\n\nFilename: src/main.rs\n\n```rust\n# use std::io;\nfn main() {}\n```\n\n" +
+		"Add the dependency to `Cargo.toml`:\n\n```toml\nserde = \"1\"\n```\n\nNow write a heredoc:\n\n```bash\ncat > notes.txt <<'EOF'\nhi\nEOF\n```\n\n" +
+		"1. Using your editor, create a file called app.go in the `service` directory.\n2. At the top of app.go, paste the following:\n\n    ```\n    package main\n    ```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var writes []step
+	var run []string
+	for _, s := range read(tut) {
+		switch s.kind {
+		case fileStep:
+			writes = append(writes, s)
+		case runStep:
+			run = append(run, s.command.Text)
+		}
+	}
+	require.Len(t, writes, 5)
+	assert.Equal(t, "report.sh", writes[0].file, "a bash block introduced as a file's content is the file, not commands")
+	assert.Equal(t, "src/main.rs", writes[1].file)
+	assert.NotContains(t, writes[1].content, "use std::io", "rustdoc's hidden lines are not on the page")
+	assert.Equal(t, "Cargo.toml", writes[2].file)
+	assert.True(t, writes[2].appendF, "add … to is an edit, not a new file")
+	assert.Equal(t, "app.go", writes[3].file)
+	assert.Equal(t, "service", writes[3].dir)
+	assert.Equal(t, "service/app.go", writes[4].file, "the fragment goes into the file the prose named")
+	assert.True(t, writes[4].appendF)
+	assert.Equal(t, []string{"cat > notes.txt <<'EOF'\nhi\nEOF"}, run, "a heredoc stays a command")
+}
+
+func TestDeclaredPrerequisites(t *testing.T) {
+	t.Parallel()
+	tut, err := tutorial.Parse("t.md", []byte("# App\n\n## Prerequisites\n\n- [Node.js](https://nodejs.org) 20 or later\n- Docker Desktop\n\n## Build\n\nMake sure you have Go 1.22+ installed.\nLet's go to the next step and make it.\n"))
+	require.NoError(t, err)
+	p := declared(tut)
+	assert.Equal(t, 5, p["Node.js"])
+	assert.Equal(t, 6, p["Docker"])
+	assert.Equal(t, 10, p["Go"])
+	assert.NotContains(t, p, "GNU make", "everyday words are not tools")
+	assert.Equal(t, 5, p.declaredFor("npx", 20))
+	assert.Zero(t, p.declaredFor("npx", 3), "a prerequisite counts from where it is declared")
+	assert.Zero(t, p.declaredFor("cargo", 20))
+}
+
+func TestPredictProducts(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		cmd   string
+		paths []string
+		tools []string
+	}{
+		{"git clone https://github.com/o/r.git", []string{"r"}, nil},
+		{"git clone --depth 1 https://github.com/o/r.git work", []string{"work"}, nil},
+		{"mkdir -p a b && cd a", []string{"a", "b"}, nil},
+		{"cargo new hello", []string{"hello"}, []string(nil)},
+		{"npx create-thing@latest site classic", []string{"site"}, nil},
+		{"curl -fsSL https://x.test/key | sudo gpg --dearmor -o /usr/share/keyrings/k.gpg", []string{"/usr/share/keyrings/k.gpg"}, nil},
+		{"python3 -m venv .venv", []string{".venv"}, nil},
+		{"sudo apt-get install -y nodejs", nil, []string{"apt-get", "nodejs", "node", "npm", "npx"}},
+		{"cargo install ripgrep", nil, []string{"ripgrep"}},
+		{"curl -LsSf https://astral.sh/uv/install.sh | sh", nil, []string{"astral", "astral", "uv", "uv", "uvx"}},
+	} {
+		p := predict(tt.cmd)
+		assert.Equal(t, tt.paths, p.paths, tt.cmd)
+		if tt.tools != nil {
+			assert.Equal(t, tt.tools, p.tools, tt.cmd)
+		}
+	}
+}
+
+func TestStaticChecks(t *testing.T) {
+	t.Parallel()
+	md := "# Project\n\n```bash\ntool init my_app\n```\n\nIt creates:\n\n```text\nmy_app\n├── app.cfg\n└── main.py\n```\n\nRun it:\n\n```bash\npython3 main.py\n```\n\n" + // 17
+		"## Versions\n\n```bash\nvm install 2.1.0\nvm use 2.1\nvm exec 3.4 python3\n```\n\n" + // 22-24
+		"## Installer\n\n```bash\ncurl -fsSL https://get.example.test/widget/install.sh | sh\n```\n\nThen:\n\n```bash\nwidget --version\n```\n" // 29, 35
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	ss := &session{task: taskFor(tut), steps: read(tut), cwd: "/w"}
+	ss.static()
+	var got []string
+	for _, f := range ss.res.Findings {
+		got = append(got, f.Problem)
+		require.NotEmpty(t, f.Fix)
+	}
+	require.Len(t, got, 3, "%q", got)
+	assert.Contains(t, got[0], "never says `cd my_app`")
+	assert.Contains(t, got[1], "uses version 3.4, which no earlier step installs")
+	assert.Contains(t, got[2], "restart the shell or update PATH")
+	assert.Equal(t, []int{18, 26, 38}, []int{ss.res.Findings[0].Line, ss.res.Findings[1].Line, ss.res.Findings[2].Line})
+}
+
+func taskFor(tut *tutorial.Tutorial) loop.StudentTask {
+	return loop.StudentTask{Tutorial: tut, Events: loop.Discard}
+}
