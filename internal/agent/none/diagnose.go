@@ -197,7 +197,12 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 		Fix:     fmt.Sprintf("add a step before line %d that installs %s%s, or list %s under Prerequisites with a link to its install guide", rec.Line, t.Name, how, t.Name),
 	}
 	if t.Debian != "" {
-		f.Edit = &loop.Edit{InsertBefore: []string{t.Debian}}
+		install := t.Debian
+		if strings.HasPrefix(install, "sudo apt-get install") {
+			// a fresh container has no package lists; a fresh machine has: both work with this
+			install = "sudo apt-get update && " + install
+		}
+		f.Edit = &loop.Edit{InsertBefore: []string{install}}
 	}
 	return ss.addFinding(rec, f, output)
 }

@@ -1,0 +1,105 @@
+package none
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Behaviours of the deterministic Student on tutorials of our own, in a real container.
+
+func TestCascadeIsFoldedIntoItsRootCause(t *testing.T) {
+	t.Parallel()
+	md := "# Widget\n\n```bash\nfrobnicate --scaffold proj\ncd proj\nfrobnicate build\n```\n\nThen check the build:\n\n```bash\nls build/\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 4, f.Line)
+	assert.Contains(t, f.Problem, "`frobnicate` is not installed")
+	assert.Contains(t, f.AlsoAt, 6, "the same tool again is a consequence")
+	assert.Contains(t, f.Fix, "before line 4")
+}
+
+func TestNetworkFailuresAreUnverifiedNotGaps(t *testing.T) {
+	t.Parallel()
+	md := "# Download\n\n```bash\ncurl -fsSL https://downloads.invalid/tool.tar.gz -o tool.tar.gz\ntar xzf tool.tar.gz\n```\n\n```bash\ncurl -fsSL https://get.invalid/install.sh | sh\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "the sandbox's missing network is not the tutorial's fault")
+	require.NotNil(t, res.Coverage)
+	assert.Len(t, res.Coverage.Unverified, 3, "%+v", res.Coverage.Unverified)
+	assert.Contains(t, res.Coverage.Unverified[1].Reason, "depends on line 4")
+	assert.Contains(t, res.Coverage.Inconclusive, "could not be checked", "a run that verified nothing never passes")
+}
+
+func TestDeclaredPrerequisiteIsAnEnvironmentFinding(t *testing.T) {
+	t.Parallel()
+	md := "# Service\n\n## Prerequisites\n\n- [Go](https://go.dev/doc/install) 1.22 or later\n\n## Build\n\n```bash\ngo version\ngo build ./...\n```\n\n```bash\nsystemctl start myservice\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	goF, sysF := res.Findings[0], res.Findings[1]
+	assert.True(t, goF.Environment)
+	assert.Contains(t, goF.Problem, "Go is a prerequisite the tutorial names (line 5)")
+	assert.Contains(t, goF.Fix, "setup list")
+	assert.Equal(t, []int{11}, goF.AlsoAt)
+	assert.True(t, sysF.Environment)
+	assert.Contains(t, sysF.Problem, "systemd")
+}
+
+func TestProvenFixes(t *testing.T) {
+	t.Parallel()
+	md := "# Script\n\nCreate `hello.sh` with the following content:\n\n```bash\n#!/bin/sh\necho hello from the script\n```\n\nRun it:\n\n```bash\n./hello.sh\n```\n\n" +
+		"## Commit\n\n```bash\ngit init repo\ncd repo\ngit commit --allow-empty -m first\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	chmod, ident := res.Findings[0], res.Findings[1]
+	assert.Equal(t, 13, chmod.Line)
+	assert.Contains(t, chmod.Fix, "chmod +x hello.sh")
+	require.NotNil(t, chmod.FixVerified, chmod.FixEvidence)
+	assert.True(t, *chmod.FixVerified, chmod.FixEvidence)
+	assert.Equal(t, "chmod +x hello.sh\n./hello.sh", chmod.Edit.Replace, "a committable suggestion in the block's own style")
+	assert.Equal(t, 21, ident.Line)
+	assert.Contains(t, ident.Fix, "git config --global user.name")
+	require.NotNil(t, ident.FixVerified, ident.FixEvidence)
+	assert.True(t, *ident.FixVerified, ident.FixEvidence)
+}
+
+func TestUnprovenFixSaysWhy(t *testing.T) {
+	t.Parallel()
+	md := "# Greeting\n\n```console\n$ ./greet.sh\nhello\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1)
+	f := res.Findings[0]
+	assert.Nil(t, f.Edit, "no concrete change for a script that is never created")
+	assert.Nil(t, f.FixVerified)
+}
+
+func TestInstallAfterFirstUse(t *testing.T) {
+	t.Parallel()
+	md := "# Query\n\n```bash\necho '{\"a\":1}' | jqx .a\n```\n\n## Installing jqx\n\nIf you have not installed it yet:\n\n```bash\nsudo apt-get install -y jqx\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.NotEmpty(t, res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 4, f.Line)
+	assert.Contains(t, f.Problem, "before the step that installs it (line 12")
+	assert.Contains(t, f.Fix, "move the install step")
+}
+
+func TestCoverageCountsWhatRanAndWhatWasSkipped(t *testing.T) {
+	t.Parallel()
+	md := "# Counts\n\n```bash\necho one\n```\n\n=== \"Windows\"\n\n    ```powershell\n    Write-Host two\n    ```\n\n=== \"Linux\"\n\n    ```bash\n    echo two\n    ```\n\nSave this as `a.txt`:\n\n```text\nthree\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings)
+	c := res.Coverage
+	require.NotNil(t, c)
+	assert.Equal(t, 2, c.Run)
+	assert.Equal(t, 1, c.Files)
+	assert.Equal(t, 4, c.Blocks)
+	require.Len(t, c.Skipped, 1)
+	assert.Contains(t, c.Skipped[0].Reason, "Windows")
+	assert.Empty(t, c.Inconclusive)
+	assert.Equal(t, loop.StudentCompleted, res.Status)
+	assert.True(t, strings.Contains(res.Summary, "2 of 2 command(s) run, 0 unverified, 1 skipped"), res.Summary)
+}
