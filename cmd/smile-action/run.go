@@ -111,10 +111,10 @@ func cmdRun(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if out.Failed {
-		if out.State != nil && out.State.Status == loop.StatusInconclusive && !out.Report.Failed(out.Config.FailOn) {
-			return errInconclusive
-		}
 		return errFailed
+	}
+	if out.Report.Inconclusive(out.Config.FailOn) {
+		return errInconclusive
 	}
 	return nil
 }
@@ -123,10 +123,10 @@ func printOutcome(e *env, out *runOutcome) {
 	r := out.Report
 	verdict := "passed"
 	switch {
-	case out.State != nil && out.State.Status == loop.StatusInconclusive && !r.Failed(out.Config.FailOn):
-		verdict = "was inconclusive"
 	case out.Failed:
 		verdict = "did not pass"
+	case r.Inconclusive(out.Config.FailOn):
+		verdict = "was inconclusive"
 	}
 	reason := ""
 	if out.State != nil && out.State.FinalResult != nil && out.State.Status != loop.StatusCompleted {
@@ -281,7 +281,7 @@ func writeReport(e *env, out *runOutcome, tut *tutorial.Tutorial, req runRequest
 		Logger:   e.log,
 	})
 	out.Report = r
-	out.Failed = r.Failed(out.Config.FailOn) || out.State.Status != loop.StatusCompleted
+	out.Failed = r.Failed(out.Config.FailOn) || out.State.Status != loop.StatusCompleted && out.State.Status != loop.StatusInconclusive
 	files, err := rpt.Write(out.OutputDir, r, rpt.WithFallback(e.stdout))
 	if err != nil {
 		e.log.Error("write report", "dir", out.OutputDir, "err", err)

@@ -139,3 +139,43 @@ func TestGoldenAuditIssue(t *testing.T) {
 	assert.True(t, seen.HasCode("docs/we`ird @team.md"))
 	assert.True(t, seen.HasCode("blocker"))
 }
+
+func TestGoldenReviewCommentWithProvenFix(t *testing.T) {
+	t.Parallel()
+	yes, no := true, false
+	r := &report.Report{SchemaVersion: report.SchemaVersion}
+	r.Meta.Tutorial, r.Meta.TutorialURI, r.Meta.Status = "docs/script.md", "docs/script.md", "blocker"
+	r.Gaps = []report.Gap{
+		{ID: 1, Location: report.Location{Found: true, Line: 13, EndLine: 13, Text: "./hello.sh"},
+			Problem: "`./hello.sh` (line 13) fails: bash: line 1: ./hello.sh: Permission denied", SuggestedFix: "make the script executable after creating it: add `chmod +x hello.sh` before line 13",
+			FixVerified: &yes, FixEvidence: "with `chmod +x hello.sh` added before line 13, `./hello.sh` worked (exit 0) in a fresh container",
+			Suggestion: "chmod +x hello.sh\n./hello.sh", Severity: report.High, Category: report.CommandFailure, Fingerprint: "fp-chmod"},
+		{ID: 2, Location: report.Location{Found: true, Line: 20, EndLine: 20, Text: "make install"},
+			Problem: "`make` is not installed", SuggestedFix: "add a step before line 20 that installs GNU make",
+			FixVerified: &no, Suggestion: "sudo apt-get install -y make\nmake install", Severity: report.High, Category: report.MissingPrerequisite, Fingerprint: "fp-make"},
+	}
+	res := Result{Tutorial: "docs/script.md", Report: r, FailOn: "high"}
+	gaps := res.gaps()
+	md := newMarkers("").commentBody(gaps[0], true)
+	seen := checkBody(t, "comment-proven-fix.md", md)
+	assert.True(t, seen.HasCode("chmod +x hello.sh\n./hello.sh"), "a proven fix is offered as a committable suggestion: %q", seen.Code)
+	assert.Contains(t, md, "```suggestion\nchmod +x hello.sh\n./hello.sh\n```")
+
+	assert.NotContains(t, newMarkers("").commentBody(gaps[1], true), "suggestion", "an unproven fix is never a suggestion")
+	gaps[0].untrusted = true
+	assert.NotContains(t, newMarkers("").commentBody(gaps[0], true), "suggestion", "nor one from an untrusted artifact")
+}
+
+func TestInconclusiveRunIsNeutral(t *testing.T) {
+	t.Parallel()
+	r := &report.Report{SchemaVersion: report.SchemaVersion}
+	r.Meta.Status = "inconclusive"
+	res := Result{Tutorial: "docs/a.md", Report: r, FailOn: "high"}
+	assert.False(t, res.Failed())
+	assert.Equal(t, StatusInconclusive, overall([]Result{res}))
+	assert.Equal(t, "neutral", conclusion(overall([]Result{res})))
+	failing := hostileRun()
+	assert.Equal(t, StatusFailed, overall([]Result{res, failing}), "a failed tutorial outweighs an inconclusive one")
+	r.Gaps = []report.Gap{{Severity: report.Critical}}
+	assert.True(t, res.Failed(), "a failing gap makes an inconclusive run fail")
+}

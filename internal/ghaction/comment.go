@@ -64,6 +64,11 @@ var replaceRE = regexp.MustCompile("(?is)^\\s*replace\\s+`([^`]+)`\\s+with\\s+`(
 // lines); ok is false for any other kind of fix, for clipped text, and for a report
 // from an untrusted artifact (its text is not the tutorial's).
 func replacement(g fileGap) (string, bool) {
+	if g.Suggestion != "" && g.FixVerified != nil && *g.FixVerified && !g.untrusted && g.line() > 0 {
+		// a fix proven by re-running the tutorial with it applied, written for the gap's
+		// own lines
+		return g.Suggestion, true
+	}
 	m := replaceRE.FindStringSubmatch(g.SuggestedFix)
 	text := g.Location.Text
 	if g.untrusted || m == nil || text == "" || strings.HasSuffix(text, "…") || !strings.Contains(text, m[1]) {
@@ -86,6 +91,9 @@ func (m markers) commentBody(g fileGap, withSuggestion bool) string {
 	fmt.Fprintf(&b, "\n\n%s\n", report.ParagraphsMD(g.Problem))
 	if fix := strings.TrimSpace(g.SuggestedFix); fix != "" {
 		fmt.Fprintf(&b, "\n**Suggested fix:** %s\n", report.ParagraphsMD(fix))
+	}
+	if g.FixVerified != nil && *g.FixVerified && g.FixEvidence != "" {
+		fmt.Fprintf(&b, "\n**Fix verified:** %s\n", report.InlineMD(g.FixEvidence))
 	}
 	if withSuggestion {
 		if repl, ok := replacement(g); ok {

@@ -16,10 +16,14 @@ import (
 
 // Statuses of the status output.
 const (
-	StatusPassed  = "passed"
-	StatusFailed  = "failed"
-	StatusError   = "error"
-	StatusNothing = "skipped" // no tutorial to test
+	StatusPassed = "passed"
+	StatusFailed = "failed"
+	StatusError  = "error"
+	// StatusInconclusive: no tutorial failed, but at least one could not be exercised
+	// enough to call it a pass (its report's Coverage says why); the check is neutral
+	// and the job does not fail.
+	StatusInconclusive = "inconclusive"
+	StatusNothing      = "skipped" // no tutorial to test
 )
 
 // Publisher turns the results of one job into everything Action mode leaves behind:
@@ -299,6 +303,8 @@ func overall(results []Result) string {
 			return StatusError
 		case r.Failed():
 			status = StatusFailed
+		case r.Report.Inconclusive(r.FailOn) && status == StatusPassed:
+			status = StatusInconclusive
 		}
 	}
 	return status
@@ -308,7 +314,7 @@ func conclusion(status string) string {
 	switch status {
 	case StatusPassed:
 		return "success"
-	case StatusNothing:
+	case StatusNothing, StatusInconclusive:
 		return "neutral"
 	default:
 		return "failure"

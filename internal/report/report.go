@@ -344,7 +344,7 @@ type Recommendation struct {
 // Failed reports whether the run fails the job: it did not complete, or it has a gap
 // at or above failOn (see Severity.Fails).
 func (r *Report) Failed(failOn string) bool {
-	if r == nil || !r.Meta.Completed {
+	if r == nil || !r.Meta.Completed && r.Meta.Status != "inconclusive" {
 		return true
 	}
 	for _, g := range r.Gaps {
@@ -353,6 +353,12 @@ func (r *Report) Failed(failOn string) bool {
 		}
 	}
 	return false
+}
+
+// Inconclusive reports whether the run found no gap at or above failOn but exercised too
+// little of the tutorial to call it a pass (status inconclusive; the Coverage says why).
+func (r *Report) Inconclusive(failOn string) bool {
+	return r != nil && r.Meta.Status == "inconclusive" && !r.Failed(failOn)
 }
 
 // Fails reports whether a gap of severity s fails a run under the threshold failOn
