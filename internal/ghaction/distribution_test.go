@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/google/go-containerregistry/pkg/registry"
+	"github.com/rhysd/actionlint"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v4"
@@ -170,7 +171,7 @@ func TestReleaseWorkflow(t *testing.T) {
 	// The Action image: binaries with the version and this owner's learner image linked
 	// in, staged, built for both architectures from the FROM-scratch Dockerfile.
 	act := w.Jobs["action-image"]
-	assert.Equal(t, "prepare", act.Needs)
+	assert.ElementsMatch(t, []any{"prepare", "learner-images"}, act.Needs, "published after the learner images it defaults to")
 	assert.Equal(t, "write", act.Permissions["packages"])
 	steps := map[string]int{}
 	var build, push string
@@ -353,4 +354,27 @@ func TestReleasePublicScript(t *testing.T) {
 	out, err = runScript(t, dir, "release-public.sh", env, "private-org", "1.2.3", "smile-action")
 	require.Error(t, err)
 	assert.Contains(t, out, "(HTTP 401): make the package public once at https://github.com/private-org?tab=packages")
+}
+
+// Every workflow the project ships, checked by actionlint (rhysd/actionlint, the
+// linter GitHub's own docs point to): syntax, expressions and their types, job needs,
+// matrix references, known actions' inputs, runner labels.
+func TestWorkflowsLint(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join(repoRoot, ".github", "workflows", "*.yml"))
+	require.NoError(t, err)
+	examples, err := filepath.Glob(filepath.Join(repoRoot, "examples", "workflows", "*.yml"))
+	require.NoError(t, err)
+	files = append(files, examples...)
+	require.NotEmpty(t, files)
+	var out bytes.Buffer
+	l, err := actionlint.NewLinter(&out, &actionlint.LinterOptions{Shellcheck: "", Pyflakes: ""})
+	require.NoError(t, err)
+	for _, f := range files {
+		errs, err := l.LintFile(f, nil)
+		require.NoError(t, err, f)
+		for _, e := range errs {
+			t.Errorf("%s:%d:%d: %s [%s]", f, e.Line, e.Column, e.Message, e.Kind)
+		}
+	}
 }
