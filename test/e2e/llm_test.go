@@ -222,7 +222,7 @@ func TestCLIRuntimeCompleteRun(t *testing.T) {
 func nativeModel(t *testing.T, brain func(system string, texts, results []string) map[string]any) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
-			System   string `json:"system"`
+			System   []struct{ Text string } `json:"system"` // text blocks (the client marks a cache breakpoint)
 			Messages []struct {
 				Role    string `json:"role"`
 				Content []struct {
@@ -248,7 +248,11 @@ func nativeModel(t *testing.T, brain func(system string, texts, results []string
 				}
 			}
 		}
-		call := brain(req.System, texts, results)
+		var system string
+		for _, b := range req.System {
+			system += b.Text
+		}
+		call := brain(system, texts, results)
 		content := []any{map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", len(results)), "name": call["name"], "input": call["input"]}}
 		_ = json.NewEncoder(w).Encode(map[string]any{"type": "message", "role": "assistant", "model": "scripted", "content": content,
 			"stop_reason": "tool_use", "usage": map[string]any{"input_tokens": len(body) / 4, "output_tokens": 30}})

@@ -144,6 +144,16 @@ type modelServer struct {
 	known []string
 	// usage, when set, replaces the usage the server reports (see fakeUsage).
 	usage func(v view) fakeUsage
+	// cache, when set, models Anthropic's prompt cache for the usage (cache_test.go).
+	cache *promptCache
+	sum   fakeUsage // the usage reported so far
+}
+
+// totals returns the usage the server reported so far.
+func (m *modelServer) totals() fakeUsage {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sum
 }
 
 // fakeUsage is the token accounting a fake reports for one request.
@@ -231,6 +241,12 @@ func newServer(provider string, b brain) *modelServer {
 		if m.usage != nil {
 			u = m.usage(v)
 		}
+		if m.cache != nil && provider == "anthropic" {
+			u = m.cache.usage(req)
+		}
+		m.mu.Lock()
+		m.sum.In, m.sum.CacheRead, m.sum.CacheWrite, m.sum.Out = m.sum.In+u.In, m.sum.CacheRead+u.CacheRead, m.sum.CacheWrite+u.CacheWrite, m.sum.Out+u.Out
+		m.mu.Unlock()
 		cut := m.truncate != nil && m.truncate(v)
 		if cut {
 			rep = truncateReply(rep)
@@ -326,6 +342,9 @@ func newServer(provider string, b brain) *modelServer {
 
 func viewAnthropic(req map[string]any, body []byte) view {
 	v := view{System: get(req, "system"), Model: get(req, "model"), Body: body}
+	for _, b := range list(req, "system") { // system as a string or as text blocks
+		v.System += get(obj(b), "text")
+	}
 	for _, tl := range list(req, "tools") {
 		v.Tools = append(v.Tools, get(obj(tl), "name"))
 	}
