@@ -420,6 +420,16 @@ func (d *Docker) containerConfig() (*container.Config, *container.HostConfig) {
 		},
 	}
 	mounts := d.mounts()
+	if d.tutorialGit() {
+		for _, m := range mounts {
+			if m.Target == loop.TutorialMount {
+				// The repository's .git may hold the checkout's credentials
+				// (persist-credentials): hidden under an empty read-only tmpfs.
+				mounts = append(mounts, mount.Mount{Type: mount.TypeTmpfs, Target: loop.TutorialMount + "/.git", ReadOnly: true})
+				break
+			}
+		}
+	}
 	hostIP := "host-gateway"
 	if d.opts.HostGatewayIP != "" {
 		hostIP = d.opts.HostGatewayIP
@@ -601,6 +611,15 @@ func (d *Docker) mounts() []mount.Mount {
 		out = append(out, mount.Mount{Type: mount.TypeBind, Source: src, Target: m.target, ReadOnly: m.readOnly})
 	}
 	return out
+}
+
+// tutorialGit reports whether the tutorial directory is a repository root (has .git).
+func (d *Docker) tutorialGit() bool {
+	if d.opts.TutorialDir == "" {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(d.opts.TutorialDir, ".git"))
+	return err == nil
 }
 
 // handOver gives the files the container's root wrote into the mounted work and logs

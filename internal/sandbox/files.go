@@ -175,7 +175,7 @@ func (d *Docker) copyIn(ctx context.Context, id string) error {
 			continue
 		}
 		var buf bytes.Buffer
-		if err := tarDir(&buf, m.local, strings.TrimPrefix(m.target, "/")); err != nil {
+		if err := tarDir(&buf, m.local, strings.TrimPrefix(m.target, "/"), m.target == loop.TutorialMount); err != nil {
 			return fmt.Errorf("copy %s into the container: %w", m.local, err)
 		}
 		if err := d.api.CopyToContainer(ctx, id, "/", &buf, container.CopyToContainerOptions{}); err != nil {
@@ -213,8 +213,9 @@ func (d *Docker) copyOut(ctx context.Context, id string) error {
 	return errors.Join(errs...)
 }
 
-// tarDir writes dir's tree as a tar stream whose entries sit under prefix.
-func tarDir(w io.Writer, dir, prefix string) error {
+// tarDir writes dir's tree as a tar stream whose entries sit under prefix; noGit leaves
+// out a top-level .git (it may hold the checkout's credentials).
+func tarDir(w io.Writer, dir, prefix string, noGit bool) error {
 	tw := tar.NewWriter(w)
 	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -223,6 +224,12 @@ func tarDir(w io.Writer, dir, prefix string) error {
 		rel, err := filepath.Rel(dir, p)
 		if err != nil {
 			return err
+		}
+		if noGit && rel == ".git" {
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
 		}
 		fi, err := e.Info()
 		if err != nil {

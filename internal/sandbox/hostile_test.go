@@ -104,3 +104,17 @@ func TestWriteFileInWorkspaceIsTheLearners(t *testing.T) {
 	require.NoError(t, e.d.WriteFile(ctx, "sub/own.txt", []byte("mine"), 0o600))
 	assert.Equal(t, "1000 600 mine", e.run(t, `printf '%s %s %s' "$(stat -c %u sub/own.txt)" "$(stat -c %a sub/own.txt)" "$(cat sub/own.txt)"`).Stdout)
 }
+
+// A tutorial at a repository's root does not see the repository's .git, where the
+// checkout may have left its credentials (security review #13).
+func TestTutorialGitIsHidden(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(o *Options) {
+		require.NoError(t, os.MkdirAll(filepath.Join(o.TutorialDir, ".git"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(o.TutorialDir, ".git", "config"), []byte("[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0\n"), 0o644))
+	})
+	res := e.run(t, "ls -A /workspace/tutorial/.git | wc -l; cat /workspace/tutorial/README.md; touch /workspace/tutorial/.git/x 2>/dev/null || echo read-only")
+	assert.Equal(t, "0\n# Hello\nread-only\n", res.Stdout, res.Stderr)
+	_, err := os.Stat(filepath.Join(e.tutorial, ".git", "config"))
+	assert.NoError(t, err, "the host's .git is untouched")
+}
