@@ -20,9 +20,10 @@ func TestUntrustedKeepsOnlyHarmlessSettings(t *testing.T) {
 	file.Timeout = 1 << 30
 	file.StallThreshold = 7 // harmless: kept
 	file.StudentBehavior.PatienceLevel = "high"
+	file.LLM.Budget.MaxUSD = 1e6
 
 	got, ignored := Untrusted(trusted, file)
-	assert.Equal(t, []string{"llmProvider", "llm.baseURL", "scenario", "timeout", "container.memory", "container.pidsLimit", "failOn"}, ignored)
+	assert.Equal(t, []string{"llmProvider", "llm.baseURL", "llm.budget", "scenario", "timeout", "container.memory", "container.pidsLimit", "failOn"}, ignored)
 	for _, f := range TrustedFields {
 		assert.True(t, reflect.DeepEqual(reflect.ValueOf(f.ptr(&trusted)).Elem().Interface(), reflect.ValueOf(f.ptr(&got)).Elem().Interface()), f.Name)
 	}
