@@ -2,6 +2,7 @@ package config
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,4 +34,44 @@ func TestUntrustedKeepsOnlyHarmlessSettings(t *testing.T) {
 	same, none := Untrusted(trusted, trusted)
 	assert.Empty(t, none)
 	assert.Equal(t, trusted, same)
+}
+
+// harmlessFields may come from a pull request's smile.json: they shape the tutorial's
+// run, not what it may reach, spend or decide.
+var harmlessFields = []string{"$schema", "tutorial", "outputDir", "setup", "stallThreshold",
+	"studentBehavior.maxRetriesBeforeHelp", "studentBehavior.askOnMissingDependency",
+	"studentBehavior.askOnAmbiguousInstruction", "studentBehavior.askOnCommandFailure",
+	"studentBehavior.askOnTimeout", "studentBehavior.patienceLevel", "container.keepWork",
+	"llm.maxConsecutiveErrors"}
+
+// Every setting is classified: a field added to Config must be named trusted (or
+// harmless here) before a pull request can set it.
+func TestEverySettingIsClassified(t *testing.T) {
+	t.Parallel()
+	known := map[string]bool{}
+	for _, f := range TrustedFields {
+		known[f.Name] = true
+	}
+	for _, f := range harmlessFields {
+		known[f] = true
+	}
+	var walk func(prefix string, typ reflect.Type)
+	walk = func(prefix string, typ reflect.Type) {
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if prefix != "" {
+				name = prefix + "." + name
+			}
+			if known[name] {
+				continue
+			}
+			if f.Type.Kind() == reflect.Struct {
+				walk(name, f.Type)
+				continue
+			}
+			t.Errorf("config setting %s is neither in TrustedFields nor harmless: decide whether a pull request may set it", name)
+		}
+	}
+	walk("", reflect.TypeOf(Config{}))
 }
