@@ -347,6 +347,10 @@ func TestErrors(t *testing.T) {
 		require.ErrorAs(t, err, &im)
 		assert.True(t, im.EnvironmentUnavailable())
 		assert.Contains(t, err.Error(), "make images")
+		_, err = New(ctx, Options{Image: "smile-base:smile-loop-test-missing", RunID: "e2"})
+		require.ErrorAs(t, err, &im, "smile-base without a registry is built, not pulled from Docker Hub")
+		assert.Contains(t, err.Error(), "docker build -f images/smile-base/Dockerfile -t smile-base:smile-loop-test-missing .")
+		assert.Contains(t, err.Error(), "ghcr.io/smile-loop/smile-base:<version>")
 		// Any other missing image is pulled; a registry nobody answers at is named with
 		// the engine's answer (the registry e2e tests cover 401 and unknown tags).
 		var lines []string

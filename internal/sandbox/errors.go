@@ -42,9 +42,13 @@ func (e *ImageMissingError) Unwrap() error { return e.Err }
 // EnvironmentUnavailable marks the error as an environment problem (exit code 3).
 func (e *ImageMissingError) EnvironmentUnavailable() bool { return true }
 
-// FixImage is the command that makes image available: smile-lite is built locally
-// (no registry, never pulled), every other image is pulled when missing.
+// FixImage is the command that makes image available: the local-only smile-lite and
+// smile-base are built, every other image is pulled when missing.
 func FixImage(image string) string {
+	if localOnly(image) && strings.Contains(image, "smile-base") {
+		return fmt.Sprintf("build it from a smile-loop checkout with `docker build -f images/smile-base/Dockerfile -t %s .`, "+
+			"or set containerImage to a published one, %s", image, publishedHint)
+	}
 	if localOnly(image) {
 		return fmt.Sprintf("build it with `make images` (or `bash images/smile-lite/build.sh %s`)", image)
 	}

@@ -22,15 +22,16 @@ const PullTimeout = 15 * time.Minute
 // pullEvery is how often pull progress is reported.
 const pullEvery = 3 * time.Second
 
-// localOnly says whether image is one that only exists where it was built: smile-lite
-// without a registry in its name is built by `make images` and never pulled (the name
-// would resolve to docker.io/library/smile-lite, which does not exist).
+// localOnly says whether img only exists where it was built: smile-lite and smile-base
+// without a registry in their name (`make images`, images/smile-base/Dockerfile). They
+// are never pulled: the name would resolve to docker.io/library/…, which does not exist.
 func localOnly(img string) bool {
 	named, err := reference.ParseNormalizedNamed(img)
 	if err != nil {
 		return false
 	}
-	return reference.Domain(named) == "docker.io" && strings.HasPrefix(reference.Path(named), "library/smile-lite")
+	p := reference.Path(named)
+	return reference.Domain(named) == "docker.io" && (p == "library/smile-lite" || p == "library/smile-base")
 }
 
 // pullImage pulls img through the Engine API (POST /images/create, what `docker pull`

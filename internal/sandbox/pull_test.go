@@ -21,7 +21,9 @@ func TestLocalOnly(t *testing.T) {
 		"docker.io/library/smile-lite:1":      true,
 		"127.0.0.1:5000/smile-lite:latest":    false, // on a registry: pulled
 		"ghcr.io/smile-loop/smile-base:1.0.0": false,
-		"smile-base:latest":                   false,
+		"smile-base:latest":                   true,
+		"smile-base":                          true,
+		"smile-lite-extra:1":                  false,
 	} {
 		assert.Equal(t, want, localOnly(img), img)
 	}
