@@ -267,7 +267,7 @@ func TestHostileCanaryMaskedEverywhere(t *testing.T) {
 	grepText(t, "stderr", res.stderr, canaryProbes())
 }
 
-// Attacks 2, 9 and 10 in Action mode, from a pull request. The PR's smile.json points
+// Attacks 1, 2, 5, 9 and 10 in Action mode, from a pull request. The PR's smile.json points
 // llm.baseURL at the author's server, chooses replay with a passing scenario, lifts
 // the limits, keeps containers and sets failOn never; a second tutorial is a link to a
 // file outside the repository; the tutorial prints the canary. Before: the key went to
@@ -300,9 +300,17 @@ func TestHostilePullRequestInActionMode(t *testing.T) {
 	require.NoError(t, os.Symlink(outside, filepath.Join(ws, "docs", "evil.md")))
 	body, err := os.ReadFile(tut)
 	require.NoError(t, err)
+	victimDir := t.TempDir()
+	victim := filepath.Join(victimDir, "config")
+	require.NoError(t, os.WriteFile(victim, []byte("[core]\n\tbare = false\n"), 0o666))
+	require.NoError(t, os.Chmod(victimDir, 0o777))
+	links := hostileTutorial(t, filepath.Join(ws, "docs"), "links.md.tmpl", map[string]string{"VICTIM": victim, "VICTIMDIR": victimDir})
+	linksBody, err := os.ReadFile(links)
+	require.NoError(t, err)
 
 	gh := ghactiontest.NewGitHub(t, "Codertocat", "Hello-World", actionToken)
-	gh.AddPR(2, actionHead, map[string]string{"docs/canary.md": newFilePatch(string(body)), "docs/evil.md": newFilePatch("link")})
+	gh.AddPR(2, actionHead, map[string]string{"docs/canary.md": newFilePatch(string(body)), "docs/evil.md": newFilePatch("link"),
+		"docs/links.md": newFilePatch(string(linksBody))})
 	arts := ghactiontest.NewArtifacts(t)
 	env.Set("GITHUB_API_URL", gh.URL())
 	env.Set("INPUT_GITHUB-TOKEN", actionToken)
@@ -341,6 +349,15 @@ func TestHostilePullRequestInActionMode(t *testing.T) {
 	assert.Zero(t, hits.Load(), "nothing reached the PR author's server")
 	assert.Contains(t, log, "docs/evil.md is a symbolic link")
 	assert.NotContains(t, log, outsideMarker)
+	got, err := os.ReadFile(victim)
+	require.NoError(t, err)
+	assert.Equal(t, "[core]\n\tbare = false\n", string(got), "links in the mounts changed no host file")
+	entries, err := os.ReadDir(victimDir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "nothing was written into the linked directory")
+	for _, l := range strings.Split(log, "\n") {
+		assert.False(t, strings.HasPrefix(strings.TrimSpace(l), "::warning title=INJECTED"), "the tutorial made a workflow command: %q", l)
+	}
 	assert.Equal(t, "error", env.Outputs(t)["status"], "the refused link is an error; the PR's failOn never changed nothing")
 
 	outRoot := filepath.Join(ws, "smile-output")
@@ -355,6 +372,10 @@ func TestHostilePullRequestInActionMode(t *testing.T) {
 
 	st := runState(t, filepath.Join(outRoot, "docs-canary"))
 	assert.Empty(t, containersOf(t, st.RunID), "Action mode leaves no container, pass or fail")
+	assert.Contains(t, log, "smile-loop: testing docs/links.md")
+	lst := runState(t, filepath.Join(outRoot, "docs-links"))
+	assert.GreaterOrEqual(t, len(lst.History), 1, "the links tutorial ran")
+	assert.Empty(t, containersOf(t, lst.RunID), "not even after a failed run")
 	assert.Equal(t, "none", st.Config.LLMProvider, "the input, not the PR's replay")
 	assert.Equal(t, "high", st.Config.FailOn, "the default, not the PR's never")
 	assert.Equal(t, "2g", st.Config.Container.Memory)
