@@ -95,7 +95,10 @@ type geminiResponse struct {
 		CandidatesTokenCount    int `json:"candidatesTokenCount"`
 		ThoughtsTokenCount      int `json:"thoughtsTokenCount"`
 	} `json:"usageMetadata"`
-	ModelVersion string `json:"modelVersion"`
+	ModelVersion   string `json:"modelVersion"`
+	PromptFeedback struct {
+		BlockReason string `json:"blockReason"`
+	} `json:"promptFeedback"`
 }
 
 // geminiSchema removes the JSON Schema keywords the Gemini API's OpenAPI subset rejects.
@@ -184,6 +187,10 @@ func (g *Gemini) Complete(ctx context.Context, req Request) (Response, error) {
 		resp.Model = req.Model
 	}
 	if len(out.Candidates) == 0 {
+		if r := out.PromptFeedback.BlockReason; r != "" { // the prompt itself was refused: asking again cannot help
+			return resp, &APIError{Provider: "gemini", Status: http.StatusBadRequest, Type: "promptFeedback.blockReason " + r,
+				Message: "Gemini blocked the prompt (" + r + ")"}
+		}
 		return resp, &APIError{Provider: "gemini", Status: http.StatusBadGateway, Message: "answer has no candidates"}
 	}
 	c := out.Candidates[0]

@@ -46,3 +46,21 @@ func TestGeminiThoughtSignatureRoundTrips(t *testing.T) {
 	assert.Equal(t, "list_dir", fr["name"])
 	assert.Equal(t, map[string]any{"output": "a b"}, fr["response"])
 }
+
+// A prompt Gemini blocks comes back with promptFeedback.blockReason and no candidates
+// (ai.google.dev/api/generate-content#PromptFeedback): the reason is kept and the call
+// is not retried.
+func TestGeminiBlockedPromptKeepsTheReason(t *testing.T) {
+	t.Parallel()
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n++
+		_, _ = io.WriteString(w, `{"promptFeedback":{"blockReason":"PROHIBITED_CONTENT"},"usageMetadata":{"promptTokenCount":12,"totalTokenCount":12},"modelVersion":"gemini-3.8-flash"}`)
+	}))
+	t.Cleanup(srv.Close)
+	_, err := NewGemini(srv.URL, "k", nil, RetryPolicy{Sleep: (&sleeper{}).sleep}).Complete(context.Background(),
+		Request{Model: "gemini-3.8-flash", Messages: []Message{{Role: RoleUser, Parts: []Part{{Text: "hi"}}}}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "PROHIBITED_CONTENT")
+	assert.Equal(t, 1, n)
+}
