@@ -1,6 +1,7 @@
 package llmproxy
 
 import (
+	"compress/gzip"
 	"context"
 	"io"
 	"net/http"
@@ -45,8 +46,18 @@ func TestProxyMetersAnswersAndStopsPastTheBudget(t *testing.T) {
 			up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				calls++
 				w.Header().Set("Content-Type", "text/event-stream")
+				var out io.Writer = w
+				if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") { // as the real APIs do when asked
+					w.Header().Set("Content-Encoding", "gzip")
+					gz := gzip.NewWriter(w)
+					defer gz.Close()
+					out = gz
+				}
 				for _, part := range strings.SplitAfter(s.body, "\n") { // arrives in pieces
-					_, _ = io.WriteString(w, part)
+					_, _ = io.WriteString(out, part)
+					if gz, ok := out.(*gzip.Writer); ok {
+						_ = gz.Flush()
+					}
 					w.(http.Flusher).Flush()
 				}
 			}))
@@ -60,10 +71,17 @@ func TestProxyMetersAnswersAndStopsPastTheBudget(t *testing.T) {
 				req.Header.Set("Authorization", "Bearer run-token")
 				req.Header.Set("x-api-key", "run-token")
 				req.Header.Set("x-goog-api-key", "run-token")
+				req.Header.Set("Accept-Encoding", "gzip") // as the CLIs' HTTP clients send it
 				resp, err := http.DefaultClient.Do(req)
 				require.NoError(t, err)
 				defer resp.Body.Close()
-				b, _ := io.ReadAll(resp.Body)
+				var rd io.Reader = resp.Body
+				if resp.Header.Get("Content-Encoding") == "gzip" {
+					gz, err := gzip.NewReader(resp.Body)
+					require.NoError(t, err)
+					rd = gz
+				}
+				b, _ := io.ReadAll(rd)
 				return resp.StatusCode, string(b)
 			}
 			code, body := post()

@@ -191,6 +191,11 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			for _, h := range []string{"x-api-key", "x-goog-api-key", "Authorization"} {
 				out.Header.Del(h)
 			}
+			if p.opts.Meter != nil {
+				// the meter reads the answer's usage: let the transport ask for gzip and
+				// unpack it, so the bytes it sees (and the CLI gets) are plain
+				out.Header.Del("Accept-Encoding")
+			}
 			// "" (a local OpenAI-compatible server) adds nothing
 			spec, _ := provider.Lookup(p.opts.Provider)
 			kind := p.opts.KeyKind
