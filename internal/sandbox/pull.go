@@ -19,8 +19,8 @@ import (
 // hundred MB).
 const PullTimeout = 15 * time.Minute
 
-// pullEvery is how often pull progress is reported.
-const pullEvery = 3 * time.Second
+// pullEvery is how often pull progress is reported (a variable for the tests).
+var pullEvery = 3 * time.Second
 
 // localOnly says whether img only exists where it was built: smile-lite and smile-base
 // without a registry in their name (`make images`, images/smile-base/Dockerfile). They
@@ -103,8 +103,11 @@ func followPull(r io.Reader, img string, progress func(string)) error {
 		if m.Error != nil {
 			return errors.New(m.Error.Message)
 		}
-		if m.ID == "" || strings.Contains(m.Status, ":") { // "Pulling from …", "Digest: …", "Status: …"
-			continue
+		switch m.Status {
+		case "Pulling fs layer", "Waiting", "Downloading", "Verifying Checksum", "Download complete",
+			"Extracting", "Pull complete", "Already exists":
+		default:
+			continue // "Pulling from …" (its id is the tag), "Digest: …", "Status: …"
 		}
 		l := layers[m.ID]
 		if l == nil {

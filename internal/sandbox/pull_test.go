@@ -43,8 +43,19 @@ func TestFollowPull(t *testing.T) {
 {"status":"Digest: sha256:0123"}
 {"status":"Status: Downloaded newer image for 127.0.0.1:5000/smile/lite:e2e"}
 `
+	old := pullEvery
+	pullEvery = 0 // every event reports
+	t.Cleanup(func() { pullEvery = old })
 	var lines []string
 	require.NoError(t, followPull(strings.NewReader(stream), "x", func(s string) { lines = append(lines, s) }))
+	assert.Equal(t, []string{
+		"pulling x: 0/1 layers",
+		"pulling x: 0/2 layers",
+		"pulling x: 0/2 layers, 1.049MB of 4.194MB downloaded",
+		"pulling x: 0/2 layers, 4.194MB of 4.194MB downloaded",
+		"pulling x: 1/2 layers, 4.194MB of 4.194MB downloaded",
+		"pulling x: 2/2 layers, 4.194MB of 4.194MB downloaded",
+	}, lines)
 
 	bad := `{"status":"Pulling fs layer","progressDetail":{},"id":"a1"}
 {"errorDetail":{"message":"unauthorized: authentication required"},"error":"unauthorized: authentication required"}
