@@ -135,6 +135,9 @@ func writeStudent(b *strings.Builder, it loop.Iteration, s *loop.StudentResult, 
 func writeCall(b *strings.Builder, c loop.LLMCall) {
 	fmt.Fprintf(b, "[llm] agent=%s provider=%s model=%s tokens-in=%d tokens-out=%d duration=%s",
 		c.Agent, c.Provider, c.Model, c.TokensIn, c.TokensOut, c.Duration.Round(time.Millisecond))
+	if c.CachedTokensIn > 0 {
+		fmt.Fprintf(b, " cached-in=%d", c.CachedTokensIn)
+	}
 	if c.CostUSD > 0 {
 		fmt.Fprintf(b, " cost-usd=%.6f", c.CostUSD)
 	}
@@ -230,8 +233,8 @@ func auditFromReport(r *Report) string {
 		fmt.Fprintf(&b, "[file] iteration=%d %s (%d bytes)\n", f.Iteration, f.Path, f.Size)
 	}
 	for _, c := range r.AuditTrail.LLMCalls {
-		fmt.Fprintf(&b, "[llm] iteration=%d agent=%s provider=%s model=%s tokens-in=%d tokens-out=%d duration=%dms\n",
-			c.Iteration, c.Agent, c.Provider, c.Model, c.TokensIn, c.TokensOut, c.DurationMS)
+		fmt.Fprintf(&b, "[llm] iteration=%d agent=%s provider=%s model=%s tokens-in=%d cached-in=%d tokens-out=%d duration=%dms\n",
+			c.Iteration, c.Agent, c.Provider, c.Model, c.TokensIn, c.CachedIn, c.TokensOut, c.DurationMS)
 	}
 	return b.String()
 }
