@@ -53,6 +53,34 @@ func newFilePatch(content string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+// runActionBinary runs the action's binary in ws as a runner does: only PATH, HOME,
+// DOCKER_HOST and the given variables (GITHUB_*, INPUT_*, …) in its environment. It
+// returns the exit code and the job log (stdout and stderr).
+func runActionBinary(t *testing.T, bin, ws string, vars map[string]string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Dir = ws
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	if h := os.Getenv("DOCKER_HOST"); h != "" {
+		cmd.Env = append(cmd.Env, "DOCKER_HOST="+h)
+	}
+	for k, v := range vars {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return code, out.String()
+}
+
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "smile-action")
@@ -93,29 +121,7 @@ func TestActionModeEndToEnd(t *testing.T) {
 	env.Set("ACTIONS_RESULTS_URL", arts.URL())
 	env.Set("ACTIONS_RUNTIME_TOKEN", arts.Token)
 
-	runAction := func() (int, string) {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bin)
-		cmd.Dir = ws
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
-		if h := os.Getenv("DOCKER_HOST"); h != "" {
-			cmd.Env = append(cmd.Env, "DOCKER_HOST="+h)
-		}
-		for k, v := range env.Vars {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else {
-			require.NoError(t, err)
-		}
-		return code, out.String()
-	}
+	runAction := func() (int, string) { return runActionBinary(t, bin, ws, env.Vars) }
 
 	code, log := runAction()
 	require.Equal(t, 1, code, "a missing tool fails the step:\n%s", log)

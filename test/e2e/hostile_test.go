@@ -321,25 +321,9 @@ func TestHostilePullRequestInActionMode(t *testing.T) {
 	env.Set("INPUT_LLM-PROVIDER", "none") // the workflow's input: the only way to choose the provider
 	env.Set("HOSTILE_E2E_TOKEN", hostileCanary)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary)
-	cmd.Dir = ws
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
-	if h := os.Getenv("DOCKER_HOST"); h != "" {
-		cmd.Env = append(cmd.Env, "DOCKER_HOST="+h)
-	}
-	for k, v := range env.Vars {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	var logBuf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logBuf, &logBuf
-	err = cmd.Run()
-	log := logBuf.String()
+	code, log := runActionBinary(t, binary, ws, env.Vars)
 	t.Logf("job log:\n%s", log)
-	var ee *exec.ExitError
-	require.True(t, errors.As(err, &ee), "the step fails: %v", err)
-	assert.Equal(t, 1, ee.ExitCode())
+	require.Equal(t, 1, code, "the step fails")
 
 	for _, f := range []string{"llmProvider", "llm.baseURL", "scenario", "containerImage", "maxIterations", "timeout",
 		"container.memory", "container.pidsLimit", "container.keepOnSuccess", "failOn"} {
