@@ -128,7 +128,12 @@ type releaseWorkflow struct {
 		} `yaml:"push"`
 	} `yaml:"on"`
 	Permissions map[string]string `yaml:"permissions"`
-	Jobs        map[string]struct {
+	Defaults    struct {
+		Run struct {
+			Shell string `yaml:"shell"`
+		} `yaml:"run"`
+	} `yaml:"defaults"`
+	Jobs map[string]struct {
 		Needs       any               `yaml:"needs"`
 		Permissions map[string]string `yaml:"permissions"`
 		Outputs     map[string]string `yaml:"outputs"`
@@ -159,6 +164,7 @@ func TestReleaseWorkflow(t *testing.T) {
 
 	assert.Equal(t, []string{"v*.*.*"}, w.On.Push.Tags, "a version tag releases")
 	assert.Equal(t, map[string]string{"contents": "read"}, w.Permissions, "least privilege by default")
+	assert.Equal(t, "bash", w.Defaults.Run.Shell, "steps run with -eo pipefail: a failing check piped into tee fails the step")
 	assert.NotContains(t, text, "golang:", "no Go toolchain image: the binaries are compiled on the runner")
 
 	prep := w.Jobs["prepare"]
