@@ -469,6 +469,20 @@ func TestActionImageOnRunner(t *testing.T) {
 	comments2, _, _, _ := gh.Snapshot()
 	assert.Len(t, comments2, 1, "the re-run leaves the comment alone")
 	assert.Empty(t, ownersUnder(t, filepath.Join(j.workspace, "smile-output"), runnerUID, runnerGID))
+
+	// The fan-out job of examples/workflows/nightly-audit.yml: command discover only
+	// lists the tutorials, in the same image, in about a second.
+	for _, f := range []string{j.env["GITHUB_OUTPUT"], j.env["GITHUB_STEP_SUMMARY"]} {
+		require.NoError(t, os.WriteFile(f, nil, 0o644))
+	}
+	discover := actionInputs(t, actionToken, map[string]string{"command": "discover"})
+	res = j.run(t, discover)
+	require.Equal(t, 0, res.code, res.log)
+	t.Logf("discover step: %s", res.total.Round(10*time.Millisecond))
+	out, err = os.ReadFile(j.env["GITHUB_OUTPUT"])
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"include":[{"tutorial":"docs/frob.md"}]}`, ghactiontest.ParseOutputs(string(out))["matrix"])
+
 	assert.Empty(t, docker(t, "ps", "-aq", "--filter", "network="+j.network))
 	docker(t, "network", "rm", j.network) // the runner's job cleanup
 }
