@@ -111,3 +111,22 @@ func TestNewWithOnlyAClaudeOAuthToken(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.Contains(t, err.Error(), "CLAUDE_CODE_OAUTH_TOKEN is set but authenticates only the provider's CLI")
 }
+
+// The cli runtime keeps one budget meter per run: the key proxy's, which the codex
+// Mentor (the api runtime's) shares; once spent, the agents report it to the loop.
+func TestNewSharesOneBudgetMeter(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default()
+	cfg.LLMProvider = config.ProviderCodex
+	cfg.LLM.Budget.MaxTokens = 1000
+	s, m, err := New(cfg, func(k string) string { return map[string]string{"OPENAI_API_KEY": "k"}[k] }, Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = s.Close() })
+	require.NoError(t, s.proxy.overBudget())
+	_, err = s.proxy.opts.Meter.Add("gpt-6.2-sol", provider.Usage{Input: 1500})
+	require.Error(t, err)
+	var be *provider.BudgetError
+	require.ErrorAs(t, s.proxy.overBudget(), &be)
+	_, err = m.Advise(context.Background(), loop.MentorTask{Prompt: "p"})
+	require.ErrorAs(t, err, &be, "the codex Mentor spends from the same meter")
+}
