@@ -73,6 +73,29 @@ var prices = map[string]Price{
 	"gemini-3.1-pro-preview": {Input: 2, CachedRead: 0.20, CacheWrite: 2, Output: 12},
 }
 
+// maxOutput is the most output tokens one call may ask for, per model family prefix
+// (same sources as the prices: Claude 5.x and GPT-6 128K; Claude Haiku 4.5 64K; Gemini
+// 3.x 65,536). A request above it is refused by the provider, so a truncated answer is
+// never asked again with more than this.
+var maxOutput = map[string]int{
+	"claude-haiku-4-5": 64000,
+	"claude-":          128000,
+	"gpt-6":            128000,
+	"gemini-3":         65536,
+}
+
+// MaxOutputOf returns the output limit of model, 0 when unknown (no cap).
+func MaxOutputOf(model string) int {
+	m := strings.TrimPrefix(strings.ToLower(strings.TrimSpace(model)), "models/")
+	best, limit := "", 0
+	for prefix, n := range maxOutput {
+		if strings.HasPrefix(m, prefix) && len(prefix) > len(best) {
+			best, limit = prefix, n
+		}
+	}
+	return limit
+}
+
 // PriceOf returns the price of model; a dated snapshot ("…-20261001") or a served name
 // with a prefix ("models/…") falls back to its base name.
 func PriceOf(model string) (Price, bool) {

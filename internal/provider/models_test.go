@@ -49,6 +49,14 @@ func TestPriceOfSnapshotsTakesTheLongestBase(t *testing.T) {
 	assert.Equal(t, prices["gemini-3.8-flash"], p)
 }
 
+func TestMaxOutputOf(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, 65536, MaxOutputOf("gemini-3.8-flash"))
+	assert.Equal(t, 64000, MaxOutputOf("claude-haiku-4-5-20251001"))
+	assert.Equal(t, 128000, MaxOutputOf("claude-sonnet-5-5"))
+	assert.Equal(t, 0, MaxOutputOf("llama3"))
+}
+
 // The README's tables are what ModelsTable and CredentialsTable render:
 // go test ./internal/provider -run TestReadmeTables -update after changing a table.
 func TestReadmeTables(t *testing.T) {

@@ -105,10 +105,14 @@ func (c *conversation) next(ctx context.Context) (Response, error) {
 		trunc := &TruncatedError{Model: rec.Model, Limit: limit, StopReason: resp.StopReason, Field: maxTokensField(c.tier)}
 		rec.Error = trunc.Error()
 		c.calls = append(c.calls, rec)
-		if c.maxTokens <= 0 || limit >= 4*c.maxTokens {
+		next := limit * 2
+		if capped := provider.MaxOutputOf(c.model); capped > 0 {
+			next = min(next, capped) // the provider refuses more than its model's output limit
+		}
+		if c.maxTokens <= 0 || limit >= 4*c.maxTokens || next <= limit {
 			return resp, trunc
 		}
-		limit *= 2
+		limit = next
 		c.room = limit
 	}
 	c.lastInput = resp.Usage.InputTokens

@@ -98,3 +98,20 @@ func TestUnknownModelNamesTheSetting(t *testing.T) {
 		})
 	}
 }
+
+// More room never goes past the model's own output limit (Gemini 3.x: 65,536), which
+// the provider would refuse.
+func TestMoreRoomStopsAtTheModelLimit(t *testing.T) {
+	t.Parallel()
+	srv := newModelServer(t, "gemini", func(view) reply { return reply{Calls: []call{tool("run_command", "command", "true")}} })
+	srv.truncate = func(view) bool { return true }
+	s := NewStudent(Options{Client: clientFor("gemini", srv.URL, RetryPolicy{}), Standard: "gemini-3.8-flash", MaxTokens: config.TierTokens{Standard: 40000}})
+	res, err := s.Attempt(context.Background(), studentTask(t))
+	require.NoError(t, err)
+	assert.Contains(t, res.Reason, "cut off at 65536 output tokens (MAX_TOKENS)")
+	var limits []int
+	for _, v := range srv.views() {
+		limits = append(limits, v.MaxTokens)
+	}
+	assert.Equal(t, []int{40000, 65536}, limits)
+}
