@@ -63,6 +63,10 @@ type responsesResponse struct {
 	IncompleteDetails *struct {
 		Reason string `json:"reason"`
 	} `json:"incomplete_details"`
+	Error *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
 	Output []json.RawMessage `json:"output"`
 	Usage  struct {
 		InputTokens        int `json:"input_tokens"`
@@ -121,6 +125,9 @@ func (o *OpenAI) completeResponses(ctx context.Context, req Request) (Response, 
 	resp := Response{
 		Message: Message{Role: RoleAssistant}, Model: out.Model, StopReason: out.Status,
 		Usage: Usage{InputTokens: out.Usage.InputTokens, CachedInputTokens: out.Usage.InputTokensDetails.CachedTokens, OutputTokens: out.Usage.OutputTokens},
+	}
+	if out.Status == "failed" && out.Error != nil { // a 200 answer that says the response failed
+		return resp, &APIError{Provider: "openai", Status: http.StatusBadGateway, Type: out.Error.Code, Message: out.Error.Message}
 	}
 	if d := out.IncompleteDetails; out.Status == "incomplete" && d != nil {
 		resp.StopReason = d.Reason
