@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"os"
 
 	"github.com/smile-loop/smile-loop/internal/redact"
@@ -58,6 +59,7 @@ func cmdReport(_ context.Context, e *env, args []string) error {
 		}
 	}
 	r := rpt.Build(st, tut, rpt.Options{
+		RuleFix: none.Fix,
 		Secrets: secrets, RepoRoot: *repoRoot, LogsDir: *from, Version: version, Logger: e.log,
 	})
 	dir := *output

@@ -244,6 +244,7 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 		return setupFailed(err)
 	}
 	st, err := loop.Run(ctx, loop.Options{
+		RuleFix:  none.Fix,
 		Config:   cfg,
 		Tutorial: tut,
 		Sandbox:  sb,
@@ -274,6 +275,7 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 // files it still leaves state.json behind.
 func writeReport(e *env, out *runOutcome, tut *tutorial.Tutorial, req runRequest, secrets []string) {
 	r := rpt.Build(out.State, tut, rpt.Options{
+		RuleFix:  none.Fix,
 		Secrets:  secrets,
 		RepoRoot: req.RepoRoot,
 		LogsDir:  filepath.Join(scratchDir(req, out.OutputDir), "logs"),

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-
-	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
 // maxCommandOutput bounds the output kept per command in the state.
@@ -16,7 +14,7 @@ const maxCommandOutput = 4000
 // spec knows (recovering from the raw text if need be), secrets masked, every failing
 // command classified, the stuck triggers enforced (5.S2, 5.E1), at least one finding
 // naming its trigger and context for ask_mentor (5.S3), findings located in the
-// tutorial, and a submitted plan validated.
+// tutorial and categorised (completeFinding), and a submitted plan validated.
 func (r *runner) normalize(res StudentResult, it *Iteration) StudentResult {
 	n := it.Iteration
 	res = maskValue(r.mask, res)
@@ -68,15 +66,16 @@ func (r *runner) normalize(res StudentResult, it *Iteration) StudentResult {
 		if f.Class == "" && f.Command != "" && f.ExitCode != 0 {
 			f.Class, _ = Classify(f.Command, f.ExitCode, f.Output, false)
 		}
-		if f.Line == 0 {
-			f.Line, f.EndLine = locateFinding(r.o.Tutorial, *f)
-		}
-		if f.Line == 0 {
-			f.Line, f.EndLine = planLines(r.st.Plan, f.Step)
-		}
 		if f.Problem == "" {
 			f.Problem = firstNonEmpty(res.Problem, res.Reason, "the Student got stuck here")
 		}
+		// What a Student must not decide for the loop (a replayed result keeps how its
+		// line was found when that line exists).
+		f.Severity, f.FixSource = "", ""
+		if !lineIn(r.o.Tutorial, f.Line) {
+			f.Located = ""
+		}
+		completeFinding(f, r.o.Tutorial, r.st.Plan, res.Commands)
 	}
 	return res
 }
@@ -190,106 +189,4 @@ func quoted(s string) string {
 		return m[1]
 	}
 	return ""
-}
-
-// locateFinding finds the tutorial lines a finding is about: its command, then its
-// quote, then the step it names.
-func locateFinding(tut *tutorial.Tutorial, f Finding) (int, int) {
-	if tut == nil || tut.Map == nil {
-		return 0, 0
-	}
-	if f.Command != "" {
-		if l, e := commandLine(tut, f.Command); l > 0 {
-			return l, e
-		}
-	}
-	for _, q := range []string{f.Quote, f.Step} {
-		if strings.TrimSpace(q) == "" {
-			continue
-		}
-		if loc, ok := tut.Map.Locate(q); ok && loc.Line > 0 {
-			return loc.Line, max(loc.EndLine, loc.Line)
-		}
-		for _, needle := range needles(q) {
-			if l := findLine(tut, needle); l > 0 {
-				return l, l
-			}
-		}
-	}
-	return 0, 0
-}
-
-// commandLine finds the line of a command among the tutorial's code blocks.
-func commandLine(tut *tutorial.Tutorial, command string) (int, int) {
-	command = strings.TrimSpace(command)
-	if tut == nil || tut.Map == nil || command == "" {
-		return 0, 0
-	}
-	for _, cb := range tut.Map.CodeBlocks() {
-		for _, c := range cb.Commands {
-			if strings.TrimSpace(c.Text) == command {
-				return c.StartLine, c.EndLine
-			}
-		}
-	}
-	if l := findLine(tut, firstLine(command)); l > 0 {
-		return l, l
-	}
-	return 0, 0
-}
-
-// needles are the parts of a step name worth searching for: the whole, text in quotes
-// or backticks, and what follows "Step 3:".
-func needles(s string) []string {
-	out := []string{s}
-	for _, m := range reQuoted.FindAllStringSubmatch(s, -1) {
-		out = append(out, m[1])
-	}
-	if i := strings.Index(s, ":"); i > 0 && i < len(s)-4 {
-		out = append(out, s[i+1:])
-	}
-	if i := strings.Index(s, " ("); i > 4 {
-		out = append(out, s[:i])
-	}
-	return out
-}
-
-var markup = strings.NewReplacer("#", "", "*", "", "_", "", "`", "", ">", "", "$ ", "")
-
-// findLine returns the first line containing needle, ignoring case and inline markup;
-// headings win over other lines.
-func findLine(tut *tutorial.Tutorial, needle string) int {
-	needle = strings.ToLower(strings.Join(strings.Fields(markup.Replace(needle)), " "))
-	if len([]rune(needle)) < 4 {
-		return 0
-	}
-	first := 0
-	for i := 1; i <= tut.Map.LineCount(); i++ {
-		raw := tut.Map.Line(i)
-		line := strings.ToLower(strings.Join(strings.Fields(markup.Replace(raw)), " "))
-		if strings.Contains(line, needle) {
-			if strings.HasPrefix(strings.TrimSpace(raw), "#") {
-				return i
-			}
-			if first == 0 {
-				first = i
-			}
-		}
-	}
-	return first
-}
-
-// planLines finds a step the Student named in its accepted plan.
-func planLines(plan []PlanStep, step string) (int, int) {
-	step = strings.ToLower(strings.TrimSpace(step))
-	if step == "" {
-		return 0, 0
-	}
-	for _, p := range plan {
-		title := strings.ToLower(strings.TrimSpace(p.Title))
-		if title != "" && (strings.Contains(step, title) || strings.Contains(title, step)) {
-			return p.StartLine, p.EndLine
-		}
-	}
-	return 0, 0
 }

@@ -40,6 +40,9 @@ type Options struct {
 	// IterationTimeout bounds one Student attempt and one Mentor answer (7.E1); 0 means
 	// 20 × studentBehavior.timeoutSeconds, at least 5 minutes, never beyond the run timeout.
 	IterationTimeout time.Duration
+	// RuleFix writes the fix of a finding the Mentor left without one (cmd passes the
+	// deterministic Mentor's rules, none.Fix); nil leaves it without a fix.
+	RuleFix RuleFix
 	// MaxConsecutiveErrors is how many iterations in a row may fail (agent error,
 	// unparseable output) before the run ends as error; 0 means 2.
 	MaxConsecutiveErrors int
@@ -352,6 +355,7 @@ func (r *runner) run(parent context.Context) error {
 			return r.finish(StatusBlocker, "the Mentor could not answer (treated as unresolvable, 6.E1): "+r.mask.str(err.Error()))
 		}
 		it.Mentor = rec
+		fixFindings(it.Student.Findings, rec, r.o.RuleFix)
 		st.MentorNotes = append(st.MentorNotes, rec.Notes)
 		it.Ended = now()
 		if err := r.endIteration(it); err != nil {
@@ -582,6 +586,7 @@ func (r *runner) end(status Status, reason string) error {
 	st.Phase = PhaseDone
 	st.EndTime = now()
 	st.FinalResult = &FinalResult{Status: status, Reason: r.mask.str(reason), Summary: r.summary(status)}
+	CompleteFindings(st, r.o.Tutorial, r.o.RuleFix)
 	err := r.save()
 	if n := len(st.History); n > 0 {
 		if ierr := SaveIteration(r.o.StateDir, st.History[n-1]); ierr != nil {

@@ -160,14 +160,18 @@ type StudentResult struct {
 	ParseError string `json:"parseError,omitempty"`
 }
 
-// Finding is one place the Student got stuck, with what the loop knows of it. The
-// report turns findings into gaps; a Student that stops at the first problem has one,
-// the deterministic Student has one per failing root cause.
+// Finding is one place the Student got stuck, with what the loop knows of it. Agents
+// fill what they observed; the loop completes it (CompleteFindings: location, category,
+// severity, fix) and the report renders it as a gap. A Student that stops at the first
+// problem has one, the deterministic Student has one per failing root cause.
 type Finding struct {
-	Step      string       `json:"step,omitempty"`  // the step as the Student named it
-	Quote     string       `json:"quote,omitempty"` // tutorial text the Student quoted
-	Line      int          `json:"line,omitempty"`  // tutorial line when known (0: locate from Step/Quote/Command)
-	EndLine   int          `json:"endLine,omitempty"`
+	Step    string `json:"step,omitempty"`  // the step as the Student named it
+	Quote   string `json:"quote,omitempty"` // tutorial text the Student quoted
+	Line    int    `json:"line,omitempty"`  // tutorial line; agents may leave it 0, the loop locates it (Locate)
+	EndLine int    `json:"endLine,omitempty"`
+	// Located says how the loop found Line (LocatedByAgent, …; LocatedNowhere when no
+	// line fits); "" in a state.json written before findings were complete.
+	Located   string       `json:"located,omitempty"`
 	Problem   string       `json:"problem"`
 	Question  string       `json:"question,omitempty"`
 	Trigger   Trigger      `json:"trigger,omitempty"`
@@ -181,11 +185,17 @@ type Finding struct {
 	// prerequisite the image lacks, no systemd, no Docker Engine), not a fault of the
 	// tutorial.
 	Environment bool `json:"environment,omitempty"`
-	// Category is the report category the agent chose ("missing step", …); "" lets the
-	// report derive it from the failure class.
+	// Category is one of Categories: the agent may choose it ("missing step", …), else
+	// the loop derives it (Categorize).
 	Category string `json:"category,omitempty"`
-	// Fix is the concrete change the agent proposes ("" when the Mentor writes it).
-	Fix string `json:"fix,omitempty"`
+	// Severity is set by the loop: SeverityOf the category, low for an environment
+	// limitation, critical for the finding that stopped the run.
+	Severity string `json:"severity,omitempty"`
+	// Fix is the concrete change to the tutorial: the agent may propose it; once the
+	// Mentor answered (or the run ended) the loop sets the fix and FixSource
+	// (FixByMentor, FixByMentorNotes, FixByRule).
+	Fix       string `json:"fix,omitempty"`
+	FixSource string `json:"fixSource,omitempty"`
 	// Edit is the fix as a change to the tutorial, when it is one: lines to insert before
 	// Line (InsertBefore) or a replacement for Line (Replace). Proven fixes apply it.
 	Edit *Edit `json:"edit,omitempty"`

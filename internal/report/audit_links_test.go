@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"os"
 	"path/filepath"
 	"testing"
@@ -20,11 +21,11 @@ func TestOutputPathLinksAreNotFollowed(t *testing.T) {
 	require.NoError(t, os.Symlink(filepath.Join(logs, "real.log"), filepath.Join(logs, "inner.log")))
 	require.NoError(t, os.Symlink(outside, filepath.Join(logs, "commands")))
 
-	r := Build(hostileState(filepath.Join(logs, "inner.log")), nil, Options{Now: fixedNow, LogsDir: logs})
+	r := Build(hostileState(filepath.Join(logs, "inner.log")), nil, Options{RuleFix: none.Fix, Now: fixedNow, LogsDir: logs})
 	assert.NotContains(t, RenderAuditLog(r), "INSIDE-MARKER", "a final link is refused")
-	r = Build(hostileState(filepath.Join(logs, "commands", "secret.log")), nil, Options{Now: fixedNow, LogsDir: logs})
+	r = Build(hostileState(filepath.Join(logs, "commands", "secret.log")), nil, Options{RuleFix: none.Fix, Now: fixedNow, LogsDir: logs})
 	assert.NotContains(t, RenderAuditLog(r), "OUTSIDE-MARKER", "a linked directory does not lead outside")
 	// The same file, not through a link, is read: the test can fail.
-	r = Build(hostileState(filepath.Join(logs, "real.log")), nil, Options{Now: fixedNow, LogsDir: logs})
+	r = Build(hostileState(filepath.Join(logs, "real.log")), nil, Options{RuleFix: none.Fix, Now: fixedNow, LogsDir: logs})
 	assert.Contains(t, RenderAuditLog(r), "INSIDE-MARKER")
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"strings"
 	"testing"
 	"time"
@@ -36,7 +37,7 @@ func bigState() *loop.State {
 func BenchmarkBuild(b *testing.B) {
 	st := bigState()
 	tut := loadTutorial(b, "tutorial.md")
-	opts := Options{Now: fixedNow, Secrets: []string{canary, "another-secret-value"}}
+	opts := Options{RuleFix: none.Fix, Now: fixedNow, Secrets: []string{canary, "another-secret-value"}}
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = Build(st, tut, opts)
@@ -44,7 +45,7 @@ func BenchmarkBuild(b *testing.B) {
 }
 
 func BenchmarkRender(b *testing.B) {
-	r := Build(bigState(), loadTutorial(b, "tutorial.md"), Options{Now: fixedNow, Secrets: []string{canary}})
+	r := Build(bigState(), loadTutorial(b, "tutorial.md"), Options{RuleFix: none.Fix, Now: fixedNow, Secrets: []string{canary}})
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = RenderMarkdown(r)

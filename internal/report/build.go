@@ -42,7 +42,7 @@ func Build(st *loop.State, tut *tutorial.Tutorial, opts Options) *Report {
 
 	r := &Report{SchemaVersion: SchemaVersion, redactor: red}
 	r.Meta = buildMeta(st, tut, opts, now)
-	r.Gaps = buildGaps(st, tut)
+	r.Gaps = buildGaps(st, tut, opts.RuleFix)
 	r.Timeline = buildTimeline(st, r.Gaps)
 	r.AuditTrail = buildAudit(st, opts.MaxOutput)
 	r.Coverage = buildCoverage(st)

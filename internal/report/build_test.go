@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +53,11 @@ func TestLocate(t *testing.T) {
 			if tt.tut == nil {
 				c = nil
 			}
-			loc := locate(tt.f, tt.tut, plan, c)
+			// located once by the loop, rendered by the report
+			l := loop.Locate(tt.tut, plan, c, tt.f)
+			f := tt.f
+			f.Line, f.EndLine, f.Located = l.Line, l.EndLine, l.Source
+			loc := location(f, tt.tut)
 			require.Equal(t, tt.found, loc.Found, "%+v", loc)
 			if !tt.found {
 				assert.Zero(t, loc.Line, "a location that was not found has no line")
@@ -101,9 +106,9 @@ func TestCategoryAndSeverity(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c := categorize(tt.f, evidence(tt.f, nil))
-			assert.Equal(t, tt.cat, c)
-			assert.Equal(t, tt.sev, severityOf(c))
+			c := loop.Categorize(tt.f, "")
+			assert.Equal(t, tt.cat, Category(c))
+			assert.Equal(t, tt.sev, Severity(loop.SeverityOf(c)))
 		})
 	}
 }
@@ -133,7 +138,7 @@ func TestBlockingGapIsCritical(t *testing.T) {
 						{Step: "Install", Command: "npm install", ExitCode: 127, Class: loop.ClassMissingDependency, Problem: "npm missing"},
 					}},
 				Mentor: &loop.MentorRecord{Notes: "n", Unresolvable: tt.unres}}}
-			r := Build(st, loadTutorial(t, "tutorial.md"), Options{Now: fixedNow})
+			r := Build(st, loadTutorial(t, "tutorial.md"), Options{RuleFix: none.Fix, Now: fixedNow})
 			require.Len(t, r.Gaps, 2)
 			assert.Equal(t, Medium, r.Gaps[0].Severity, "only the finding that stopped the Student is critical")
 			assert.Equal(t, tt.want, r.Gaps[1].Severity)
@@ -160,13 +165,13 @@ func TestDuplicatesMerge(t *testing.T) {
 		{Iteration: 3, Student: &loop.StudentResult{StudentOutput: loop.StudentOutput{Status: loop.StudentAskMentor,
 			CurrentStep: "Install", Problem: "npm is missing"}, Trigger: loop.TriggerMissingDependency, Commands: cmd}},
 	}
-	r := Build(st, loadTutorial(t, "tutorial.md"), Options{Now: fixedNow})
+	r := Build(st, loadTutorial(t, "tutorial.md"), Options{RuleFix: none.Fix, Now: fixedNow})
 	require.Len(t, r.Gaps, 1, "%+v", r.Gaps)
 	g := r.Gaps[0]
 	assert.Equal(t, []int{1, 2, 3}, g.Iterations)
 	assert.Equal(t, 14, g.Location.Line)
 	assert.Equal(t, "List Node.js 20 under Prerequisites.", g.SuggestedFix, "the Mentor's own fix wins over notes")
-	assert.Equal(t, fixMentor, g.FixSource)
+	assert.Equal(t, loop.FixByMentor, g.FixSource)
 	assert.Equal(t, "Missing prerequisite: npm is not available", g.Title)
 	for _, e := range r.Timeline {
 		assert.Equal(t, []int{1}, e.GapIDs)
@@ -185,17 +190,17 @@ func TestSuggestedFixSources(t *testing.T) {
 		}},
 		Mentor: &loop.MentorRecord{Fixes: []string{"Add jq to the prerequisites: apt-get install jq."},
 			Notes: "1. jq is missing.\n2. The setup script is scripts/setup.sh; say so in the Linux section.\n"}}}
-	r := Build(st, loadTutorial(t, "tutorial.md"), Options{Now: fixedNow})
+	r := Build(st, loadTutorial(t, "tutorial.md"), Options{RuleFix: none.Fix, Now: fixedNow})
 	require.Len(t, r.Gaps, 3)
 	byCat := map[Category]Gap{}
 	for _, g := range r.Gaps {
 		byCat[g.Category] = g
 	}
-	assert.Equal(t, fixMentor, byCat[MissingPrerequisite].FixSource)
-	assert.Equal(t, fixMentorNotes, byCat[AmbiguousInstruction].FixSource)
+	assert.Equal(t, loop.FixByMentor, byCat[MissingPrerequisite].FixSource)
+	assert.Equal(t, loop.FixByMentorNotes, byCat[AmbiguousInstruction].FixSource)
 	assert.Contains(t, byCat[AmbiguousInstruction].SuggestedFix, "scripts/setup.sh")
 	assert.NotContains(t, byCat[AmbiguousInstruction].SuggestedFix, "jq is missing", "only the part of the notes about this gap")
-	assert.Equal(t, fixRule, byCat[CommandFailure].FixSource)
+	assert.Equal(t, loop.FixByRule, byCat[CommandFailure].FixSource)
 	assert.Contains(t, byCat[CommandFailure].SuggestedFix, `"make deploy"`)
 	assert.False(t, byCat[CommandFailure].Location.Found, "make deploy is nowhere in the tutorial")
 	for _, g := range r.Gaps {
@@ -209,7 +214,7 @@ func TestFingerprintIgnoresLineShifts(t *testing.T) {
 	require.NoError(t, err)
 	shifted, err := tutorial.Parse("testdata/tutorial.md", append([]byte("<!-- new intro -->\n\nSome new text.\n\n"), raw...))
 	require.NoError(t, err)
-	before := Build(gapsState(), loadTutorial(t, "tutorial.md"), Options{Now: fixedNow, RepoRoot: "."})
+	before := Build(gapsState(), loadTutorial(t, "tutorial.md"), Options{RuleFix: none.Fix, Now: fixedNow, RepoRoot: "."})
 	st := gapsState()
 	for i := range st.History {
 		for j := range st.History[i].Student.Findings {
@@ -223,7 +228,7 @@ func TestFingerprintIgnoresLineShifts(t *testing.T) {
 			}
 		}
 	}
-	after := Build(st, shifted, Options{Now: fixedNow, RepoRoot: "."})
+	after := Build(st, shifted, Options{RuleFix: none.Fix, Now: fixedNow, RepoRoot: "."})
 	require.Equal(t, len(before.Gaps), len(after.Gaps))
 	seen := map[string]bool{}
 	for i := range before.Gaps {
@@ -235,7 +240,7 @@ func TestFingerprintIgnoresLineShifts(t *testing.T) {
 		assert.False(t, seen[b.Fingerprint], "fingerprints are unique in a report")
 		seen[b.Fingerprint] = true
 	}
-	other := Build(gapsState(), loadTutorial(t, "tutorial.md"), Options{Now: fixedNow, TutorialURI: "docs/other.md"})
+	other := Build(gapsState(), loadTutorial(t, "tutorial.md"), Options{RuleFix: none.Fix, Now: fixedNow, TutorialURI: "docs/other.md"})
 	assert.NotEqual(t, before.Gaps[0].Fingerprint, other.Gaps[0].Fingerprint, "the tutorial path is part of the fingerprint")
 }
 
@@ -251,7 +256,7 @@ func TestRecommendations(t *testing.T) {
 			{Command: "npm install", ExitCode: 127, Class: loop.ClassMissingDependency, Output: "npm: command not found"},
 			{Command: "./scripts/setup.sh", ExitCode: 127, Class: loop.ClassMissingDependency, Output: "./scripts/setup.sh: line 2: psql: command not found"},
 		}}}}
-	r := Build(st, loadTutorial(t, "tutorial.md"), Options{Now: fixedNow})
+	r := Build(st, loadTutorial(t, "tutorial.md"), Options{RuleFix: none.Fix, Now: fixedNow})
 	require.Len(t, r.Gaps, 4)
 	require.Len(t, r.Recommendations, 4)
 	// Both missing prerequisites in one recommendation, first (high, earliest line).
@@ -308,7 +313,7 @@ func TestNoGapsSaysSo(t *testing.T) {
 	st := baseState("testdata/tutorial.md", loop.StatusTimeout)
 	st.FinalResult.Reason = "run timeout of 1800s reached"
 	st.History = []loop.Iteration{{Iteration: 1, Started: at(0), Error: "wrapper never called back"}}
-	r := Build(st, nil, Options{Now: fixedNow})
+	r := Build(st, nil, Options{RuleFix: none.Fix, Now: fixedNow})
 	md = RenderMarkdown(r)
 	assert.Contains(t, md, "The run ended as timeout before the Student completed the tutorial.")
 	assert.NotContains(t, md, "## Gaps Identified")
@@ -320,7 +325,7 @@ func TestBuildEdgeStates(t *testing.T) {
 	t.Parallel()
 	t.Run("nil state", func(t *testing.T) {
 		t.Parallel()
-		r := Build(nil, nil, Options{})
+		r := Build(nil, nil, Options{RuleFix: none.Fix})
 		assert.Equal(t, "error", r.Meta.Status)
 		js, err := RenderJSON(r)
 		require.NoError(t, err)
@@ -331,7 +336,7 @@ func TestBuildEdgeStates(t *testing.T) {
 		st := baseState("testdata/tutorial.md", loop.StatusRunning)
 		st.FinalResult = nil
 		st.History = []loop.Iteration{{Iteration: 1, Started: at(5)}}
-		r := Build(st, loadTutorial(t, "tutorial.md"), Options{Now: fixedNow})
+		r := Build(st, loadTutorial(t, "tutorial.md"), Options{RuleFix: none.Fix, Now: fixedNow})
 		assert.Equal(t, "running", r.Meta.Status)
 		assert.Equal(t, "incomplete", r.Timeline[0].Result)
 		assert.Equal(t, int64(30*60), r.Meta.Duration)
@@ -350,7 +355,7 @@ func TestLongOutputsTruncated(t *testing.T) {
 	long := strings.Repeat("line of build output\n", 2000) + "FINAL ERROR LINE\n"
 	st.History[0].Student.Commands[0].Output = long
 	st.History[0].Student.Commands[0].Duration = time.Second
-	r := Build(st, nil, Options{Now: fixedNow, MaxOutput: 1000})
+	r := Build(st, nil, Options{RuleFix: none.Fix, Now: fixedNow, MaxOutput: 1000})
 	c := r.AuditTrail.Commands[0]
 	assert.True(t, c.OutputTruncated)
 	assert.Less(t, len(c.Output), 1200)
@@ -364,9 +369,37 @@ func TestLongOutputsTruncated(t *testing.T) {
 func TestTutorialURI(t *testing.T) {
 	t.Parallel()
 	tut := loadTutorial(t, "tutorial.md")
-	assert.Equal(t, "internal/report/testdata/tutorial.md", tutorialURI("testdata/tutorial.md", tut, Options{RepoRoot: "../.."}))
-	assert.Equal(t, "testdata/tutorial.md", tutorialURI("./testdata/tutorial.md", nil, Options{}))
-	assert.Equal(t, "docs/x.md", tutorialURI("testdata/tutorial.md", tut, Options{TutorialURI: "docs/x.md"}))
-	assert.Equal(t, "testdata/tutorial.md", tutorialURI("testdata/tutorial.md", tut, Options{RepoRoot: "/nonexistent/elsewhere"}), "outside the root: as given")
+	assert.Equal(t, "internal/report/testdata/tutorial.md", tutorialURI("testdata/tutorial.md", tut, Options{RuleFix: none.Fix, RepoRoot: "../.."}))
+	assert.Equal(t, "testdata/tutorial.md", tutorialURI("./testdata/tutorial.md", nil, Options{RuleFix: none.Fix}))
+	assert.Equal(t, "docs/x.md", tutorialURI("testdata/tutorial.md", tut, Options{RuleFix: none.Fix, TutorialURI: "docs/x.md"}))
+	assert.Equal(t, "testdata/tutorial.md", tutorialURI("testdata/tutorial.md", tut, Options{RuleFix: none.Fix, RepoRoot: "/nonexistent/elsewhere"}), "outside the root: as given")
 	assert.Equal(t, "my%20docs/a%23b.md", sarifURI("my docs/a#b.md"))
+}
+
+// The report renders the loop's findings as they are: location, category, severity and
+// fix are the loop's, never derived again (issue 15).
+func TestReportRendersCompletedFindings(t *testing.T) {
+	t.Parallel()
+	st := baseState("testdata/tutorial.md", loop.StatusMaxIterations)
+	st.History = []loop.Iteration{{Iteration: 1, Started: at(1),
+		Student: &loop.StudentResult{StudentOutput: loop.StudentOutput{Status: loop.StudentAskMentor},
+			Findings: []loop.Finding{{Quote: "Run the setup script to configure the database.", Command: "./scripts/setup.sh",
+				ExitCode: 1, Class: loop.ClassTestFailure, Problem: "p", Line: 20, EndLine: 20, Located: loop.LocatedByQuote,
+				Category: loop.CategoryOther, Severity: loop.SeverityLow, Fix: "the loop's fix", FixSource: loop.FixByMentorNotes}}}}}
+	r := Build(st, loadTutorial(t, "tutorial.md"), Options{Now: fixedNow})
+	require.Len(t, r.Gaps, 1)
+	g := r.Gaps[0]
+	assert.Equal(t, []any{20, "quote", Other, Low, "the loop's fix", loop.FixByMentorNotes},
+		[]any{g.Location.Line, g.Location.Source, g.Category, g.Severity, g.SuggestedFix, g.FixSource})
+
+	// The same finding from an older state.json (not completed) is completed the loop's
+	// way: the failing command's line first.
+	f := &st.History[0].Student.Findings[0]
+	*f = loop.Finding{Quote: f.Quote, Command: f.Command, ExitCode: 1, Class: loop.ClassTestFailure, Problem: "p"}
+	r = Build(st, loadTutorial(t, "tutorial.md"), Options{Now: fixedNow, RuleFix: none.Fix})
+	require.Len(t, r.Gaps, 1)
+	assert.Equal(t, 23, r.Gaps[0].Location.Line)
+	assert.Equal(t, FailingCheck, r.Gaps[0].Category)
+	assert.Equal(t, loop.FixByRule, r.Gaps[0].FixSource)
+	assert.Empty(t, st.History[0].Student.Findings[0].Located, "Build does not change the state it renders")
 }

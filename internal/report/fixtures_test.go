@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"os"
 	"path/filepath"
 	"testing"
@@ -200,7 +201,7 @@ func hostileState(outputPath string) *loop.State {
 
 func buildFixture(t testing.TB, name string) *Report {
 	t.Helper()
-	opts := Options{Now: fixedNow, RepoRoot: ".", Version: "v0.0.0-test", Secrets: []string{canary}}
+	opts := Options{RuleFix: none.Fix, Now: fixedNow, RepoRoot: ".", Version: "v0.0.0-test", Secrets: []string{canary}}
 	switch name {
 	case "clean":
 		return Build(cleanState(), loadTutorial(t, "tutorial.md"), opts)

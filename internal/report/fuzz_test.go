@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"strings"
 	"testing"
 
@@ -27,7 +28,7 @@ func FuzzMarkdownInert(f *testing.F) {
 				Files:    []loop.FileRecord{{Iteration: 1, Path: command, Size: 1}},
 				LLMCalls: []loop.LLMCall{{Agent: notes, Provider: problem, Model: command}}},
 			Mentor: &loop.MentorRecord{Notes: notes, Fixes: []string{command}}}}
-		r := Build(st, nil, Options{Now: fixedNow})
+		r := Build(st, nil, Options{RuleFix: none.Fix, Now: fixedNow})
 		md := RenderMarkdown(r)
 		p := parseMarkdown(t, md)
 		if len(p.html) > 0 {

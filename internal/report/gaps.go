@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -13,19 +12,11 @@ import (
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
-// Fix sources, best first.
-const (
-	fixMentor      = "mentor"
-	fixMentorNotes = "mentor_notes"
-	fixRule        = "rule"
-)
-
 // occurrence is one finding in one iteration, with what the loop knew around it.
 type occurrence struct {
 	f         loop.Finding
 	iter      int
-	index     int // position among the iteration's findings (for MentorRecord.Fixes)
-	blocking  bool
+	index     int // position among the iteration's findings
 	fix       string
 	fixSource string
 	loc       Location
@@ -35,8 +26,8 @@ type occurrence struct {
 	key       string
 }
 
-func buildGaps(st *loop.State, tut *tutorial.Tutorial) []Gap {
-	occs := collect(st, tut)
+func buildGaps(st *loop.State, tut *tutorial.Tutorial, ruleFix loop.RuleFix) []Gap {
+	occs := collect(st, tut, ruleFix)
 	byKey := map[string]*Gap{}
 	var order []string
 	for i := range occs {
@@ -63,9 +54,6 @@ func buildGaps(st *loop.State, tut *tutorial.Tutorial) []Gap {
 	for _, k := range order {
 		g := byKey[k]
 		slices.Sort(g.Iterations)
-		if g.SuggestedFix == "" {
-			g.SuggestedFix, g.FixSource = ruleFix(g), fixRule
-		}
 		g.Title = gapTitle(g)
 		gaps = append(gaps, *g)
 	}
@@ -117,70 +105,33 @@ func mergeInto(g *Gap, o *occurrence) {
 
 func rank(fixSource string) int {
 	switch fixSource {
-	case fixMentor:
+	case loop.FixByMentor:
 		return 3
-	case fixMentorNotes:
+	case loop.FixByMentorNotes:
 		return 2
-	case fixRule:
+	case loop.FixByRule:
 		return 1
 	}
 	return 0
 }
 
-// collect lists every finding of every iteration, located, classified and with its fix.
-func collect(st *loop.State, tut *tutorial.Tutorial) []occurrence {
+// collect lists every finding of every iteration as the loop completed it. A state
+// written before findings were complete (or a run interrupted before its end) is
+// completed here, the same way the loop does (loop.CompleteFindings), on a copy.
+func collect(st *loop.State, tut *tutorial.Tutorial, ruleFix loop.RuleFix) []occurrence {
+	st = withCompleteFindings(st, tut, ruleFix)
 	var out []occurrence
-	plan := st.Plan
-	ended := loop.Status("")
-	if st.FinalResult != nil {
-		ended = st.FinalResult.Status
-	}
-	ended = cmp.Or(ended, st.Status)
-	lastIter := len(st.History) - 1
 	for hi, it := range st.History {
 		s := it.Student
 		if s == nil {
 			continue
 		}
-		findings := s.Findings
-		if len(findings) == 0 && s.Status != loop.StudentCompleted &&
-			(s.Problem != "" || s.Reason != "" || s.QuestionForMentor != "" || s.CurrentStep != "") {
-			findings = []loop.Finding{fromOutput(s)}
-		}
-		if len(findings) == 0 {
-			continue
-		}
-		p := plan
-		if len(s.Plan) > 0 {
-			p = s.Plan
-		}
-		// The finding that stopped the Student: the one on its current step, else the last.
-		blocker := len(findings) - 1
-		for i, f := range findings {
-			if s.CurrentStep != "" && norm(f.Step) == norm(s.CurrentStep) {
-				blocker = i
-			}
-		}
-		stopped := s.Status == loop.StudentCannotComplete || it.Mentor != nil && it.Mentor.Unresolvable ||
-			hi == lastIter && (ended == loop.StatusBlocker || ended == loop.StatusStalled)
-		for i, f := range findings {
+		for i, f := range s.Findings {
 			o := occurrence{f: f, iter: cmp.Or(it.Iteration, f.Iteration, hi+1), index: i,
-				blocking: stopped && i == blocker}
+				category: Category(f.Category), severity: Severity(f.Severity),
+				fix: f.Fix, fixSource: f.FixSource}
 			o.evidence = evidence(f, s.Commands)
-			o.loc = locate(f, tut, p, s.Commands)
-			o.category = categorize(f, o.evidence)
-			o.severity = severityOf(o.category)
-			if f.Category != "" && slices.Contains(Categories(), Category(f.Category)) {
-				o.category = Category(f.Category)
-				o.severity = severityOf(o.category)
-			}
-			if f.Environment {
-				// a limitation of the environment, not a fault of the tutorial
-				o.category, o.severity = EnvironmentAssumption, Low
-			} else if o.blocking {
-				o.severity = Critical
-			}
-			o.fix, o.fixSource = mentorFix(it.Mentor, i, len(findings), f)
+			o.loc = location(f, tut)
 			o.key = dedupeKey(o)
 			out = append(out, o)
 		}
@@ -188,22 +139,20 @@ func collect(st *loop.State, tut *tutorial.Tutorial) []occurrence {
 	return out
 }
 
-// fromOutput turns a Student's ask_mentor/cannot_complete output without findings into one.
-func fromOutput(s *loop.StudentResult) loop.Finding {
-	f := loop.Finding{Step: s.CurrentStep, Problem: cmp.Or(s.Problem, s.Reason), Question: s.QuestionForMentor, Trigger: s.Trigger}
-	switch s.Trigger {
-	case loop.TriggerAmbiguousInstruction:
-		return f
-	}
-	// The last failing command is the evidence of a command-related stop.
-	for i := len(s.Commands) - 1; i >= 0; i-- {
-		c := s.Commands[i]
-		if c.ExitCode != 0 || c.TimedOut {
-			f.Command, f.ExitCode, f.Output, f.Class, f.Line = c.Command, c.ExitCode, c.Output, c.Class, c.Line
-			break
+// withCompleteFindings is st with every finding completed, st itself when nothing was
+// missing.
+func withCompleteFindings(st *loop.State, tut *tutorial.Tutorial, ruleFix loop.RuleFix) *loop.State {
+	cp := *st
+	cp.History = slices.Clone(st.History)
+	for i := range cp.History {
+		if s := cp.History[i].Student; s != nil {
+			sc := *s
+			sc.Findings = slices.Clone(s.Findings)
+			cp.History[i].Student = &sc
 		}
 	}
-	return f
+	loop.CompleteFindings(&cp, tut, ruleFix)
+	return &cp
 }
 
 func evidence(f loop.Finding, cmds []loop.CommandRecord) *Evidence {
@@ -215,7 +164,7 @@ func evidence(f loop.Finding, cmds []loop.CommandRecord) *Evidence {
 		// The recorded run of that command: a failing one first.
 		for _, failing := range []bool{true, false} {
 			for _, c := range cmds {
-				if normCmd(c.Command) == normCmd(f.Command) && (c.ExitCode != 0 || c.TimedOut) == failing && e.Output == "" {
+				if loop.NormCommand(c.Command) == loop.NormCommand(f.Command) && (c.ExitCode != 0 || c.TimedOut) == failing && e.Output == "" {
 					e.Output = c.Output
 					e.ExitCode = cmp.Or(e.ExitCode, c.ExitCode)
 				}
@@ -226,184 +175,39 @@ func evidence(f loop.Finding, cmds []loop.CommandRecord) *Evidence {
 	return e
 }
 
-// locate finds a finding's tutorial lines; see the package documentation for the order.
-func locate(f loop.Finding, tut *tutorial.Tutorial, plan []loop.PlanStep, cmds []loop.CommandRecord) Location {
+// location renders where the loop located a finding: its lines, their text and
+// headings, and what the Student quoted when it differs.
+func location(f loop.Finding, tut *tutorial.Tutorial) Location {
 	var m *tutorial.LineMap
 	if tut != nil {
 		m = tut.Map
 	}
 	quote := strings.TrimSpace(cmp.Or(f.Quote, f.Step))
-	valid := func(n int) bool { return n >= 1 && (m == nil || n <= m.LineCount()) }
-	at := func(line, end int, source string) Location {
-		if end < line || !valid(end) {
-			end = line
-		}
-		l := Location{Found: true, Line: line, EndLine: end, Source: source}
-		if m != nil {
-			var b strings.Builder
-			for n := line; n <= end && n < line+quoteLines; n++ {
-				if n > line {
-					b.WriteByte('\n')
-				}
-				b.WriteString(m.Line(n))
-			}
-			l.Text = clip(b.String(), quoteBytes)
-			l.HeadingPath = m.HeadingPath(line)
-		} else {
-			l.Text = clip(strings.TrimSpace(f.Quote), quoteBytes)
-		}
-		if quote != "" && norm(quote) != norm(l.Text) {
-			l.Quote = clip(quote, quoteBytes)
-		}
-		return l
+	if f.Line < 1 || m != nil && f.Line > m.LineCount() {
+		return Location{Found: false, Quote: clip(quote, quoteBytes)}
 	}
-	if valid(f.Line) {
-		return at(f.Line, f.EndLine, "finding")
+	end := f.EndLine
+	if end < f.Line || m != nil && end > m.LineCount() {
+		end = f.Line
 	}
+	l := Location{Found: true, Line: f.Line, EndLine: end, Source: f.Located}
 	if m != nil {
-		if q := strings.TrimSpace(f.Quote); q != "" {
-			if loc, ok := m.Locate(q); ok && valid(loc.Line) {
-				return at(loc.Line, loc.EndLine, "quote")
+		var b strings.Builder
+		for n := f.Line; n <= end && n < f.Line+quoteLines; n++ {
+			if n > f.Line {
+				b.WriteByte('\n')
 			}
+			b.WriteString(m.Line(n))
 		}
+		l.Text = clip(b.String(), quoteBytes)
+		l.HeadingPath = m.HeadingPath(f.Line)
+	} else {
+		l.Text = clip(strings.TrimSpace(f.Quote), quoteBytes)
 	}
-	// A failing command the loop saw run at a known line is more precise than a step name.
-	c := normCmd(f.Command)
-	if c != "" {
-		for _, r := range cmds {
-			if normCmd(r.Command) == c && valid(r.Line) {
-				return at(r.Line, r.Line, "command")
-			}
-		}
+	if quote != "" && norm(quote) != norm(l.Text) {
+		l.Quote = clip(quote, quoteBytes)
 	}
-	if m != nil {
-		if s := strings.TrimSpace(f.Step); s != "" {
-			if loc, ok := m.Locate(s); ok && valid(loc.Line) {
-				// The step's own command, when it is in the step's section, is more precise.
-				if c != "" {
-					if line, end, ok := codeLine(m, c, loc.Line); ok {
-						return at(line, end, "command")
-					}
-				}
-				return at(loc.Line, loc.EndLine, "step")
-			}
-		}
-	}
-	if f.Step != "" {
-		for _, p := range plan {
-			if norm(p.Title) == norm(f.Step) && valid(p.StartLine) {
-				if c != "" && m != nil {
-					if line, end, ok := codeLine(m, c, p.StartLine); ok && line <= max(p.EndLine, p.StartLine) {
-						return at(line, end, "command")
-					}
-				}
-				return at(p.StartLine, p.EndLine, "plan")
-			}
-		}
-	}
-	if c != "" && m != nil {
-		if line, end, ok := codeLine(m, c, 1); ok {
-			return at(line, end, "command")
-		}
-	}
-	return Location{Found: false, Quote: clip(quote, quoteBytes)}
-}
-
-// codeLine finds the first code-block command at or after line from matching cmd:
-// exactly, else by containment. Commands under a different section than from's are
-// skipped when from > 1.
-func codeLine(m *tutorial.LineMap, cmd string, from int) (int, int, bool) {
-	var loose []tutorial.Command
-	section := m.HeadingPath(from)
-	for _, b := range m.CodeBlocks() {
-		for _, c := range b.Commands {
-			if c.StartLine < from || from > 1 && !hasPrefix(m.HeadingPath(c.StartLine), section) {
-				continue
-			}
-			n := normCmd(c.Text)
-			if n == cmd {
-				return c.StartLine, c.EndLine, true
-			}
-			if len(n) >= 4 && (strings.Contains(cmd, n) || strings.Contains(n, cmd)) {
-				loose = append(loose, c)
-			}
-		}
-	}
-	if len(loose) > 0 {
-		return loose[0].StartLine, loose[0].EndLine, true
-	}
-	return 0, 0, false
-}
-
-func hasPrefix(path, prefix []string) bool {
-	return len(path) >= len(prefix) && slices.Equal(path[:len(prefix)], prefix)
-}
-
-var (
-	reMissingStep = regexp.MustCompile(`(?i)no such file or directory|does not exist|cannot access|can't cd|not a git repository|enoent|could not open requirements file|no such container|not initialized`)
-	reEnvironment = regexp.MustCompile(`(?i)permission denied|eacces|could not resolve host|temporary failure in name resolution|network is unreachable|connection refused|address already in use|eaddrinuse|no space left|must be run as root|are you root|operation not permitted`)
-	reAmbiguous   = regexp.MustCompile(`(?i)\b(ambiguous|unclear|not clear|doesn't say|does not say|not specified|unspecified|which (?:one|version|file|directory)|not explained)\b`)
-	reMissingDep  = regexp.MustCompile(`(?i)command not found|: not found\b|no module named|cannot find module|executable file not found|is not installed|not installed`)
-)
-
-// categorize derives a gap's category from the failure class, the trigger and the text.
-func categorize(f loop.Finding, e *Evidence) Category {
-	text := f.Problem + "\n" + f.Output
-	if e != nil {
-		text += "\n" + e.Output
-	}
-	byText := func(def Category) Category {
-		switch {
-		case reMissingStep.MatchString(text):
-			return MissingStep
-		case reEnvironment.MatchString(text):
-			return EnvironmentAssumption
-		}
-		return def
-	}
-	switch f.Class {
-	case loop.ClassMissingDependency:
-		return MissingPrerequisite
-	case loop.ClassTestFailure, loop.ClassLintFailure:
-		return FailingCheck
-	case loop.ClassTimeout:
-		return EnvironmentAssumption
-	case loop.ClassRuntimeError, loop.ClassCommandFailure, loop.ClassToolingError, loop.ClassUnknown:
-		return byText(CommandFailure)
-	}
-	switch f.Trigger {
-	case loop.TriggerMissingDependency:
-		return MissingPrerequisite
-	case loop.TriggerTimeout:
-		return EnvironmentAssumption
-	case loop.TriggerAmbiguousInstruction:
-		return AmbiguousInstruction
-	case loop.TriggerCommandFailure, loop.TriggerMaxRetries:
-		return byText(CommandFailure)
-	}
-	switch {
-	case reMissingDep.MatchString(text):
-		return MissingPrerequisite
-	case f.Command != "" && f.ExitCode != 0:
-		return byText(CommandFailure)
-	case reMissingStep.MatchString(text):
-		return MissingStep
-	case reEnvironment.MatchString(text):
-		return EnvironmentAssumption
-	case f.Question != "" || reAmbiguous.MatchString(f.Problem):
-		return AmbiguousInstruction
-	}
-	return Other
-}
-
-func severityOf(c Category) Severity {
-	switch c {
-	case MissingPrerequisite, MissingStep, CommandFailure, FailingCheck:
-		return High
-	case EnvironmentAssumption, AmbiguousInstruction:
-		return Medium
-	}
-	return Low
+	return l
 }
 
 // RuleID is the stable id of a category (the SARIF rule id).
@@ -411,150 +215,13 @@ func RuleID(c Category) string {
 	return "smile/" + strings.ReplaceAll(string(c), " ", "-")
 }
 
-// mentorFix is the Mentor's fix for finding i of n: its own Fixes entry, else the part
-// of its notes about this finding.
-func mentorFix(m *loop.MentorRecord, i, n int, f loop.Finding) (string, string) {
-	if m == nil {
-		return "", ""
-	}
-	if i < len(m.Fixes) && strings.TrimSpace(m.Fixes[i]) != "" {
-		return strings.TrimSpace(m.Fixes[i]), fixMentor
-	}
-	notes := strings.TrimSpace(m.Notes)
-	if notes == "" {
-		return "", ""
-	}
-	chunks := splitNotes(notes)
-	words := keywords(f.Command + " " + f.Step + " " + f.Quote + " " + f.Problem + " " + missingTool(f.Output+"\n"+f.Problem))
-	best, bestScore := "", 0
-	for _, c := range chunks {
-		lc := strings.ToLower(c)
-		score := 0
-		for _, w := range words {
-			if strings.Contains(lc, w) {
-				score++
-			}
-		}
-		if score > bestScore {
-			best, bestScore = c, score
-		}
-	}
-	if best == "" && n == 1 {
-		best = notes
-	}
-	if best == "" {
-		return "", ""
-	}
-	return "Explain in the tutorial what the Mentor had to tell the Student: " + clip(oneLine(best), notesBytes), fixMentorNotes
-}
-
-var reBullet = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`)
-
-// splitNotes cuts mentor notes into paragraphs and list items.
-func splitNotes(notes string) []string {
-	var out []string
-	var cur []string
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.Join(cur, " "))
-			cur = nil
-		}
-	}
-	for l := range strings.Lines(notes) {
-		t := strings.TrimSpace(l)
-		switch {
-		case t == "":
-			flush()
-		case reBullet.MatchString(l):
-			flush()
-			cur = append(cur, reBullet.ReplaceAllString(l, ""))
-		default:
-			cur = append(cur, t)
-		}
-	}
-	flush()
-	return out
-}
-
-var stopWords = map[string]bool{"the": true, "and": true, "for": true, "with": true, "this": true, "that": true,
-	"from": true, "not": true, "was": true, "run": true, "found": true, "command": true, "step": true, "tutorial": true}
-
-func keywords(s string) []string {
-	var out []string
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
-	}) {
-		w = strings.Trim(w, ".-_")
-		if len(w) >= 3 && !stopWords[w] && !slices.Contains(out, w) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-var reTool = []*regexp.Regexp{
-	regexp.MustCompile(`(?m)(?:^|[\s:])([A-Za-z0-9_.+-]+): (?:command )?not found`),
-	regexp.MustCompile(`command not found: ([A-Za-z0-9_.+-]+)`),
-	regexp.MustCompile(`No module named '?([A-Za-z0-9_.]+)'?`),
-	regexp.MustCompile(`Cannot find module '([^']+)'`),
-	regexp.MustCompile(`exec: "([^"]+)": executable file not found`),
-}
-
-// missingTool names the program or module a "not found" output is about, "" when none.
-func missingTool(out string) string {
-	for _, re := range reTool {
-		if m := re.FindStringSubmatch(out); m != nil {
-			return m[1]
-		}
-	}
-	return ""
-}
-
-// ruleFix is the suggested fix when the Mentor gave none.
-func ruleFix(g *Gap) string {
-	where := "before this step"
-	if g.Location.Found {
-		where = fmt.Sprintf("before line %d", g.Location.Line)
-	}
-	cmdText := ""
-	if g.Evidence != nil {
-		cmdText = oneLine(g.Evidence.Command)
-	}
-	switch g.Category {
-	case MissingPrerequisite:
-		if t := g.tool(); t != "" {
-			return fmt.Sprintf("List %q as a prerequisite %s and show how to install it (with the version the tutorial expects).", t, where)
-		}
-		return fmt.Sprintf("Add a prerequisites section %s naming every tool this step needs and how to install it.", where)
-	case MissingStep:
-		if cmdText != "" {
-			return fmt.Sprintf("Add the step that creates what %q expects (file, directory or project) %s.", clip(cmdText, 80), where)
-		}
-		return fmt.Sprintf("Add the missing step %s: the tutorial uses something it never creates.", where)
-	case CommandFailure:
-		if cmdText != "" {
-			return fmt.Sprintf("Run %q in a fresh environment and fix it, or document what it needs to succeed (it exited with %d).", clip(cmdText, 80), g.Evidence.ExitCode)
-		}
-		return "Check this step in a fresh environment and fix the instruction or document what it needs."
-	case FailingCheck:
-		return "Fix the code shown before this check so that it passes in a fresh environment, or say which failures are expected."
-	case EnvironmentAssumption:
-		if g.Class == string(loop.ClassTimeout) || g.Trigger == string(loop.TriggerTimeout) {
-			return "Say how long this step takes, or that it keeps running (start it in the background or a second terminal) and how to tell it is ready."
-		}
-		return "State the environment this step assumes (permissions, network access, free ports, operating system) and how to provide it."
-	case AmbiguousInstruction:
-		return "Rewrite the instruction so it says exactly what to run or change: the command, the file name and the expected result."
-	}
-	return "Clarify this part of the tutorial: " + clip(oneLine(g.Problem), 200)
-}
-
 func (g *Gap) tool() string {
 	text := g.Problem
 	if g.Evidence != nil {
 		text = g.Evidence.Output + "\n" + text
 	}
-	return missingTool(text)
+	_, name := loop.MissingDependency(127, text) // the category already says it is missing
+	return name
 }
 
 // gapTitle is a short title: the category and what it is about.
@@ -588,7 +255,7 @@ func dedupeKey(o occurrence) string {
 	if o.loc.Found {
 		return fmt.Sprintf("L%d|%s", o.loc.Line, o.category)
 	}
-	return string(o.category) + "|" + norm(cmp.Or(o.f.Quote, normCmd(o.f.Command), o.f.Step, o.f.Problem))
+	return string(o.category) + "|" + norm(cmp.Or(o.f.Quote, loop.NormCommand(o.f.Command), o.f.Step, o.f.Problem))
 }
 
 // assignFingerprints sets each gap's fingerprint: a hash of the tutorial, the category
@@ -636,14 +303,6 @@ func countGaps(gaps []Gap) GapCounts {
 func norm(s string) string {
 	s = strings.ToLower(s)
 	s = strings.NewReplacer("`", "", "*", "", "_", " ").Replace(s)
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// normCmd normalises a shell command for comparisons: prompt and spacing removed.
-func normCmd(s string) string {
-	s = strings.TrimSpace(s)
-	s = strings.TrimPrefix(s, "$ ")
-	s = strings.ReplaceAll(s, "\\\n", " ")
 	return strings.Join(strings.Fields(s), " ")
 }
 

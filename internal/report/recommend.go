@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
 // buildRecommendations orders what to change: by severity, then by position in the
@@ -24,7 +26,7 @@ func buildRecommendations(r *Report) []Recommendation {
 	}
 	var prereq []Gap
 	for _, g := range r.Gaps {
-		if g.Category == MissingPrerequisite && g.FixSource == fixRule {
+		if g.Category == MissingPrerequisite && g.FixSource == loop.FixByRule {
 			prereq = append(prereq, g)
 			continue
 		}

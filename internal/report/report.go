@@ -6,36 +6,17 @@
 // same gap seen in several iterations, or once as a finding and once as the Student's
 // problem, appears once with every iteration it was seen in.
 //
-// Location. A gap's line is, in this order: the finding's own line (when it exists in
-// the tutorial); Locate of the quoted text; the line the loop recorded for the failing
-// command; Locate of the step name (or, when the step's section holds the failing
-// command, that command's line); the Student's plan step of that name; the first
-// code-block command matching the failing command. When none matches, the gap says its
-// location could not be determined: a line is never invented. Without the tutorial
-// (re-rendering), only lines recorded in the findings are used.
-//
-// Category and severity. The failure class (or the stuck trigger when no command was
-// classified) gives the category; the category gives the severity:
-//
-//	missing_dependency                          missing prerequisite     high
-//	"No such file", "does not exist", ENOENT    missing step             high
-//	command_failure, runtime_error, tooling_…   command failure          high
-//	test_failure, lint_failure                  failing check            high
-//	timeout; permission, network, port errors   environment assumption   medium
-//	ambiguous_instruction, a question only      ambiguous instruction    medium
-//	anything else                               other                    low
-//
-// A gap that stopped the run is critical: the finding on the Student's current step (or
-// its last finding) when it reported cannot_complete, when the Mentor found no way
-// forward, or in the last iteration of a run that ended as blocker or stalled.
+// Findings. The loop completes every finding once (loop.CompleteFindings): its line
+// (loop.Locate; a line is never invented), category, severity (critical for the
+// finding that stopped the run) and suggested fix with its source (the Mentor's fix,
+// its notes about the finding, else the deterministic Mentor's rules). The report
+// renders those and never derives them again; a state.json written before findings
+// were complete (or a run interrupted before its end) is completed on a copy the same
+// way. Without the tutorial (re-rendering), only lines recorded in the findings are used.
 //
 // Fingerprint. sha256 of the tutorial's repository path, the category and the quoted
 // tutorial text (else the Student's quote, command, step or problem), normalised; never
 // the line number, so a gap keeps its fingerprint when lines above it change.
-//
-// Suggested fix. The Mentor's fix for that finding (MentorRecord.Fixes, same order as
-// the findings) when present; else the part of the Mentor's notes that speaks of the
-// gap; else a rule for the category.
 package report
 
 import (
@@ -44,6 +25,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/redact"
 )
 
@@ -62,12 +44,12 @@ const (
 // Severity of a gap.
 type Severity string
 
-// Severities, most severe first.
+// Severities, most severe first (the loop's, see loop.SeverityOf).
 const (
-	Critical Severity = "critical"
-	High     Severity = "high"
-	Medium   Severity = "medium"
-	Low      Severity = "low"
+	Critical Severity = loop.SeverityCritical
+	High     Severity = loop.SeverityHigh
+	Medium   Severity = loop.SeverityMedium
+	Low      Severity = loop.SeverityLow
 )
 
 // Rank orders severities: critical 4 … low 1, unknown 0.
@@ -88,21 +70,24 @@ func (s Severity) Rank() int {
 // Category of a gap.
 type Category string
 
-// Categories (one SARIF rule each).
+// Categories (one SARIF rule each): the loop's (loop.Categorize).
 const (
-	MissingPrerequisite   Category = "missing prerequisite"
-	MissingStep           Category = "missing step"
-	CommandFailure        Category = "command failure"
-	FailingCheck          Category = "failing check"
-	EnvironmentAssumption Category = "environment assumption"
-	AmbiguousInstruction  Category = "ambiguous instruction"
-	Other                 Category = "other"
+	MissingPrerequisite   Category = loop.CategoryMissingPrerequisite
+	MissingStep           Category = loop.CategoryMissingStep
+	CommandFailure        Category = loop.CategoryCommandFailure
+	FailingCheck          Category = loop.CategoryFailingCheck
+	EnvironmentAssumption Category = loop.CategoryEnvironmentAssumption
+	AmbiguousInstruction  Category = loop.CategoryAmbiguousInstruction
+	Other                 Category = loop.CategoryOther
 )
 
 // Categories lists every category in a stable order.
 func Categories() []Category {
-	return []Category{MissingPrerequisite, MissingStep, CommandFailure, FailingCheck,
-		EnvironmentAssumption, AmbiguousInstruction, Other}
+	var out []Category
+	for _, c := range loop.Categories() {
+		out = append(out, Category(c))
+	}
+	return out
 }
 
 // Options tune Build.
@@ -124,6 +109,10 @@ type Options struct {
 	// MaxOutput caps each command output kept in the JSON and Markdown (default 4096
 	// bytes); the full text is in the audit log.
 	MaxOutput int
+	// RuleFix writes the fix of a finding no Mentor fixed in a state the loop did not
+	// complete (an older state.json, an interrupted run): cmd passes the deterministic
+	// Mentor's rules (none.Fix), as it does to the loop.
+	RuleFix loop.RuleFix
 	// Logger receives warnings (an unreadable output file); nil discards them.
 	Logger *slog.Logger
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
 // SARIF 2.1.0 output for GitHub code scanning. One rule per category (ids from RuleID,
@@ -144,7 +146,7 @@ func RenderSARIF(r *Report) ([]byte, error) {
 			ShortDescription:     sarifText{info.short},
 			FullDescription:      sarifText{info.full},
 			Help:                 sarifHelp{Text: info.full, Markdown: info.full + "\n\nEach result carries the suggested fix; the full report is in `smile-report.md`."},
-			DefaultConfiguration: sarifConfig{Level: sarifLevel(severityOf(c))},
+			DefaultConfiguration: sarifConfig{Level: sarifLevel(Severity(loop.SeverityOf(string(c))))},
 			Properties:           map[string]any{"tags": []string{"documentation", "tutorial", "smile-loop"}, "precision": "medium"},
 		})
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"os"
 	"path/filepath"
 	"testing"
@@ -74,7 +75,7 @@ func TestReadState(t *testing.T) {
 				tt.check(t, st)
 			}
 			// Whatever was read renders to a valid report.
-			js, err := RenderJSON(Build(st, nil, Options{Now: fixedNow}))
+			js, err := RenderJSON(Build(st, nil, Options{RuleFix: none.Fix, Now: fixedNow}))
 			require.NoError(t, err)
 			validateReportJSON(t, js)
 		})

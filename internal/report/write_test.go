@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,7 +99,7 @@ func TestCanarySecretNowhere(t *testing.T) {
 	require.NoError(t, os.WriteFile(full, []byte("FULL-OUTPUT-MARKER token="+canary+"\n"+strings.Repeat("x", 100)), 0o644))
 
 	st := hostileState(full)
-	r := Build(st, loadTutorial(t, "hostile.md"), Options{Now: fixedNow, LogsDir: logs, Secrets: []string{canary}})
+	r := Build(st, loadTutorial(t, "hostile.md"), Options{RuleFix: none.Fix, Now: fixedNow, LogsDir: logs, Secrets: []string{canary}})
 	files, err := Write(out, r, WithFallback(failWriter{t}))
 	require.NoError(t, err)
 	for name, text := range readAll(t, files) {
@@ -112,7 +113,7 @@ func TestCanarySecretNowhere(t *testing.T) {
 	assert.Contains(t, got[JSONFile], "Bearer ***")
 
 	// Without the secret the canary would be there: the test can fail.
-	bare := Build(hostileState(full), loadTutorial(t, "hostile.md"), Options{Now: fixedNow, LogsDir: logs})
+	bare := Build(hostileState(full), loadTutorial(t, "hostile.md"), Options{RuleFix: none.Fix, Now: fixedNow, LogsDir: logs})
 	js, err := RenderJSON(bare)
 	require.NoError(t, err)
 	assert.Contains(t, string(js), canary)
@@ -126,10 +127,10 @@ func TestOutputPathOutsideLogsIsNotRead(t *testing.T) {
 	link := filepath.Join(logs, "link.log")
 	require.NoError(t, os.Symlink(secretFile, link))
 	for _, p := range []string{secretFile, link, filepath.Join("..", filepath.Base(filepath.Dir(secretFile)), "passwd")} {
-		r := Build(hostileState(p), nil, Options{Now: fixedNow, LogsDir: logs})
+		r := Build(hostileState(p), nil, Options{RuleFix: none.Fix, Now: fixedNow, LogsDir: logs})
 		assert.NotContains(t, RenderAuditLog(r), "OUTSIDE-MARKER", p)
 	}
-	r := Build(hostileState(secretFile), nil, Options{Now: fixedNow})
+	r := Build(hostileState(secretFile), nil, Options{RuleFix: none.Fix, Now: fixedNow})
 	assert.NotContains(t, RenderAuditLog(r), "OUTSIDE-MARKER", "no LogsDir: no file is read")
 }
 

@@ -45,10 +45,16 @@ var providers = map[string]string{
 	"flask": "Flask (pip install flask)", "poetry": "Poetry", "deno": "Deno", "bun": "Bun", "terraform": "Terraform",
 }
 
-// Fix is the rule-based suggested fix for one finding.
+// Fix is the rule-based suggested fix for one finding: the finding's own, else by its
+// failure class when it has a line, else by its category. It is the only rule-based fix
+// generator: the loop uses it (loop.Options.RuleFix) for any agent's finding the
+// Mentor left without a fix.
 func Fix(f loop.Finding) string {
 	if f.Fix != "" {
 		return f.Fix
+	}
+	if f.Line <= 0 || f.Class == "" {
+		return categoryFix(f)
 	}
 	before := fmt.Sprintf("before line %d", f.Line)
 	switch f.Class {
@@ -84,11 +90,45 @@ func Fix(f loop.Finding) string {
 		return fmt.Sprintf("the program crashes at line %d (%s); the code or the steps before it are incomplete — show the missing code or setup", f.Line, firstLineOf(f.Problem))
 	case loop.ClassToolingError:
 		return fmt.Sprintf("line %d needs something the reader's environment may not allow (permissions, network, disk); state the prerequisite explicitly", f.Line)
-	case "":
-		return fmt.Sprintf("say exactly which file the code at line %d goes into (its name and directory)", f.Line)
 	default:
 		return fmt.Sprintf("line %d fails on a fresh system (exit %d); add the missing step or explain the state it expects %s", f.Line, f.ExitCode, before)
 	}
+}
+
+// categoryFix is the fix for a finding without a failure class or a line, by category.
+func categoryFix(f loop.Finding) string {
+	where := "before this step"
+	if f.Line > 0 {
+		where = fmt.Sprintf("before line %d", f.Line)
+	}
+	cmd := strings.Join(strings.Fields(f.Command), " ")
+	switch f.Category {
+	case loop.CategoryMissingPrerequisite:
+		if _, t := loop.MissingDependency(127, f.Output+"\n"+f.Problem); t != "" {
+			return fmt.Sprintf("List %q as a prerequisite %s and show how to install it (with the version the tutorial expects).", t, where)
+		}
+		return fmt.Sprintf("Add a prerequisites section %s naming every tool this step needs and how to install it.", where)
+	case loop.CategoryMissingStep:
+		if cmd != "" {
+			return fmt.Sprintf("Add the step that creates what %q expects (file, directory or project) %s.", clip(cmd, 80), where)
+		}
+		return fmt.Sprintf("Add the missing step %s: the tutorial uses something it never creates.", where)
+	case loop.CategoryCommandFailure:
+		if cmd != "" {
+			return fmt.Sprintf("Run %q in a fresh environment and fix it, or document what it needs to succeed (it exited with %d).", clip(cmd, 80), f.ExitCode)
+		}
+		return "Check this step in a fresh environment and fix the instruction or document what it needs."
+	case loop.CategoryFailingCheck:
+		return "Fix the code shown before this check so that it passes in a fresh environment, or say which failures are expected."
+	case loop.CategoryEnvironmentAssumption:
+		if f.Class == loop.ClassTimeout || f.Trigger == loop.TriggerTimeout {
+			return "Say how long this step takes, or that it keeps running (start it in the background or a second terminal) and how to tell it is ready."
+		}
+		return "State the environment this step assumes (permissions, network access, free ports, operating system) and how to provide it."
+	case loop.CategoryAmbiguousInstruction:
+		return "Rewrite the instruction so it says exactly what to run or change: the command, the file name and the expected result."
+	}
+	return "Clarify this part of the tutorial: " + clip(strings.Join(strings.Fields(f.Problem), " "), 200)
 }
 
 func firstWordOf(command string) string {

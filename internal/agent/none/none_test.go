@@ -77,15 +77,18 @@ func TestMentorFixes(t *testing.T) {
 		{Line: 12, Class: loop.ClassMissingDependency, ExitCode: 127, Command: "node --version", Output: "bash: line 1: node: command not found", Problem: "line 12: missing command `node`", AlsoAt: []int{20}},
 		{Line: 15, Class: loop.ClassMissingDependency, ExitCode: 1, Command: "python3 app.py", Output: "ModuleNotFoundError: No module named 'flask'", Problem: "p"},
 		{Line: 18, Class: loop.ClassTestFailure, ExitCode: 1, Problem: "tests failed"},
-		{Line: 22, Problem: "no file name"},
+		{Line: 22, Category: loop.CategoryAmbiguousInstruction, Problem: "no file name"},
+		{Category: loop.CategoryMissingPrerequisite, Problem: "python3: command not found"},
 	}}})
 	require.NoError(t, err)
-	require.Len(t, res.Fixes, 4)
+	require.Len(t, res.Fixes, 5)
 	assert.Contains(t, res.Fixes[0], "never installs `node`")
 	assert.Contains(t, res.Fixes[0], "before line 12")
 	assert.Contains(t, res.Fixes[1], "pip install flask")
 	assert.Contains(t, res.Fixes[2], "tests at line 18")
-	assert.Contains(t, res.Fixes[3], "which file")
+	// a finding without a failure class or a line (an LLM Student's): by its category
+	assert.Contains(t, res.Fixes[3], "the file name")
+	assert.Equal(t, `List "python3" as a prerequisite before this step and show how to install it (with the version the tutorial expects).`, res.Fixes[4])
 	assert.Contains(t, res.Notes, "also at lines 20")
 	assert.False(t, res.Unresolvable)
 }
