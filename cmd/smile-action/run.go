@@ -67,7 +67,7 @@ type agents struct {
 // gemini) in the configured runtime: "api" calls the provider's HTTP API from here;
 // "cli" runs the provider's CLI in the container through smile-wrapper, reaching the
 // provider through a key-holding proxy (the key never enters the container).
-var newLLMAgents = func(_ context.Context, e *env, cfg config.Config, _ *tutorial.Tutorial) (agents, error) {
+func newLLMAgents(e *env, cfg config.Config) (agents, error) {
 	if cfg.LLMRuntime == config.RuntimeAPI {
 		s, m, err := agentapi.New(cfg, e.getenv, e.log)
 		if err != nil {
@@ -353,7 +353,7 @@ func newAgents(ctx context.Context, e *env, cfg config.Config, tut *tutorial.Tut
 		}
 		return agents{Student: p.Student(), Mentor: p.Mentor()}, nil
 	case config.ProviderClaude, config.ProviderCodex, config.ProviderGemini:
-		return newLLMAgents(ctx, e, cfg, tut)
+		return newLLMAgents(e, cfg)
 	default:
 		return agents{}, usageError{fmt.Errorf("unknown llmProvider %q: use claude, codex, gemini, none or replay", cfg.LLMProvider)}
 	}

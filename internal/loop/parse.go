@@ -42,30 +42,6 @@ func ParseStudentOutput(raw string) (StudentOutput, error) {
 	return c.out, err
 }
 
-// ParseStudentResult is ParseStudentOutput for agent runtimes: it also takes the fields
-// the loop understands beyond the spec's schema from the same object — "trigger" (the
-// stuck trigger the Student names) and "plan" (its line-anchored plan) — and keeps the
-// raw text with the reason when nothing could be recovered (4.E3).
-func ParseStudentResult(raw string) (StudentResult, error) {
-	c, err := parseStudent(raw)
-	if err != nil {
-		return StudentResult{Raw: raw, ParseError: err.Error()}, err
-	}
-	res := StudentResult{StudentOutput: c.out}
-	if t, ok := field(c.m, "trigger").(string); ok {
-		res.Trigger = Trigger(strings.ToLower(strings.TrimSpace(t)))
-	}
-	if v := field(c.m, "plan"); v != nil {
-		if b, err := json.Marshal(v); err == nil {
-			var plan []PlanStep
-			if json.Unmarshal(b, &plan) == nil {
-				res.Plan = plan
-			}
-		}
-	}
-	return res, nil
-}
-
 // candidate is one object that yields a verdict, with where it sits in the text.
 type candidate struct {
 	out        StudentOutput

@@ -193,20 +193,3 @@ func BenchmarkParseStudentOutput(b *testing.B) {
 		_, _ = ParseStudentOutput(raw)
 	}
 }
-
-func TestParseStudentResult(t *testing.T) {
-	t.Parallel()
-	raw := "Done.\n```json\n{\"status\": \"ask_mentor\", \"trigger\": \"Missing_Dependency\", \"problem\": \"npm missing\",\n" +
-		"\"plan\": [{\"id\": 1, \"title\": \"Install\", \"startLine\": 5, \"endLine\": 7}, {\"id\": 2, \"title\": \"Run\", \"startLine\": 9, \"endLine\": 13, \"dependsOn\": [1]}],}\n```"
-	res, err := ParseStudentResult(raw)
-	require.NoError(t, err)
-	assert.Equal(t, StudentAskMentor, res.Status)
-	assert.Equal(t, TriggerMissingDependency, res.Trigger)
-	require.Len(t, res.Plan, 2)
-	assert.Equal(t, []int{1}, res.Plan[1].DependsOn)
-
-	res, err = ParseStudentResult("I gave up.")
-	require.Error(t, err)
-	assert.Equal(t, "I gave up.", res.Raw, "the raw text is kept (4.E3)")
-	assert.NotEmpty(t, res.ParseError)
-}

@@ -119,17 +119,6 @@ func findCycle(steps []PlanStep) []int {
 	return nil
 }
 
-// PlanProgress finds the plan step covering line: its position (1-based) and the number
-// of steps, for "step i of n".
-func PlanProgress(plan []PlanStep, line int) (i, n int, step PlanStep, ok bool) {
-	for k, s := range plan {
-		if line >= s.StartLine && line <= s.EndLine {
-			return k + 1, len(plan), s, true
-		}
-	}
-	return 0, len(plan), PlanStep{}, false
-}
-
 // StepLabel is "step i of n: title".
 func StepLabel(i, n int, title string) string {
 	return fmt.Sprintf("step %d of %d: %s", i, n, title)

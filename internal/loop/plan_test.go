@@ -47,12 +47,7 @@ func TestValidatePlan(t *testing.T) {
 	}
 }
 
-func TestPlanProgress(t *testing.T) {
+func TestStepLabel(t *testing.T) {
 	t.Parallel()
-	plan := []PlanStep{{ID: 1, Title: "a", StartLine: 1, EndLine: 4}, {ID: 2, Title: "b", StartLine: 5, EndLine: 9}}
-	i, n, s, ok := PlanProgress(plan, 6)
-	require.True(t, ok)
-	assert.Equal(t, "step 2 of 2: b", StepLabel(i, n, s.Title))
-	_, _, _, ok = PlanProgress(plan, 12)
-	assert.False(t, ok)
+	assert.Equal(t, "step 2 of 2: b", StepLabel(2, 2, "b"))
 }

@@ -364,15 +364,4 @@ func (s Severity) Fails(failOn string) bool {
 	return s.Rank() >= threshold
 }
 
-// MaxSeverity is the highest severity of the gaps, "" when there is none.
-func (r *Report) MaxSeverity() Severity {
-	var best Severity
-	for _, g := range r.Gaps {
-		if g.Severity.Rank() > best.Rank() {
-			best = g.Severity
-		}
-	}
-	return best
-}
-
 func cmpSeverity(a, b Severity) int { return cmp.Compare(b.Rank(), a.Rank()) }

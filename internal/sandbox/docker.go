@@ -337,13 +337,6 @@ func (d *Docker) ContainerID() string {
 	return d.cur
 }
 
-// ContainerName is the current learner container's name ("" before Start).
-func (d *Docker) ContainerName() string {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	return d.curName
-}
-
 // reap removes containers of earlier runs that share this run's OutputKey (a crashed
 // run, or one whose container was kept for debugging). Other runs' containers are
 // never touched.
