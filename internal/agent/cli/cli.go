@@ -19,6 +19,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/agent/cli/headless"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
 // File is a file copied into the container before each run (the wrapper, a CLI).
@@ -253,7 +254,13 @@ func llmCalls(agent string, p headless.Payload, sum headless.Summary, model stri
 	if p.Error != nil {
 		c.Error = p.Error.Kind + ": " + p.Error.Message
 	}
-	return append(calls, c)
+	calls = append(calls, c)
+	for i := range calls { // codex and gemini report no cost: estimate it from the price table
+		if calls[i].CostUSD == 0 {
+			calls[i].CostUSD, _ = provider.Cost(calls[i].Model, provider.Usage{Input: calls[i].TokensIn, Output: calls[i].TokensOut})
+		}
+	}
+	return calls
 }
 
 func firstPositive(v ...int64) int64 {
