@@ -49,9 +49,10 @@ func pullImage(ctx context.Context, api dockerAPI, img string, progress func(str
 	rc, err := api.ImagePull(ctx, img, image.PullOptions{RegistryAuth: auth})
 	if err != nil {
 		if c, known := classifyKnown("pull "+img, img, err); known {
-			var m *ImageMissingError
-			if !errors.As(c, &m) {
-				return c // the engine itself is unavailable, or the disk is full
+			var u *UnavailableError
+			var d *DiskError
+			if errors.As(c, &u) || errors.As(c, &d) {
+				return c // the engine itself is unavailable, or its disk is full
 			}
 		}
 		return &PullError{Image: img, Err: err, WithCredentials: auth != ""}

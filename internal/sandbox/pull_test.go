@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/registry"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -140,4 +143,50 @@ esac
 
 	t.Setenv("DOCKER_CONFIG", t.TempDir())
 	assert.Empty(t, registryAuth(context.Background(), "ghcr.io/smile-loop/smile-base:1.0.0"), "no configuration")
+}
+
+// pullAPI answers ImagePull as the engine did; nothing else is called.
+type pullAPI struct {
+	dockerAPI
+	err    error
+	stream string
+}
+
+func (p pullAPI) ImagePull(context.Context, string, image.PullOptions) (io.ReadCloser, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	return io.NopCloser(strings.NewReader(p.stream)), nil
+}
+
+// What the engine says about the registry is a PullError naming the registry, not a
+// problem of the learner's network or a missing local image; an engine that is gone or
+// out of disk keeps its own error.
+func TestPullImageErrors(t *testing.T) {
+	t.Setenv("DOCKER_CONFIG", t.TempDir())
+	img := "ghcr.io/smile-loop/smile-base:1.0.0"
+	for _, answer := range []string{
+		`Error response from daemon: Get "https://ghcr.io/v2/": dial tcp: lookup ghcr.io: network is unreachable`,
+		"Error response from daemon: manifest for ghcr.io/smile-loop/smile-base:1.0.0 not found: manifest unknown",
+	} {
+		err := pullImage(context.Background(), pullAPI{err: errors.New(answer)}, img, nil)
+		var pe *PullError
+		require.ErrorAs(t, err, &pe, answer)
+		assert.Contains(t, err.Error(), answer)
+	}
+	err := pullImage(context.Background(), pullAPI{err: errors.New("write /var/lib/docker/tmp/x: no space left on device")}, img, nil)
+	var de *DiskError
+	require.ErrorAs(t, err, &de)
+
+	err = pullImage(context.Background(), pullAPI{stream: `{"errorDetail":{"message":"denied: permission_denied: read_package"},"error":"denied"}` + "\n"}, img, nil)
+	var pe *PullError
+	require.ErrorAs(t, err, &pe)
+	assert.Contains(t, err.Error(), "denied: permission_denied: read_package")
+	assert.Contains(t, err.Error(), "docker login ghcr.io")
+
+	var lines []string
+	require.NoError(t, pullImage(context.Background(), pullAPI{stream: `{"status":"Status: Image is up to date"}` + "\n"}, img, func(s string) { lines = append(lines, s) }))
+	require.Len(t, lines, 2)
+	assert.Equal(t, "pulling "+img+" (not on this machine)", lines[0])
+	assert.Regexp(t, `^pulled `+regexp.QuoteMeta(img)+` in \S+$`, lines[1])
 }
