@@ -15,11 +15,13 @@ GOTEST    := $(GO) test -race -shuffle=on -count=1
 all: build
 
 build:
-	CGO_ENABLED=0 GOOS=linux $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/smile-action
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/smile-action
 
-# The Action image (Dockerfile: FROM scratch) from the binary built above; no registry needed.
-action-image: build
-	bash scripts/action-context.sh bin/action-context $(GOARCH)=$(BIN)
+# The Action image (Dockerfile: FROM scratch) from a static linux binary built first; no
+# registry needed.
+action-image:
+	CGO_ENABLED=0 GOOS=linux GOARCH=$(GOARCH) $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/linux-$(GOARCH)/smile-action ./cmd/smile-action
+	bash scripts/action-context.sh bin/action-context $(GOARCH)=bin/linux-$(GOARCH)/smile-action
 	docker build -f Dockerfile --build-arg TARGETARCH=$(GOARCH) -t $(ACTION_IMAGE) bin/action-context
 
 # Debian packages the tests and images need on a fresh machine (debootstrap, chromium).
