@@ -179,12 +179,12 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 		return nil, fmt.Errorf("create output directory %s: %w", outDir, err)
 	}
 	runID := loop.NewRunID()
+	var resumed *loop.State
 	if req.Resume {
-		st, err := loop.LoadState(outDir)
-		if err != nil {
+		if resumed, err = loop.LoadState(outDir); err != nil {
 			return nil, &loop.ResumeError{Dir: outDir, Err: err}
 		}
-		runID, cfg = st.RunID, st.Config // the run continues as it was configured
+		runID, cfg = resumed.RunID, resumed.Config // the run continues as it was configured
 	}
 	out := &runOutcome{OutputDir: outDir, Config: cfg}
 	ag, agErr := newAgents(ctx, e, cfg, tut, cfgDir)
@@ -200,21 +200,14 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 
 	// a failure before the loop starts still gets a report
 	setupFailed := func(cause error) (*runOutcome, error) {
-		st := &loop.State{SchemaVersion: loop.StateSchemaVersion, RunID: runID, Tutorial: tutPath, Config: cfg,
-			Status: loop.StatusError, Phase: loop.PhaseDone, StartTime: time.Now().UTC(), EndTime: time.Now().UTC(),
-			MentorNotes: []string{}, History: []loop.Iteration{},
-			FinalResult: &loop.FinalResult{Status: loop.StatusError, Reason: mask.String(cause.Error())}}
 		var lerr *loop.LockedError
 		if errors.As(cause, &lerr) || req.Resume {
 			return nil, cause // another run's directory, or a run to resume later: leave it as it is
 		}
-		lock, lockErr := loop.AcquireLock(outDir, runID)
-		if lockErr != nil {
-			return nil, errors.Join(cause, lockErr)
-		}
-		defer func() { _ = lock.Release() }()
-		if err := loop.SaveState(outDir, st); err != nil {
-			e.log.Warn("save state", "err", err)
+		st, err := loop.Abort(loop.Options{Config: cfg, Tutorial: tut, StateDir: outDir, RunID: runID,
+			Secrets: secrets, Events: events, Logger: e.log, RuleFix: none.Fix}, cause)
+		if st == nil {
+			return nil, err
 		}
 		out.State = st
 		writeReport(e, out, tut, req, secrets)
@@ -254,6 +247,7 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 		StateDir: outDir,
 		Logger:   e.log,
 		Resume:   req.Resume,
+		Resumed:  resumed,
 		RunID:    runID,
 		Secrets:  secrets,
 		ServeAPI: ag.ServeAPI,

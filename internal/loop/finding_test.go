@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"errors"
 	"os"
 	"testing"
 
@@ -77,4 +78,24 @@ func TestCompleteFindings(t *testing.T) {
 	before := cloneState(st)
 	CompleteFindings(st, tut, func(Finding) string { return "other" })
 	assert.Equal(t, before, cloneState(st))
+}
+
+// A run that cannot start ends through the same end as every run (issue 15: cmd built
+// this state by hand): saved, locked while written, reason masked, loop_complete emitted.
+func TestAbort(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var events []EventType
+	st, err := Abort(Options{Tutorial: locateTutorial(t), StateDir: dir, RunID: "r1", Secrets: []string{"s3cr3t-value"},
+		Events: EmitterFunc(func(e Event) { events = append(events, e.Type) })}, errors.New("no sandbox: token s3cr3t-value"))
+	require.EqualError(t, err, "no sandbox: token s3cr3t-value", "the cause is returned as it is")
+	require.NotNil(t, st)
+	saved, lerr := LoadState(dir)
+	require.NoError(t, lerr)
+	assert.Equal(t, StatusError, saved.Status)
+	assert.Equal(t, PhaseDone, saved.Phase)
+	assert.Equal(t, "r1", saved.RunID)
+	assert.Equal(t, "testdata/locate.md", saved.Tutorial)
+	assert.NotContains(t, saved.FinalResult.Reason, "s3cr3t-value")
+	assert.Contains(t, events, EventLoopComplete)
 }

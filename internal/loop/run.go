@@ -30,6 +30,9 @@ type Options struct {
 	Logger   *slog.Logger // nil: discard
 	// Resume continues the run saved in StateDir instead of starting a new one (7.E2).
 	Resume bool
+	// Resumed is the state to continue when the caller already loaded it (LoadState);
+	// nil: Run loads it from StateDir.
+	Resumed *State
 	// RunID names the run; "" picks a random one (a resumed run keeps its own).
 	RunID string
 	// Secrets are masked ("***") in everything the loop saves or emits.
@@ -100,11 +103,14 @@ func Run(ctx context.Context, o Options) (*State, error) {
 	r := &runner{o: o, log: o.Logger, mask: newMasker(o.Secrets)}
 	var st *State
 	if o.Resume {
-		loaded, err := LoadState(o.StateDir)
-		if err != nil {
-			return nil, &ResumeError{Dir: o.StateDir, Err: err}
+		st = o.Resumed
+		if st == nil {
+			loaded, err := LoadState(o.StateDir)
+			if err != nil {
+				return nil, &ResumeError{Dir: o.StateDir, Err: err}
+			}
+			st = loaded
 		}
-		st = loaded
 		o.RunID = st.RunID
 	}
 	lock, err := AcquireLock(o.StateDir, o.RunID)
@@ -113,17 +119,7 @@ func Run(ctx context.Context, o Options) (*State, error) {
 	}
 	defer func() { _ = lock.Release() }()
 	if st == nil {
-		st = &State{
-			SchemaVersion: StateSchemaVersion,
-			RunID:         o.RunID,
-			Tutorial:      o.Tutorial.Path,
-			Config:        o.Config,
-			Status:        StatusRunning,
-			Phase:         PhaseStart,
-			StartTime:     time.Now().UTC(),
-			MentorNotes:   []string{},
-			History:       []Iteration{},
-		}
+		st = newState(o)
 	}
 	r.st = st
 	if st.Status != StatusRunning {
@@ -135,6 +131,48 @@ func Run(ctx context.Context, o Options) (*State, error) {
 	}
 	err = r.run(ctx)
 	return st, err
+}
+
+// Abort ends a run that could not start (its agents or its sandbox could not be set
+// up) the way every run ends: a new state, locked, ended as error with cause as the
+// reason, saved with its scenario, and loop_complete emitted, so it gets a report like
+// any other end. Only Config, Tutorial, StateDir, RunID, Secrets, Events and Logger are
+// used. It returns the state (nil when the directory could not be locked or created)
+// and cause, joined with what went wrong on the way.
+func Abort(o Options, cause error) (*State, error) {
+	o.defaults()
+	if err := os.MkdirAll(o.StateDir, 0o755); err != nil {
+		return nil, errors.Join(cause, fmt.Errorf("create state directory %s: %w", o.StateDir, err))
+	}
+	lock, err := AcquireLock(o.StateDir, o.RunID)
+	if err != nil {
+		return nil, errors.Join(cause, err)
+	}
+	defer func() { _ = lock.Release() }()
+	r := &runner{o: o, log: o.Logger, mask: newMasker(o.Secrets)}
+	r.st = newState(o)
+	if err := r.end(StatusError, cause.Error()); err != nil {
+		return r.st, errors.Join(cause, fmt.Errorf("save state: %w", err))
+	}
+	return r.st, cause
+}
+
+func newState(o Options) *State {
+	path := ""
+	if o.Tutorial != nil {
+		path = o.Tutorial.Path
+	}
+	return &State{
+		SchemaVersion: StateSchemaVersion,
+		RunID:         o.RunID,
+		Tutorial:      path,
+		Config:        o.Config,
+		Status:        StatusRunning,
+		Phase:         PhaseStart,
+		StartTime:     time.Now().UTC(),
+		MentorNotes:   []string{},
+		History:       []Iteration{},
+	}
 }
 
 func (o *Options) check() error {
