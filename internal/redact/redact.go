@@ -243,23 +243,58 @@ func (r *Redactor) cuts(s string) string {
 	var spans [][2]int
 	for _, sec := range r.raw {
 		for _, p := range before {
-			for k := len(sec) - 1; k >= minPartial; k-- {
-				if k <= p && s[p-k:p] == sec[:k] {
-					spans = append(spans, [2]int{p - k, p})
-					break
-				}
+			if k := cutPrefix(s[max(0, p-len(sec)+1):p], sec); k > 0 {
+				spans = append(spans, [2]int{p - k, p})
 			}
 		}
 		for _, p := range after {
-			for k := len(sec) - 1; k >= minPartial; k-- {
-				if p+k <= len(s) && s[p:p+k] == sec[len(sec)-k:] {
-					spans = append(spans, [2]int{p, p + k})
-					break
-				}
+			if k := cutSuffix(s[p:min(len(s), p+len(sec)-1)], sec); k > 0 {
+				spans = append(spans, [2]int{p, p + k})
 			}
 		}
 	}
 	return replaceSpans(s, spans)
+}
+
+// cutPrefix is the length of the longest proper prefix of sec (at least minPartial
+// bytes) that text ends with, 0 when none.
+func cutPrefix(text, sec string) int {
+	if len(sec) <= minPartial {
+		return 0
+	}
+	head := sec[:minPartial]
+	for off := 0; ; {
+		j := strings.Index(text[off:], head)
+		if j < 0 {
+			return 0
+		}
+		q := off + j
+		if k := len(text) - q; k < len(sec) && text[q:] == sec[:k] {
+			return k
+		}
+		off = q + 1
+	}
+}
+
+// cutSuffix is the length of the longest proper suffix of sec (at least minPartial
+// bytes) that text starts with, 0 when none.
+func cutSuffix(text, sec string) int {
+	if len(text) < minPartial || len(sec) <= minPartial {
+		return 0
+	}
+	head := text[:minPartial]
+	for off := 1; off < len(sec); {
+		j := strings.Index(sec[off:], head)
+		if j < 0 {
+			return 0
+		}
+		q := off + j
+		if k := len(sec) - q; k <= len(text) && text[:k] == sec[q:] {
+			return k
+		}
+		off = q + 1
+	}
+	return 0
 }
 
 // replaceSpans replaces each [start,end) span of s (overlaps merged) with Mask.

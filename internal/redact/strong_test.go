@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -74,5 +75,20 @@ func TestStrongFormsKeepOrdinaryText(t *testing.T) {
 		"line one\nline two\n… [10 bytes cut] …\nthe end",
 	} {
 		assert.Equal(t, s, r.String(s))
+	}
+}
+
+// BenchmarkStringClipped masks a large text full of cut marks (a report of clipped
+// outputs) with ten secrets.
+func BenchmarkStringClipped(b *testing.B) {
+	var secrets []string
+	for i := 0; i < 10; i++ {
+		secrets = append(secrets, fmt.Sprintf("sk-test-%02d-", i)+strings.Repeat("q", 90))
+	}
+	r := New(secrets...)
+	text := strings.Repeat("some output line that was clipped…\n… [12 bytes cut] …\nand continued\n", 20000)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		_ = r.String(text)
 	}
 }
