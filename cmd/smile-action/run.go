@@ -231,7 +231,10 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 		KeepWork:      cfg.Container.KeepWork,
 		Progress:      func(line string) { fmt.Fprintf(e.stderr, "smile-loop: %s\n", line) },
 		Redact:        mask,
-		Logger:        e.log,
+		// A container outlives the run's timeout by a margin at most, even when this
+		// process is killed before it can remove it.
+		Lifetime: time.Duration(cfg.Timeout)*time.Second + 15*time.Minute,
+		Logger:   e.log,
 	})
 	if err != nil {
 		return setupFailed(err)

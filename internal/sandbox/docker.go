@@ -93,6 +93,11 @@ type Options struct {
 
 	Env map[string]string // the container's whole environment besides the image's own
 
+	// Lifetime bounds how long a learner container lives (0: unbounded): its main
+	// process ends then, so a container the orchestrator could not remove (killed,
+	// cancelled job) stops by itself instead of running the tutorial's processes on.
+	Lifetime time.Duration
+
 	// Redact masks the run's secrets in the command logs under LogsDir (nil: none).
 	Redact *redact.Redactor
 
@@ -401,7 +406,7 @@ func (d *Docker) containerConfig() (*container.Config, *container.HostConfig) {
 	pids := d.opts.PidsLimit
 	cfg := &container.Config{
 		Image:      d.opts.Image,
-		Entrypoint: []string{"sleep", "infinity"},
+		Entrypoint: []string{"sleep", d.sleepFor()},
 		Cmd:        nil,
 		WorkingDir: loop.WorkMount,
 		Env:        d.env,
@@ -604,6 +609,14 @@ func (d *Docker) mounts() []mount.Mount {
 		out = append(out, mount.Mount{Type: mount.TypeBind, Source: src, Target: m.target, ReadOnly: m.readOnly})
 	}
 	return out
+}
+
+// sleepFor is the argument of the container's `sleep`: Lifetime in seconds, or infinity.
+func (d *Docker) sleepFor() string {
+	if d.opts.Lifetime <= 0 {
+		return "infinity"
+	}
+	return fmt.Sprint(int64(d.opts.Lifetime.Seconds()) + 1)
 }
 
 // tutorialGit reports whether the tutorial directory is a repository root (has .git).

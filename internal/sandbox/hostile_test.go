@@ -118,3 +118,16 @@ func TestTutorialGitIsHidden(t *testing.T) {
 	_, err := os.Stat(filepath.Join(e.tutorial, ".git", "config"))
 	assert.NoError(t, err, "the host's .git is untouched")
 }
+
+// A container the orchestrator never removes (it was killed) stops by itself once its
+// Lifetime is over, with every process of the tutorial.
+func TestContainerStopsAfterItsLifetime(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(o *Options) { o.Lifetime = 2 * time.Second })
+	require.Equal(t, 0, e.run(t, "(sleep 3000 >/dev/null 2>&1 &) ; echo started").ExitCode)
+	id := e.d.ContainerID()
+	require.Eventually(t, func() bool {
+		out, err := exec.Command("docker", "inspect", "--format", "{{.State.Running}}", id).Output()
+		return err == nil && strings.TrimSpace(string(out)) == "false"
+	}, time.Minute, 250*time.Millisecond, "the container stops when its sleep ends")
+}
