@@ -93,7 +93,8 @@ func (d *Docker) writeAsLearner(ctx context.Context, id, p string, data []byte, 
 		return err
 	}
 	if res.ExitCode != 0 || res.TimedOut {
-		return fmt.Errorf("write %s in the learner container: %s", p, strings.TrimSpace(out.String()))
+		// A full disk is a DiskError (3.E6), like a daemon copy's.
+		return classifyFS("write "+p+" in the learner container", errors.New(strings.TrimSpace(out.String())))
 	}
 	return nil
 }
