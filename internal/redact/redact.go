@@ -161,46 +161,66 @@ func (r *Redactor) unwrap(s string) string {
 	if len(r.wrapped) == 0 || len(s) < wrapWindow || !strings.ContainsAny(s, "\r\n") {
 		return s
 	}
-	hit := make([]bool, len(r.wrapped))
-	var cand []string
+	// Regions of s around the pieces found: a form with a piece at i lies within
+	// 2·len(form) of i even with a line break and gutter every 32 characters. Only the
+	// regions are flattened, so memory stays proportional to what may be masked.
+	type region struct {
+		start, end int
+		forms      map[int]bool
+	}
+	var regions []region
 	for i := 0; i+wrapWindow <= len(s); i++ {
 		for _, w := range r.windows[le64(s[i:i+wrapWindow])] {
-			if !hit[w] {
-				hit[w] = true
-				cand = append(cand, r.wrapped[w])
+			pad := 2*len(r.wrapped[w]) + 64
+			start, end := max(0, i-pad), min(len(s), i+pad)
+			if n := len(regions); n > 0 && start <= regions[n-1].end {
+				regions[n-1].end = max(regions[n-1].end, end)
+				regions[n-1].forms[w] = true
+				continue
 			}
+			regions = append(regions, region{start: start, end: end, forms: map[int]bool{w: true}})
 		}
 	}
-	if len(cand) == 0 {
-		return s
+	var spans [][2]int
+	for _, rg := range regions {
+		var forms []string
+		for w := range rg.forms {
+			forms = append(forms, r.wrapped[w])
+		}
+		spans = append(spans, flatMatches(s, rg.start, rg.end, forms)...)
 	}
-	flat := make([]byte, 0, len(s))
-	at := make([]int, 0, len(s)) // at[i]: index in s of flat[i]
-	for i := 0; i < len(s); i++ {
+	return replaceSpans(s, spans)
+}
+
+// flatMatches finds forms in s[start:end] with line breaks and the quoting gutter after
+// each (no encoding's alphabet has these characters) left out, and returns their spans
+// in s.
+func flatMatches(s string, start, end int, forms []string) [][2]int {
+	flat := make([]byte, 0, end-start)
+	at := make([]int, 0, end-start) // at[k]: index in s of flat[k]
+	for i := start; i < end; i++ {
 		if s[i] != '\n' && s[i] != '\r' {
 			flat = append(flat, s[i])
 			at = append(at, i)
 			continue
 		}
-		// After a line break also skip a quoting gutter ("  | " in the audit log, "> " in
-		// Markdown): no encoding's alphabet has these characters.
-		for i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '\t' || s[i+1] == '|' || s[i+1] == '>') {
+		for i+1 < end && (s[i+1] == ' ' || s[i+1] == '\t' || s[i+1] == '|' || s[i+1] == '>') {
 			i++
 		}
 	}
 	var spans [][2]int
-	for _, w := range cand {
+	for _, w := range forms {
 		for off := 0; ; {
 			j := bytes.Index(flat[off:], []byte(w))
 			if j < 0 {
 				break
 			}
-			start, end := off+j, off+j+len(w)
-			spans = append(spans, [2]int{at[start], at[end-1] + 1})
-			off = end
+			a, b := off+j, off+j+len(w)
+			spans = append(spans, [2]int{at[a], at[b-1] + 1})
+			off = b
 		}
 	}
-	return replaceSpans(s, spans)
+	return spans
 }
 
 // le64 packs the 8 bytes of s into a map key without allocating.

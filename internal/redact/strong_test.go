@@ -92,3 +92,16 @@ func BenchmarkStringClipped(b *testing.B) {
 		_ = r.String(text)
 	}
 }
+
+// A wrapped form deep in a large text is masked, and the text around it is kept as is.
+func TestWrappedDeepInALargeText(t *testing.T) {
+	t.Parallel()
+	key := "sk-ant-api03-" + strings.Repeat("Zq9_xY7-Lm3", 9)
+	r := New(key)
+	filler := strings.Repeat("ordinary log line, nothing to hide\n", 30000)
+	enc := wrap(base64.StdEncoding.EncodeToString([]byte("Bearer "+key)), 76)
+	got := r.String(filler + "token:\n" + enc + "\n" + filler)
+	assert.True(t, strings.HasPrefix(got, filler+"token:\n"+enc[:10]+Mask), "only the encoded \"Bearer \" is left before the mask")
+	assert.True(t, strings.HasSuffix(got, "\n"+filler))
+	assert.NotContains(t, strings.ReplaceAll(got, "\n", ""), base64.StdEncoding.EncodeToString([]byte("Bearer " + key))[12:40])
+}
