@@ -14,6 +14,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/eval"
+	"github.com/smile-loop/smile-loop/internal/loop"
 	rpt "github.com/smile-loop/smile-loop/internal/report"
 )
 
@@ -157,7 +158,7 @@ func printEval(w io.Writer, results []eval.Result, verbose bool) {
 		s := r.Score
 		status := r.Status
 		if r.Err != "" {
-			status = "error: " + clipRunes(r.Err, 60)
+			status = "error: " + loop.Clip(r.Err, 60)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%.1f\t%s\t\n", r.Name, s.Expected, s.Found, s.Reported, s.Correct,
 			s.FalsePositives(), len(s.Missed), eval.Percent(s.Correct, s.Reported), eval.Percent(s.Found, s.Expected), r.Seconds, status)
@@ -173,10 +174,10 @@ func printEval(w io.Writer, results []eval.Result, verbose bool) {
 	}
 	for _, r := range results {
 		for _, sc := range r.Score.Scored {
-			fmt.Fprintf(w, "  %s:%d %s: %s\n", r.Name, sc.Line, sc.Verdict, clipRunes(firstLineOf(sc.Text), 120))
+			fmt.Fprintf(w, "  %s:%d %s: %s\n", r.Name, sc.Line, sc.Verdict, loop.Clip(firstLineOf(sc.Text), 120))
 		}
 		for _, m := range r.Score.Missed {
-			fmt.Fprintf(w, "  %s: MISSED %q (%s)\n", r.Name, m.Marker, clipRunes(m.Why, 100))
+			fmt.Fprintf(w, "  %s: MISSED %q (%s)\n", r.Name, m.Marker, loop.Clip(m.Why, 100))
 		}
 	}
 }
@@ -186,12 +187,4 @@ func firstLineOf(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

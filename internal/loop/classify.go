@@ -164,19 +164,19 @@ func evidence(output string, re *regexp.Regexp) string {
 	} else {
 		end += loc[0]
 	}
-	return clip(strings.TrimSpace(output[start:end]), 160)
+	return Clip(strings.TrimSpace(output[start:end]), 160)
 }
 
 // errorLine picks the most telling line of a failing command's output: the last line
 // that mentions an error, else the last non-empty line.
 func errorLine(output string) string {
 	if ms := reErrorLine.FindAllString(output, -1); len(ms) > 0 {
-		return clip(strings.TrimSpace(ms[len(ms)-1]), 160)
+		return Clip(strings.TrimSpace(ms[len(ms)-1]), 160)
 	}
 	lines := strings.Split(strings.TrimSpace(output), "\n")
 	for i := len(lines) - 1; i >= 0; i-- {
 		if s := strings.TrimSpace(lines[i]); s != "" {
-			return clip(s, 160)
+			return Clip(s, 160)
 		}
 	}
 	return "no output"
@@ -187,14 +187,14 @@ func runtimeSummary(output string) string {
 	lines := strings.Split(strings.TrimSpace(output), "\n")
 	for _, l := range lines {
 		if strings.HasPrefix(l, "panic: ") {
-			return clip(strings.TrimSpace(l), 160)
+			return Clip(strings.TrimSpace(l), 160)
 		}
 	}
 	if strings.Contains(output, "Traceback (most recent call last):") {
 		for i := len(lines) - 1; i >= 0; i-- {
 			l := strings.TrimSpace(lines[i])
 			if l != "" && !strings.HasPrefix(lines[i], " ") {
-				return clip(l, 160)
+				return Clip(l, 160)
 			}
 		}
 	}
@@ -206,7 +206,7 @@ func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}
-	return clip(s, 100)
+	return Clip(s, 100)
 }
 
 func firstWord(s string) string {
@@ -221,13 +221,4 @@ func firstWord(s string) string {
 		return w
 	}
 	return s
-}
-
-// clip shortens s to at most n runes, marking the cut.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

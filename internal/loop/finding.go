@@ -164,7 +164,7 @@ func mentorFix(m *MentorRecord, i, n int, f Finding) (string, string) {
 	if best == "" {
 		return "", ""
 	}
-	return "Explain in the tutorial what the Mentor had to tell the Student: " + clip(strings.Join(strings.Fields(best), " "), maxNotesFix), FixByMentorNotes
+	return "Explain in the tutorial what the Mentor had to tell the Student: " + Clip(strings.Join(strings.Fields(best), " "), maxNotesFix), FixByMentorNotes
 }
 
 var reBullet = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`)

@@ -3,7 +3,9 @@ package loop
 import (
 	"errors"
 	"os"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -98,4 +100,19 @@ func TestAbort(t *testing.T) {
 	assert.Equal(t, "testdata/locate.md", saved.Tutorial)
 	assert.NotContains(t, saved.FinalResult.Reason, "s3cr3t-value")
 	assert.Contains(t, events, EventLoopComplete)
+}
+
+// One clip, rune-safe (issue 15: two byte-cutting clips split UTF-8).
+func TestClip(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "héllo", Clip("héllo", 5))
+	assert.Equal(t, "hé…", Clip("héllo", 3))
+	assert.Equal(t, "héllo", Clip("héllo", 0), "no limit")
+	s := "ééééé-ééééé" // 2-byte runes: a byte cut in the middle would split one
+	out := ClipMiddle(s, 9)
+	assert.True(t, utf8.ValidString(out), "%q", out)
+	assert.Contains(t, out, "bytes omitted")
+	assert.True(t, strings.HasPrefix(out, "ééé"), out)
+	assert.True(t, strings.HasSuffix(out, "\né"), out)
+	assert.Equal(t, "short", ClipMiddle("short", 9))
 }

@@ -227,5 +227,5 @@ func normalizeText(s string, n int) string {
 		}
 		b.WriteRune(c)
 	}
-	return clip(b.String(), n)
+	return Clip(b.String(), n)
 }

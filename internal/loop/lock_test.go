@@ -60,7 +60,7 @@ func TestSaveStateKeepsPrevious(t *testing.T) {
 	require.NoError(t, SaveState(dir, st))
 	st.Iteration = 2
 	require.NoError(t, SaveState(dir, st))
-	prev, err := readState(filepath.Join(dir, StatePrevFile))
+	prev, _, err := readStateFile(filepath.Join(dir, StatePrevFile), true)
 	require.NoError(t, err)
 	assert.Equal(t, 1, prev.Iteration)
 	// a torn state.json falls back to the previous copy

@@ -172,7 +172,7 @@ func findingFromOutput(res StudentResult) Finding {
 		c := res.Commands[i]
 		if c.ExitCode != 0 || c.TimedOut {
 			f.Command, f.ExitCode, f.Class, f.Line = c.Command, c.ExitCode, c.Class, c.Line
-			f.Output = clip(strings.TrimSpace(c.Output), 500)
+			f.Output = Clip(strings.TrimSpace(c.Output), 500)
 			break
 		}
 	}

@@ -38,35 +38,97 @@ func SaveState(dir string, st *State) error {
 			}
 		}
 	}
-	return writeAtomic(path, append(data, '\n'))
+	return WriteAtomic(path, append(data, '\n'))
 }
 
-// LoadState reads dir/state.json, falling back to state.json.prev when the current copy
-// is unreadable.
+// LoadState reads dir/state.json to resume it, falling back to state.json.prev when the
+// current copy is unreadable. It is strict: what ReadState tolerates with a warning (a
+// mistyped field, another schema version) is an error here.
 func LoadState(dir string) (*State, error) {
-	st, err := readState(filepath.Join(dir, StateFile))
-	if err == nil {
-		return st, nil
-	}
-	if prev, perr := readState(filepath.Join(dir, StatePrevFile)); perr == nil {
-		return prev, nil
-	}
-	return nil, err
+	st, _, err := readStateDir(dir, true)
+	return st, err
 }
 
-func readState(path string) (*State, error) {
+// ReadState reads a run's saved state from dir (state.json, or state.json.prev when the
+// current copy is unreadable) for re-rendering. It is tolerant: unknown fields, another
+// schema version, a field of an unexpected type (skipped) and the spec's string form of
+// "mentorResult" are accepted, each noted in warnings.
+func ReadState(dir string) (*State, []string, error) {
+	return readStateDir(dir, false)
+}
+
+func readStateDir(dir string, strict bool) (*State, []string, error) {
+	path := filepath.Join(dir, StateFile)
+	st, warns, err := readStateFile(path, strict)
+	if err == nil {
+		return st, warns, nil
+	}
+	prev := filepath.Join(dir, StatePrevFile)
+	if st, w2, perr := readStateFile(prev, strict); perr == nil {
+		if strict {
+			return st, nil, nil
+		}
+		return st, append(w2, fmt.Sprintf("%s unreadable (%v); used %s", path, err, StatePrevFile)), nil
+	}
+	return nil, nil, err
+}
+
+func readStateFile(path string, strict bool) (*State, []string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("read state: %w", err)
+		if strict {
+			err = fmt.Errorf("read state: %w", err)
+		}
+		return nil, nil, err
+	}
+	if !strict {
+		return DecodeState(data)
 	}
 	var st State
 	if err := json.Unmarshal(data, &st); err != nil {
-		return nil, fmt.Errorf("decode state %s: %w", path, err)
+		return nil, nil, fmt.Errorf("decode state %s: %w", path, err)
 	}
 	if st.SchemaVersion != StateSchemaVersion {
-		return nil, fmt.Errorf("state %s has schema version %d, this build reads %d", path, st.SchemaVersion, StateSchemaVersion)
+		return nil, nil, fmt.Errorf("state %s has schema version %d, this build reads %d", path, st.SchemaVersion, StateSchemaVersion)
 	}
-	return &st, nil
+	return &st, nil, nil
+}
+
+// DecodeState is ReadState for state.json's bytes.
+func DecodeState(data []byte) (*State, []string, error) {
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	var warns []string
+	if hist, ok := raw["history"].([]any); ok {
+		for _, h := range hist {
+			it, ok := h.(map[string]any)
+			if !ok {
+				continue
+			}
+			if s, ok := it["mentorResult"].(string); ok {
+				it["mentorResult"] = map[string]any{"notes": s}
+			}
+			if s, ok := it["studentResult"].(string); ok {
+				it["studentResult"] = map[string]any{"raw": s}
+			}
+		}
+		data, _ = json.Marshal(raw)
+	}
+	var st State
+	if err := json.Unmarshal(data, &st); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			return nil, nil, err
+		}
+		// encoding/json skips the mistyped field and decodes the rest.
+		warns = append(warns, fmt.Sprintf("ignored field %s: %v", te.Field, err))
+	}
+	if st.SchemaVersion != 0 && st.SchemaVersion != StateSchemaVersion {
+		warns = append(warns, fmt.Sprintf("state schema version %d, this build knows %d: rendering what it understands", st.SchemaVersion, StateSchemaVersion))
+	}
+	return &st, warns, nil
 }
 
 // SaveIteration writes the human-readable record of one iteration, iterations/NNN.json.
@@ -79,10 +141,10 @@ func SaveIteration(dir string, it Iteration) error {
 	if err != nil {
 		return fmt.Errorf("encode iteration %d: %w", it.Iteration, err)
 	}
-	if err := writeAtomic(filepath.Join(d, fmt.Sprintf("%03d.json", it.Iteration)), append(data, '\n')); err != nil {
+	if err := WriteAtomic(filepath.Join(d, fmt.Sprintf("%03d.json", it.Iteration)), append(data, '\n')); err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(d, fmt.Sprintf("%03d.md", it.Iteration)), []byte(iterationMarkdown(it)))
+	return WriteAtomic(filepath.Join(d, fmt.Sprintf("%03d.md", it.Iteration)), []byte(iterationMarkdown(it)))
 }
 
 // iterationMarkdown is the iteration for a person reading the output directory.
@@ -136,11 +198,13 @@ func iterationMarkdown(it Iteration) string {
 }
 
 func oneLine(s string) string {
-	return clip(strings.Join(strings.Fields(strings.ReplaceAll(s, "`", "'")), " "), 300)
+	return Clip(strings.Join(strings.Fields(strings.ReplaceAll(s, "`", "'")), " "), 300)
 }
 
-// writeAtomic writes data to path through a synced temp file and a rename.
-func writeAtomic(path string, data []byte) error {
+// WriteAtomic writes data to path through a synced temp file and a rename, then syncs
+// the directory: a crash leaves the old or the new file complete. The one atomic file
+// writer (state, iteration records, scenario, report files).
+func WriteAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -174,5 +238,5 @@ func copyFile(from, to string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(to, data)
+	return WriteAtomic(to, data)
 }

@@ -175,7 +175,7 @@ func MentorPrompt(tut *tutorial.Tutorial, r StudentResult) string {
 	s.WriteString(p + "\n")
 	for _, c := range r.Commands {
 		if c.ExitCode != 0 || c.TimedOut {
-			fmt.Fprintf(&s, "- line %d: `%s` exit %d: %s\n", c.Line, firstLine(c.Command), c.ExitCode, clip(strings.TrimSpace(c.Output), 600))
+			fmt.Fprintf(&s, "- line %d: `%s` exit %d: %s\n", c.Line, firstLine(c.Command), c.ExitCode, Clip(strings.TrimSpace(c.Output), 600))
 		}
 	}
 	s.WriteString("\n[Instruction]\n")

@@ -78,7 +78,7 @@ func WriteScenario(dir string, st *State) error {
 	if err != nil {
 		return fmt.Errorf("encode scenario: %w", err)
 	}
-	return writeAtomic(filepath.Join(dir, ScenarioFile), append(data, '\n'))
+	return WriteAtomic(filepath.Join(dir, ScenarioFile), append(data, '\n'))
 }
 
 // ReadScenario reads a scenario file.

@@ -210,7 +210,7 @@ func (t *Terminal) drawLive() {
 		}
 	}
 	fmt.Fprintf(&b, " · %s · %d gap%s", t.opts.Now().Sub(t.start).Round(time.Second), len(t.gaps), plural(len(t.gaps)))
-	t.write("\r\x1b[2K" + truncate(b.String(), t.opts.Width-1))
+	t.write("\r\x1b[2K" + loop.Clip(b.String(), t.opts.Width-1))
 	t.live = true
 }
 

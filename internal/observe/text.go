@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
 )
@@ -29,12 +28,12 @@ func Multi(emitters ...loop.Emitter) loop.Emitter {
 // starting with "::" is a workflow command).
 func oneLine(s string, limit int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	return neutralize(truncate(s, limit))
+	return neutralize(loop.Clip(s, limit))
 }
 
 // block indents every line of multi-line text behind a fixed gutter.
 func block(s string, limit int) string {
-	s = truncate(strings.TrimSpace(s), limit)
+	s = loop.Clip(strings.TrimSpace(s), limit)
 	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
 	for i, l := range lines {
 		lines[i] = "    │ " + neutralize(strings.ReplaceAll(strings.TrimRight(l, " \t"), "\r", ""))
@@ -45,13 +44,6 @@ func block(s string, limit int) string {
 // neutralize defuses the runner's legacy "##[command]" syntax, which it honours anywhere
 // in a line.
 func neutralize(s string) string { return strings.ReplaceAll(s, "##[", "#\u200b#[") }
-
-func truncate(s string, limit int) string {
-	if limit <= 0 || utf8.RuneCountInString(s) <= limit {
-		return s
-	}
-	return string([]rune(s)[:limit-1]) + "…"
-}
 
 // plainLine describes an event as one log line (plus an indented block for notes and
 // summaries); ok is false for events not worth a line. Every line starts with fixed text.

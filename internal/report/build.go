@@ -311,9 +311,9 @@ func commandSummary(c loop.CommandRecord) string {
 		return fmt.Sprintf("exit %d, no output", c.ExitCode)
 	}
 	if c.ExitCode != 0 {
-		return clip(lines[len(lines)-1], 160) // errors are at the end
+		return loop.Clip(lines[len(lines)-1], 160) // errors are at the end
 	}
-	return clip(lines[0], 160)
+	return loop.Clip(lines[0], 160)
 }
 
 // redactValue masks every settable string reachable from v.
@@ -355,18 +355,6 @@ func nonEmptyLines(s string) []string {
 		}
 	}
 	return out
-}
-
-// clip cuts s to at most n runes, marking the cut with an ellipsis.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // truncateMiddle keeps the head and the (more telling) tail of a long text.

@@ -184,7 +184,7 @@ func location(f loop.Finding, tut *tutorial.Tutorial) Location {
 	}
 	quote := strings.TrimSpace(cmp.Or(f.Quote, f.Step))
 	if f.Line < 1 || m != nil && f.Line > m.LineCount() {
-		return Location{Found: false, Quote: clip(quote, quoteBytes)}
+		return Location{Found: false, Quote: loop.Clip(quote, quoteBytes)}
 	}
 	end := f.EndLine
 	if end < f.Line || m != nil && end > m.LineCount() {
@@ -199,13 +199,13 @@ func location(f loop.Finding, tut *tutorial.Tutorial) Location {
 			}
 			b.WriteString(m.Line(n))
 		}
-		l.Text = clip(b.String(), quoteBytes)
+		l.Text = loop.Clip(b.String(), quoteBytes)
 		l.HeadingPath = m.HeadingPath(f.Line)
 	} else {
-		l.Text = clip(strings.TrimSpace(f.Quote), quoteBytes)
+		l.Text = loop.Clip(strings.TrimSpace(f.Quote), quoteBytes)
 	}
 	if quote != "" && norm(quote) != norm(l.Text) {
-		l.Quote = clip(quote, quoteBytes)
+		l.Quote = loop.Clip(quote, quoteBytes)
 	}
 	return l
 }
@@ -236,7 +236,7 @@ func gapTitle(g *Gap) string {
 	if subject == "" && g.Evidence != nil {
 		subject = oneLine(g.Evidence.Command)
 	}
-	return label + ": " + clip(subject, 90)
+	return label + ": " + loop.Clip(subject, 90)
 }
 
 func firstSentence(s string) string {

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
 // maxTableRows caps each audit table in the Markdown; the JSON and the audit log keep all.
@@ -119,7 +121,7 @@ func writeGap(b *strings.Builder, g Gap) {
 	l := g.Location
 	switch {
 	case !l.Found && l.Quote != "":
-		fmt.Fprintf(b, "- **Location**: could not be determined; the Student referred to %s\n", codeSpan(clip(l.Quote, 200), false))
+		fmt.Fprintf(b, "- **Location**: could not be determined; the Student referred to %s\n", codeSpan(loop.Clip(l.Quote, 200), false))
 	case !l.Found:
 		b.WriteString("- **Location**: could not be determined\n")
 	default:
@@ -142,7 +144,7 @@ func writeGap(b *strings.Builder, g Gap) {
 			fmt.Fprintf(b, "- **Location**: %s, quoted below\n", lines)
 			after = append(after, "**Tutorial text**:\n\n"+fence(l.Text, "markdown"))
 		default:
-			fmt.Fprintf(b, "- **Location**: %s - %s\n", lines, codeSpan(clip(text, 300), false))
+			fmt.Fprintf(b, "- **Location**: %s - %s\n", lines, codeSpan(loop.Clip(text, 300), false))
 		}
 	}
 	fmt.Fprintf(b, "- **Severity**: %s · **Category**: %s\n", g.Severity, mdText(string(g.Category)))
@@ -158,7 +160,7 @@ func writeGap(b *strings.Builder, g Gap) {
 		fmt.Fprintf(b, "- %s\n", strings.Join(parts, " · "))
 	}
 	if g.Step != "" {
-		fmt.Fprintf(b, "- **Step**: %s\n", mdText(clip(g.Step, 300)))
+		fmt.Fprintf(b, "- **Step**: %s\n", mdText(loop.Clip(g.Step, 300)))
 	}
 	writeField(b, &after, "Problem", g.Problem)
 	writeField(b, &after, "Suggested Fix", g.SuggestedFix)
@@ -182,7 +184,7 @@ func writeGap(b *strings.Builder, g Gap) {
 		}
 	}
 	if e := g.Evidence; e != nil && e.Command != "" {
-		ev := fmt.Sprintf("**Evidence**: %s exited with %d", codeSpan(clip(e.Command, 300), false), e.ExitCode)
+		ev := fmt.Sprintf("**Evidence**: %s exited with %d", codeSpan(loop.Clip(e.Command, 300), false), e.ExitCode)
 		if strings.TrimSpace(e.Output) != "" {
 			ev += ":\n\n" + fence(e.Output, "text")
 		} else {
@@ -205,10 +207,10 @@ func writeField(b *strings.Builder, after *[]string, label, text string) {
 	}
 	if strings.Contains(text, "\n") {
 		fmt.Fprintf(b, "- **%s**: see below\n", label)
-		*after = append(*after, fmt.Sprintf("**%s**:\n\n%s", label, fence(clip(text, 4000), "text")))
+		*after = append(*after, fmt.Sprintf("**%s**:\n\n%s", label, fence(loop.Clip(text, 4000), "text")))
 		return
 	}
-	fmt.Fprintf(b, "- **%s**: %s\n", label, mdText(clip(text, 2000)))
+	fmt.Fprintf(b, "- **%s**: %s\n", label, mdText(loop.Clip(text, 2000)))
 }
 
 func writeIteration(b *strings.Builder, e TimelineEntry) {
@@ -219,20 +221,20 @@ func writeIteration(b *strings.Builder, e TimelineEntry) {
 	if e.DurationMS > 0 {
 		fmt.Fprintf(b, "- **Duration**: %s\n", humanDuration(time.Duration(e.DurationMS)*time.Millisecond))
 	}
-	fmt.Fprintf(b, "- **Student Actions**: %s\n", mdText(clip(e.Actions, 1000)))
+	fmt.Fprintf(b, "- **Student Actions**: %s\n", mdText(loop.Clip(e.Actions, 1000)))
 	res := mdText(e.Result)
 	if e.Trigger != "" {
 		res += " (trigger: " + mdText(e.Trigger) + ")"
 	}
 	fmt.Fprintf(b, "- **Result**: %s\n", res)
 	if e.CurrentStep != "" {
-		fmt.Fprintf(b, "- **Step**: %s\n", mdText(clip(e.CurrentStep, 300)))
+		fmt.Fprintf(b, "- **Step**: %s\n", mdText(loop.Clip(e.CurrentStep, 300)))
 	}
 	if e.Problem != "" {
-		fmt.Fprintf(b, "- **Problem**: %s\n", mdText(clip(e.Problem, 1000)))
+		fmt.Fprintf(b, "- **Problem**: %s\n", mdText(loop.Clip(e.Problem, 1000)))
 	}
 	if e.Error != "" {
-		fmt.Fprintf(b, "- **Error**: %s\n", mdText(clip(e.Error, 1000)))
+		fmt.Fprintf(b, "- **Error**: %s\n", mdText(loop.Clip(e.Error, 1000)))
 	}
 	if len(e.GapIDs) > 0 {
 		fmt.Fprintf(b, "- **Gaps**: %s\n", joinInts(e.GapIDs))
@@ -242,7 +244,7 @@ func writeIteration(b *strings.Builder, e TimelineEntry) {
 		if e.Unresolvable {
 			label += " (no way forward found)"
 		}
-		fmt.Fprintf(b, "- **%s**:\n\n%s", label, indent(fence(clip(e.MentorNotes, 4000), "text"), "  "))
+		fmt.Fprintf(b, "- **%s**:\n\n%s", label, indent(fence(loop.Clip(e.MentorNotes, 4000), "text"), "  "))
 	}
 	b.WriteByte('\n')
 }
@@ -283,8 +285,8 @@ func writeCommands(b *strings.Builder, cmds []CommandEntry) {
 		case c.Background:
 			exit = "running"
 		}
-		fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s |\n", c.Iteration, line, codeSpan(clip(c.Command, 120), true),
-			exit, humanDuration(time.Duration(c.DurationMS)*time.Millisecond), cell(clip(c.Summary, 160)))
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s |\n", c.Iteration, line, codeSpan(loop.Clip(c.Command, 120), true),
+			exit, humanDuration(time.Duration(c.DurationMS)*time.Millisecond), cell(loop.Clip(c.Summary, 160)))
 	}
 	fmt.Fprintf(b, "\nFull command outputs are in `%s`.\n\n", AuditFile)
 }
@@ -301,7 +303,7 @@ func writeFiles(b *strings.Builder, files []FileEntry) {
 			fmt.Fprintf(b, "\n%d more files are in `%s`.\n", len(files)-maxTableRows, JSONFile)
 			break
 		}
-		fmt.Fprintf(b, "| %d | %s | %s |\n", f.Iteration, codeSpan(clip(f.Path, 160), true), humanSize(f.Size))
+		fmt.Fprintf(b, "| %d | %s | %s |\n", f.Iteration, codeSpan(loop.Clip(f.Path, 160), true), humanSize(f.Size))
 	}
 	b.WriteByte('\n')
 }
@@ -324,7 +326,7 @@ func writeCalls(b *strings.Builder, calls []LLMCallEntry) {
 		}
 		agent := cell(c.Agent)
 		if c.Error != "" {
-			agent += " (failed: " + cell(clip(c.Error, 80)) + ")"
+			agent += " (failed: " + cell(loop.Clip(c.Error, 80)) + ")"
 		}
 		fmt.Fprintf(b, "| %d | %s | %s | %s | %d | %d | %s |\n", c.Iteration, agent, cell(c.Provider), cell(c.Model),
 			c.TokensIn, c.TokensOut, humanDuration(time.Duration(c.DurationMS)*time.Millisecond))
@@ -397,7 +399,7 @@ func writeCoverage(b *strings.Builder, c *Coverage) {
 				fmt.Fprintf(b, "- … and %d more (see smile-report.json)\n", len(part.notes)-i)
 				break
 			}
-			fmt.Fprintf(b, "- line %d: %s\n", n.Line, mdText(clip(n.Reason, 200)))
+			fmt.Fprintf(b, "- line %d: %s\n", n.Line, mdText(loop.Clip(n.Reason, 200)))
 		}
 		b.WriteByte('\n')
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
 // Files are the paths Write wrote.
@@ -30,7 +32,8 @@ type writeConfig struct {
 }
 
 // WithFallback sets where the Markdown report goes when the files cannot be written
-// (default os.Stdout, as the spec asks: 9.E3).
+// (the spec asks for standard output: 9.E3; cmd passes it). Without it nothing is
+// written elsewhere and the error says so.
 func WithFallback(w io.Writer) WriteOption { return func(c *writeConfig) { c.fallback = w } }
 
 // WithRetry sets how often a failed write is tried in all (default 3) and the first
@@ -45,7 +48,8 @@ func withWriteFile(f func(string, []byte) error) WriteOption {
 }
 
 // WriteError is a report that could not be written to its directory. When FellBack is
-// true the Markdown report was written to the fallback writer (standard output) instead.
+// true the Markdown report was written to the fallback writer (WithFallback; cmd passes
+// standard output) instead.
 type WriteError struct {
 	Dir      string
 	Err      error
@@ -71,7 +75,7 @@ func (e *WriteError) InvalidInput() bool { return true }
 // atomically. A failed write is retried; when it keeps failing the Markdown report is
 // written to the fallback writer and a *WriteError is returned (9.E3).
 func Write(dir string, r *Report, opts ...WriteOption) (Files, error) {
-	cfg := writeConfig{fallback: os.Stdout, attempts: 3, delay: 200 * time.Millisecond, writeFile: writeAtomic}
+	cfg := writeConfig{attempts: 3, delay: 200 * time.Millisecond, writeFile: loop.WriteAtomic}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -127,31 +131,4 @@ func Write(dir string, r *Report, opts ...WriteOption) (Files, error) {
 		}
 	}
 	return Files{}, werr
-}
-
-// writeAtomic writes data to path through a temporary file in the same directory.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

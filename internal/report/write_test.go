@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"github.com/smile-loop/smile-loop/internal/agent/none"
+	"github.com/smile-loop/smile-loop/internal/loop"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,7 +61,7 @@ func TestWriteRetries(t *testing.T) {
 		if calls.Add(1) <= 2 {
 			return errors.New("disk hiccup")
 		}
-		return writeAtomic(path, data)
+		return loop.WriteAtomic(path, data)
 	}
 	var fallback bytes.Buffer
 	files, err := Write(dir, buildFixture(t, "clean"), WithRetry(3, time.Millisecond), WithFallback(&fallback), withWriteFile(flaky))

@@ -146,15 +146,15 @@ func renderTranscript(msgs []Message) string {
 		for _, p := range m.Parts {
 			switch {
 			case p.ToolCall != nil:
-				fmt.Fprintf(&b, "[%s called %s %s]\n", m.Role, p.ToolCall.Name, clip(string(p.ToolCall.Args), 2000))
+				fmt.Fprintf(&b, "[%s called %s %s]\n", m.Role, p.ToolCall.Name, loop.ClipMiddle(string(p.ToolCall.Args), 2000))
 			case p.ToolResult != nil:
 				status := "ok"
 				if p.ToolResult.IsError {
 					status = "error"
 				}
-				fmt.Fprintf(&b, "[result of %s (%s)]\n%s\n", p.ToolResult.Name, status, clip(p.ToolResult.Content, 2000))
+				fmt.Fprintf(&b, "[result of %s (%s)]\n%s\n", p.ToolResult.Name, status, loop.ClipMiddle(p.ToolResult.Content, 2000))
 			case p.Text != "":
-				fmt.Fprintf(&b, "[%s]\n%s\n", m.Role, clip(p.Text, 4000))
+				fmt.Fprintf(&b, "[%s]\n%s\n", m.Role, loop.ClipMiddle(p.Text, 4000))
 			}
 		}
 	}

@@ -138,16 +138,6 @@ func (c *conversation) reply(parts ...Part) {
 	c.msgs = append(c.msgs, Message{Role: RoleUser, Parts: parts})
 }
 
-// clip keeps the head and tail of s within n bytes.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	head := n * 2 / 3
-	tail := n - head
-	return s[:head] + fmt.Sprintf("\n… [%d bytes omitted] …\n", len(s)-head-tail) + s[len(s)-tail:]
-}
-
 func oneLine(s string, n int) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

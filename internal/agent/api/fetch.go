@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
 // The native Mentor's web access (spec 6, mentor capabilities): fetch_url reads a public
@@ -95,6 +97,6 @@ func fetchURL(hc *http.Client) func(ctx context.Context, a fetchURLArgs) (string
 			text = html.UnescapeString(reTag.ReplaceAllString(text, ""))
 			text = reBlank.ReplaceAllString(text, "\n\n")
 		}
-		return clip(strings.TrimSpace(text), 16000), nil
+		return loop.ClipMiddle(strings.TrimSpace(text), 16000), nil
 	}
 }

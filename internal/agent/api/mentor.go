@@ -74,7 +74,7 @@ func (m *Mentor) Advise(ctx context.Context, task loop.MentorTask) (loop.MentorR
 				if r.ExitCode != 0 {
 					return "", fmt.Errorf("list %s: %s", a.Path, strings.TrimSpace(r.Stderr))
 				}
-				return clip(r.Stdout, 8000), nil
+				return loop.ClipMiddle(r.Stdout, 8000), nil
 			}),
 		)
 	}

@@ -270,7 +270,7 @@ func (a *attempt) finalise() loop.StudentResult {
 			f.Problem = r.Reason
 		}
 		if a.lastFail != nil {
-			f.Class, f.Command, f.ExitCode, f.Output = a.lastFail.Class, a.lastFail.Command, a.lastFail.ExitCode, clip(a.lastFail.Output, 600)
+			f.Class, f.Command, f.ExitCode, f.Output = a.lastFail.Class, a.lastFail.Command, a.lastFail.ExitCode, loop.ClipMiddle(a.lastFail.Output, 600)
 		}
 		r.Findings = []loop.Finding{f}
 	}

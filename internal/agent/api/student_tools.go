@@ -43,14 +43,14 @@ func (a *attempt) runCommand(ctx context.Context, args runCommandArgs) (string, 
 	}
 	rec := loop.CommandRecord{
 		Iteration: a.task.Iteration, Step: args.Step, Command: args.Command, ExitCode: res.ExitCode,
-		TimedOut: res.TimedOut, Duration: res.Duration, Output: clip(out, 4000), OutputPath: res.OutputPath,
+		TimedOut: res.TimedOut, Duration: res.Duration, Output: loop.ClipMiddle(out, 4000), OutputPath: res.OutputPath,
 	}
 	rec.Class, rec.Summary = loop.Classify(args.Command, res.ExitCode, out, res.TimedOut)
 	a.result.Commands = append(a.result.Commands, rec)
 	a.task.Events.Emit(loop.NewEvent(loop.EventCommand, rec))
-	text := fmt.Sprintf("exit code: %d\n%s", res.ExitCode, clip(out, 8000))
+	text := fmt.Sprintf("exit code: %d\n%s", res.ExitCode, loop.ClipMiddle(out, 8000))
 	if res.TimedOut {
-		text = fmt.Sprintf("timed out after %s and was stopped\n%s", timeout, clip(out, 8000))
+		text = fmt.Sprintf("timed out after %s and was stopped\n%s", timeout, loop.ClipMiddle(out, 8000))
 	}
 	step := args.Step
 	if step == "" {
@@ -151,7 +151,7 @@ func (a *attempt) listDir(ctx context.Context, args listDirArgs) (string, error)
 	if res.ExitCode != 0 {
 		return "", fmt.Errorf("list %s: %s", args.Path, strings.TrimSpace(res.Stderr))
 	}
-	return clip(res.Stdout, 8000), nil
+	return loop.ClipMiddle(res.Stdout, 8000), nil
 }
 
 func (a *attempt) finish(_ context.Context, args finishArgs) (string, error) {
@@ -193,7 +193,7 @@ func (a *attempt) cannotComplete(_ context.Context, args cannotCompleteArgs) (st
 func (a *attempt) fillFinding() {
 	f := &a.result.Findings[0]
 	if a.lastFail != nil {
-		f.Class, f.Command, f.ExitCode, f.Output = a.lastFail.Class, a.lastFail.Command, a.lastFail.ExitCode, clip(a.lastFail.Output, 600)
+		f.Class, f.Command, f.ExitCode, f.Output = a.lastFail.Class, a.lastFail.Command, a.lastFail.ExitCode, loop.ClipMiddle(a.lastFail.Output, 600)
 	}
 	if f.Trigger == "" {
 		f.Trigger = a.result.Trigger

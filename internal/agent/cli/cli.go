@@ -219,7 +219,7 @@ func runWrapper(ctx context.Context, o Options, px *proxy, sb loop.Sandbox, cb l
 		if res.TimedOut {
 			return p, fmt.Errorf("smile-wrapper did not finish within %s", o.Timeout)
 		}
-		return p, &WrapperError{ExitCode: res.ExitCode, Stderr: clip(res.Stderr, 2000)}
+		return p, &WrapperError{ExitCode: res.ExitCode, Stderr: loop.ClipMiddle(res.Stderr, 2000)}
 	}
 	wctx, cancel := context.WithTimeout(ctx, o.ResultWait)
 	defer cancel()
@@ -279,11 +279,4 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n/2] + "\n…\n" + s[len(s)-n/2:]
 }

@@ -46,12 +46,12 @@ func studentResult(p headless.Payload, iteration int, model string, events loop.
 		r.Status = loop.StudentCannotComplete
 		r.Reason = fmt.Sprintf("the %s CLI failed (%s) after %d attempt(s): %s", p.Provider, p.Error.Kind, len(p.Attempts)+1, p.Error.Message)
 		r.Problem = p.Error.Message
-		r.Raw = clip(sum.FinalText, 4000)
+		r.Raw = loop.ClipMiddle(sum.FinalText, 4000)
 	} else {
 		out, err := loop.ParseStudentOutput(sum.FinalText)
 		if err != nil {
 			// 4.E3: keep the raw output; the loop treats the attempt as an error.
-			r.Raw = clip(firstNonEmpty(sum.FinalText, p.Stream), 8000)
+			r.Raw = loop.ClipMiddle(firstNonEmpty(sum.FinalText, p.Stream), 8000)
 			r.ParseError = err.Error()
 		} else {
 			r.StudentOutput = out
@@ -82,7 +82,7 @@ func studentResult(p headless.Payload, iteration int, model string, events loop.
 	if r.Status == loop.StudentAskMentor || r.Status == loop.StudentCannotComplete {
 		f := loop.Finding{Step: r.CurrentStep, Problem: firstNonEmpty(r.Problem, r.Reason), Question: r.QuestionForMentor, Trigger: r.Trigger, Iteration: iteration}
 		if lastFail != nil && p.Error == nil {
-			f.Class, f.Command, f.ExitCode, f.Output = lastFail.Class, lastFail.Command, lastFail.ExitCode, clip(lastFail.Output, 600)
+			f.Class, f.Command, f.ExitCode, f.Output = lastFail.Class, lastFail.Command, lastFail.ExitCode, loop.ClipMiddle(lastFail.Output, 600)
 		}
 		r.Findings = []loop.Finding{f}
 	}
@@ -102,7 +102,7 @@ func commands(tools []headless.ToolUse, shim []headless.ShimRecord, iteration in
 			continue
 		}
 		cmd := unwrapShell(t.Command)
-		rec := loop.CommandRecord{Iteration: iteration, Command: cmd, Output: clip(t.Output, 4000), ExitCode: -1}
+		rec := loop.CommandRecord{Iteration: iteration, Command: cmd, Output: loop.ClipMiddle(t.Output, 4000), ExitCode: -1}
 		switch {
 		case t.ExitCode != nil:
 			rec.ExitCode = *t.ExitCode

@@ -19,7 +19,7 @@ func TestDebugRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range read(tut) {
-		t.Logf("%s | lead=%q", s, clip(s.lead, 100))
+		t.Logf("%s | lead=%q", s, loop.Clip(s.lead, 100))
 	}
 	t.Logf("prereqs: %v", declared(tut))
 }

@@ -369,10 +369,10 @@ func (ss *session) ambiguous(s step) {
 	line := s.block.StartLine
 	f := loop.Finding{
 		Step:      section(ss.task.Tutorial, line),
-		Quote:     clip(s.lead, 200),
+		Quote:     loop.Clip(s.lead, 200),
 		Line:      line,
 		EndLine:   s.block.EndLine,
-		Problem:   fmt.Sprintf("the tutorial shows the content of a file (\"%s\") but never says its name or where to save it", clip(lastSentence(s.lead), 120)),
+		Problem:   fmt.Sprintf("the tutorial shows the content of a file (\"%s\") but never says its name or where to save it", loop.Clip(lastSentence(s.lead), 120)),
 		Fix:       "name the file and its directory in the sentence before the block (for example \"save it as `/etc/…/name`\")",
 		Question:  "Which file should this go into?",
 		Trigger:   d.Trigger,
@@ -390,7 +390,7 @@ func (ss *session) missingDir(s step) {
 	hint := similarDir(append(ss.dirs(context.Background()), here), s.dir)
 	f := loop.Finding{
 		Step:      section(ss.task.Tutorial, s.line),
-		Quote:     clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(s.line)), 200),
+		Quote:     loop.Clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(s.line)), 200),
 		Line:      s.line,
 		Problem:   fmt.Sprintf("the tutorial says to create %s in the `%s` directory, but no step creates `%s`%s", s.file, s.dir, s.dir, hint),
 		Fix:       fmt.Sprintf("name the directory the reader actually has%s", hint),

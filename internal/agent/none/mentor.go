@@ -110,12 +110,12 @@ func categoryFix(f loop.Finding) string {
 		return fmt.Sprintf("Add a prerequisites section %s naming every tool this step needs and how to install it.", where)
 	case loop.CategoryMissingStep:
 		if cmd != "" {
-			return fmt.Sprintf("Add the step that creates what %q expects (file, directory or project) %s.", clip(cmd, 80), where)
+			return fmt.Sprintf("Add the step that creates what %q expects (file, directory or project) %s.", loop.Clip(cmd, 80), where)
 		}
 		return fmt.Sprintf("Add the missing step %s: the tutorial uses something it never creates.", where)
 	case loop.CategoryCommandFailure:
 		if cmd != "" {
-			return fmt.Sprintf("Run %q in a fresh environment and fix it, or document what it needs to succeed (it exited with %d).", clip(cmd, 80), f.ExitCode)
+			return fmt.Sprintf("Run %q in a fresh environment and fix it, or document what it needs to succeed (it exited with %d).", loop.Clip(cmd, 80), f.ExitCode)
 		}
 		return "Check this step in a fresh environment and fix the instruction or document what it needs."
 	case loop.CategoryFailingCheck:
@@ -128,7 +128,7 @@ func categoryFix(f loop.Finding) string {
 	case loop.CategoryAmbiguousInstruction:
 		return "Rewrite the instruction so it says exactly what to run or change: the command, the file name and the expected result."
 	}
-	return "Clarify this part of the tutorial: " + clip(strings.Join(strings.Fields(f.Problem), " "), 200)
+	return "Clarify this part of the tutorial: " + loop.Clip(strings.Join(strings.Fields(f.Problem), " "), 200)
 }
 
 func firstWordOf(command string) string {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
@@ -174,7 +175,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	}
 	last := lastSentence(lead)
 	if prev, ok := blockRightBefore(t, blocks, cb); ok && reEitherOr.MatchString(leadText(t, prev)) && (strings.TrimSpace(lead) == "" || strings.TrimSpace(lead) == strings.TrimSpace(leadText(t, prev))) {
-		return "an alternative to the block right above it (\"" + clip(lastSentence(lead), 80) + "\")"
+		return "an alternative to the block right above it (\"" + loop.Clip(lastSentence(lead), 80) + "\")"
 	}
 	if reDontRun.MatchString(lead) {
 		return "the tutorial says not to run it"
@@ -184,11 +185,11 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	}
 	if reAltLead.MatchString(firstSentence(lead)) || reAltLead.MatchString(last) {
 		if !reNotYet.MatchString(lead) {
-			return "an alternative or example (\"" + clip(firstSentence(lead), 80) + "\")"
+			return "an alternative or example (\"" + loop.Clip(firstSentence(lead), 80) + "\")"
 		}
 	}
 	if (cb.Shell || cb.Lang == "") && reOutputLead.MatchString(last) && !reRunLeadStrong.MatchString(last) {
-		return "expected output (\"" + clip(last, 80) + "\")"
+		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
 		return why

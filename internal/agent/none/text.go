@@ -3,6 +3,8 @@ package none
 import (
 	"regexp"
 	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
 func combine(stdout, stderr string) string {
@@ -38,14 +40,6 @@ func firstLine(s string) string {
 	return s
 }
 
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 func firstNonEmpty(ss ...string) string {
 	for _, s := range ss {
 		if s != "" {
@@ -70,13 +64,13 @@ func keyLine(output string) string {
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(lines[i])
 		if l != "" && reErrorLine.MatchString(l) && !reProgress.MatchString(lines[i]) && !reNoise.MatchString(l) {
-			return clip(l, 240)
+			return loop.Clip(l, 240)
 		}
 	}
 	for i := len(lines) - 1; i >= 0; i-- {
 		l := strings.TrimSpace(lines[i])
 		if l != "" && !reProgress.MatchString(lines[i]) && !reNoise.MatchString(l) {
-			return clip(l, 240)
+			return loop.Clip(l, 240)
 		}
 	}
 	return ""
