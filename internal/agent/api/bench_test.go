@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 )
 
 // BenchmarkPromptTokensPerIteration runs a 40-command Student attempt at iteration N
@@ -33,7 +34,7 @@ func benchAttempt(b *testing.B, iter, budget int) {
 			for b.Loop() {
 				srv := newBenchServer(b, longBrain(40))
 				s := NewStudent(Options{Client: clientFor("anthropic", srv.URL, RetryPolicy{}), Fast: "f", Standard: "s", ContextTokenBudget: budget})
-				res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: iter, Prompt: prompt, Behavior: behavior(), Sandbox: &hostSandbox{dir: b.TempDir()}})
+				res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: iter, Prompt: prompt, Behavior: behavior(), Sandbox: looptest.NewHostSandbox(b)})
 				if err != nil || res.Status != loop.StudentCompleted {
 					b.Fatalf("attempt: %v %s %s", err, res.Status, res.Problem)
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 )
 
 // promptCache models Anthropic's prompt cache as documented
@@ -102,7 +103,7 @@ func TestAnthropicPromptCachingReadsThePreviousStep(t *testing.T) {
 	srv.cache = pc
 	prompt := "Tutorial:\n" + strings.Repeat("Install the tools, then run the server. ", 200)
 	res, err := NewStudent(Options{Client: clientFor("anthropic", srv.URL, RetryPolicy{}), Standard: "claude-sonnet-5-5"}).
-		Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: prompt, Behavior: behavior(), Sandbox: newHostSandbox(t)})
+		Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: prompt, Behavior: behavior(), Sandbox: looptest.NewHostSandbox(t)})
 	require.NoError(t, err)
 	require.Len(t, res.LLMCalls, 7)
 	assert.Zero(t, res.LLMCalls[0].CachedTokensIn, "the first call writes the cache")
@@ -127,7 +128,7 @@ func BenchmarkInputTokensBilledPerIteration(b *testing.B) {
 				c := clientFor("anthropic", srv.URL, RetryPolicy{}).(*Anthropic)
 				c.noCache = !caching
 				res, err := NewStudent(Options{Client: c, Standard: "claude-sonnet-5-5"}).Attempt(context.Background(),
-					loop.StudentTask{Iteration: 1, Prompt: "Tutorial ...", Behavior: behavior(), Sandbox: &hostSandbox{dir: b.TempDir()}})
+					loop.StudentTask{Iteration: 1, Prompt: "Tutorial ...", Behavior: behavior(), Sandbox: looptest.NewHostSandbox(b)})
 				if err != nil || res.Status != loop.StudentCompleted {
 					b.Fatalf("attempt: %v %s", err, res.Status)
 				}

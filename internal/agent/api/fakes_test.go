@@ -1,82 +1,19 @@
 package api
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 )
-
-// hostSandbox is a loop.Sandbox over a temporary directory on the host (a fake for the
-// sandbox package's interface; the real engine runs in the e2e tests). /workspace/work
-// maps to the directory.
-type hostSandbox struct{ dir string }
-
-func newHostSandbox(t *testing.T) *hostSandbox { return &hostSandbox{dir: t.TempDir()} }
-
-func (h *hostSandbox) host(p string) string {
-	if strings.HasPrefix(p, loop.WorkMount) {
-		return filepath.Join(h.dir, strings.TrimPrefix(p, loop.WorkMount))
-	}
-	return filepath.Join(h.dir, p)
-}
-
-func (h *hostSandbox) Start(context.Context) error { return nil }
-func (h *hostSandbox) Exec(ctx context.Context, req loop.ExecRequest) (loop.ExecResult, error) {
-	if req.Timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
-		defer cancel()
-	}
-	cmd := exec.CommandContext(ctx, "bash", "-c", strings.ReplaceAll(req.Command, loop.WorkMount, h.dir))
-	cmd.Dir = h.dir
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	res := loop.ExecResult{Stdout: out.String(), Stderr: errb.String(), Duration: time.Since(start)}
-	if ctx.Err() != nil {
-		res.TimedOut, res.ExitCode = true, 124
-		return res, nil
-	}
-	if ee, ok := err.(*exec.ExitError); ok {
-		res.ExitCode = ee.ExitCode()
-	} else if err != nil {
-		return res, err
-	}
-	return res, nil
-}
-func (h *hostSandbox) WriteFile(_ context.Context, p string, data []byte, mode os.FileMode) error {
-	hp := h.host(p)
-	if err := os.MkdirAll(filepath.Dir(hp), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(hp, data, mode)
-}
-func (h *hostSandbox) ReadFile(_ context.Context, p string, limit int64) ([]byte, error) {
-	f, err := os.Open(h.host(p))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
-}
-func (h *hostSandbox) Reset(context.Context) error              { return nil }
-func (h *hostSandbox) HostAddr(context.Context) (string, error) { return "127.0.0.1", nil }
-func (h *hostSandbox) Close(context.Context, bool) error        { return nil }
 
 // view is a provider-neutral reading of a wire request, decoded independently of the
 // clients under test (plain maps), for the scripted models.
@@ -357,19 +294,7 @@ func clientFor(provider, url string, retry RetryPolicy) Client {
 // providers are the wire formats under test; "responses" is OpenAI's Responses API.
 var providers = []string{"anthropic", "openai", "responses", "gemini"}
 
-// recordingEmitter keeps the events of an attempt.
-type recordingEmitter struct {
-	mu     sync.Mutex
-	events []loop.Event
-}
-
-func (r *recordingEmitter) Emit(e loop.Event) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, e)
-}
-
 // studentTask is a first-iteration task over a fresh host sandbox.
 func studentTask(t *testing.T) loop.StudentTask {
-	return loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: newHostSandbox(t)}
+	return loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: looptest.NewHostSandbox(t)}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 )
 
 // A write_file call cut off at the output limit is never run: the same request goes
@@ -29,13 +30,13 @@ func TestTruncatedToolCallIsNotRun(t *testing.T) {
 				return reply{Calls: []call{tool("finish", "summary", "wrote notes")}}
 			})
 			srv.truncate = func(v view) bool { return v.MaxTokens < 2000 } // the first try has 1000
-			sb := newHostSandbox(t)
+			sb := looptest.NewHostSandbox(t)
 			s := NewStudent(Options{Client: clientFor(provider, srv.URL, RetryPolicy{}), Standard: "m",
 				MaxTokens: config.TierTokens{Standard: 1000}})
 			res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: sb})
 			require.NoError(t, err)
 			assert.Equal(t, loop.StudentCompleted, res.Status)
-			data, err := os.ReadFile(filepath.Join(sb.dir, "notes.txt"))
+			data, err := os.ReadFile(filepath.Join(sb.WorkDir(), "notes.txt"))
 			require.NoError(t, err)
 			assert.Equal(t, content, string(data), "only the complete call wrote the file")
 			views := srv.views()
@@ -57,14 +58,14 @@ func TestAlwaysTruncatedEndsTheAttempt(t *testing.T) {
 		return reply{Calls: []call{tool("run_command", "command", "touch ran")}}
 	})
 	srv.truncate = func(view) bool { return true }
-	sb := newHostSandbox(t)
+	sb := looptest.NewHostSandbox(t)
 	s := NewStudent(Options{Client: clientFor("anthropic", srv.URL, RetryPolicy{}), Standard: "m", MaxTokens: config.TierTokens{Standard: 500}})
 	res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: sb})
 	require.NoError(t, err)
 	assert.Equal(t, loop.StudentCannotComplete, res.Status)
 	assert.Contains(t, res.Reason, "cut off at 2000 output tokens (max_tokens)")
 	assert.Contains(t, res.Reason, "raise llm.maxOutputTokens.standard")
-	assert.NoFileExists(t, filepath.Join(sb.dir, "ran"))
+	assert.NoFileExists(t, filepath.Join(sb.WorkDir(), "ran"))
 	assert.Empty(t, res.Commands)
 	var limits []int
 	for _, v := range srv.views() {

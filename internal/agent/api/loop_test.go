@@ -11,6 +11,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
@@ -31,7 +32,7 @@ func TestNativeRuntimeThroughTheLoop(t *testing.T) {
 			cfg := config.Default()
 			cfg.LLMProvider = map[string]string{"anthropic": "claude", "openai": "codex", "gemini": "gemini"}[provider]
 			cfg.LLMRuntime, cfg.MaxIterations = config.RuntimeAPI, 3
-			st, err := loop.Run(context.Background(), loop.Options{Config: cfg, Tutorial: tut, Sandbox: newHostSandbox(t),
+			st, err := loop.Run(context.Background(), loop.Options{Config: cfg, Tutorial: tut, Sandbox: looptest.NewHostSandbox(t),
 				Student: NewStudent(opts), Mentor: NewMentor(opts), StateDir: filepath.Join(dir, "state")})
 			require.NoError(t, err)
 			assert.Equal(t, loop.StatusCompleted, st.Status)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 )
 
 func behavior() config.StudentBehavior { return config.Default().StudentBehavior }
@@ -56,8 +57,8 @@ func TestStudentAsksReceivesNotesAndCompletes(t *testing.T) {
 			t.Parallel()
 			srv := newModelServer(t, provider, tutorialBrain)
 			opts := Options{Client: clientFor(provider, srv.URL, RetryPolicy{}), Fast: "fast-m", Standard: "std-m", Powerful: "pow-m", ContextTokenBudget: 60000}
-			sb := newHostSandbox(t)
-			ev := &recordingEmitter{}
+			sb := looptest.NewHostSandbox(t)
+			ev := &looptest.Recorder{}
 			ctx := context.Background()
 			student, mentor := NewStudent(opts), NewMentor(opts)
 
@@ -77,9 +78,9 @@ func TestStudentAsksReceivesNotesAndCompletes(t *testing.T) {
 			assert.Equal(t, "std-m", r1.LLMCalls[0].Model)
 			assert.Positive(t, r1.LLMCalls[0].TokensIn)
 			assert.Equal(t, 20, r1.LLMCalls[0].TokensOut)
-			require.Len(t, ev.events, 2, "the command, then the trigger it fired")
-			assert.Equal(t, loop.EventCommand, ev.events[0].Type)
-			assert.Equal(t, loop.EventTrigger, ev.events[1].Type)
+			require.Len(t, ev.Events(), 2, "the command, then the trigger it fired")
+			assert.Equal(t, loop.EventCommand, ev.Types()[0])
+			assert.Equal(t, loop.EventTrigger, ev.Types()[1])
 
 			m, err := mentor.Advise(ctx, loop.MentorTask{Iteration: 1, Prompt: "Student asks: Where does greet come from?", Student: r1, Sandbox: sb})
 			require.NoError(t, err)
@@ -88,7 +89,7 @@ func TestStudentAsksReceivesNotesAndCompletes(t *testing.T) {
 			require.Len(t, m.LLMCalls, 2)
 			assert.Equal(t, "pow-m", m.LLMCalls[0].Model)
 
-			ev.events = nil
+			ev = &looptest.Recorder{}
 			r2, err := student.Attempt(ctx, loop.StudentTask{Iteration: 2, Prompt: "Tutorial: run `greet --version`.\n\nMentor notes:\n" + m.Notes, Behavior: behavior(), Sandbox: sb, Events: ev})
 			require.NoError(t, err)
 			assert.Equal(t, loop.StudentCompleted, r2.Status)
@@ -166,7 +167,7 @@ func TestBoundsStopAModelThatNeverEnds(t *testing.T) {
 			t.Parallel()
 			srv := newModelServer(t, "anthropic", tt.brain)
 			s := NewStudent(Options{Client: clientFor("anthropic", srv.URL, RetryPolicy{}), Standard: "m", MaxSteps: 6, MaxConsecutiveErrors: 3})
-			res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: newHostSandbox(t)})
+			res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: looptest.NewHostSandbox(t)})
 			require.NoError(t, err)
 			assert.Equal(t, loop.StudentAskMentor, res.Status)
 			assert.Contains(t, res.Problem, tt.want)
@@ -184,7 +185,7 @@ func TestCancellationIsCheckedAfterEachToolCall(t *testing.T) {
 	srv := newModelServer(t, "openai", func(view) reply {
 		return reply{Calls: []call{tool("run_command", "command", "true"), tool("run_command", "command", "true")}}
 	})
-	sb := &cancellingSandbox{hostSandbox: newHostSandbox(t), cancel: cancel}
+	sb := &cancellingSandbox{HostSandbox: looptest.NewHostSandbox(t), cancel: cancel}
 	s := NewStudent(Options{Client: clientFor("openai", srv.URL, RetryPolicy{}), Standard: "m"})
 	res, err := s.Attempt(ctx, loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: sb})
 	require.ErrorIs(t, err, context.Canceled)
@@ -193,12 +194,12 @@ func TestCancellationIsCheckedAfterEachToolCall(t *testing.T) {
 }
 
 type cancellingSandbox struct {
-	*hostSandbox
+	*looptest.HostSandbox
 	cancel func()
 }
 
 func (c *cancellingSandbox) Exec(ctx context.Context, req loop.ExecRequest) (loop.ExecResult, error) {
-	res, err := c.hostSandbox.Exec(ctx, req)
+	res, err := c.HostSandbox.Exec(ctx, req)
 	c.cancel()
 	return res, err
 }
@@ -231,7 +232,7 @@ func TestStuckTriggersFireFromObservedResults(t *testing.T) {
 				tt.behave(&b)
 			}
 			s := NewStudent(Options{Client: clientFor("anthropic", srv.URL, RetryPolicy{}), Standard: "m"})
-			res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: b, Sandbox: newHostSandbox(t)})
+			res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: b, Sandbox: looptest.NewHostSandbox(t)})
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantStatus, res.Status)
 			assert.Equal(t, tt.wantTrigger, res.Trigger)
@@ -259,7 +260,7 @@ func TestRateLimitRetryAfterIsWaitedOut(t *testing.T) {
 			}
 			var sl sleeper
 			s := NewStudent(Options{Client: clientFor(provider, srv.URL, RetryPolicy{InitialInterval: time.Millisecond, Sleep: sl.sleep}), Standard: "m"})
-			res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: newHostSandbox(t)})
+			res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: looptest.NewHostSandbox(t)})
 			require.NoError(t, err)
 			assert.Equal(t, loop.StudentCompleted, res.Status)
 			assert.Equal(t, []time.Duration{time.Second}, sl.got(), "Retry-After: 1 was honoured")
@@ -278,7 +279,7 @@ func TestPersistentProviderErrorsBecomeABlocker(t *testing.T) {
 	}
 	pol := RetryPolicy{MaxAttempts: 4, InitialInterval: 100 * time.Millisecond, Sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }}
 	s := NewStudent(Options{Client: clientFor("anthropic", srv.URL, pol), Standard: "m"})
-	res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: newHostSandbox(t)})
+	res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: looptest.NewHostSandbox(t)})
 	require.NoError(t, err)
 	assert.Equal(t, loop.StudentCannotComplete, res.Status)
 	assert.Contains(t, res.Reason, "overloaded_error: Overloaded")
@@ -353,7 +354,7 @@ func TestCompactionKeepsTheRunGoingPastTheBudget(t *testing.T) {
 	t.Parallel()
 	srv := newModelServer(t, "anthropic", longBrain(30))
 	s := NewStudent(Options{Client: clientFor("anthropic", srv.URL, RetryPolicy{}), Fast: "fast-m", Standard: "std-m", ContextTokenBudget: 8000})
-	res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "THE TUTORIAL PROMPT", Behavior: behavior(), Sandbox: newHostSandbox(t)})
+	res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "THE TUTORIAL PROMPT", Behavior: behavior(), Sandbox: looptest.NewHostSandbox(t)})
 	require.NoError(t, err)
 	assert.Equal(t, loop.StudentCompleted, res.Status)
 	assert.Equal(t, "ran 30 commands", res.Summary)
@@ -477,7 +478,7 @@ func TestAJSONAnswerEndsTheAttempt(t *testing.T) {
 		return reply{Text: "Done.\n```json\n{\"status\": \"completed\", \"summary\": \"nothing to run\",}\n```"}
 	})
 	s := NewStudent(Options{Client: clientFor("openai", srv.URL, RetryPolicy{}), Standard: "m"})
-	res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: newHostSandbox(t)})
+	res, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Behavior: behavior(), Sandbox: looptest.NewHostSandbox(t)})
 	require.NoError(t, err)
 	assert.Equal(t, loop.StudentCompleted, res.Status)
 	assert.Equal(t, "nothing to run", res.Summary, "recovered despite the trailing comma")

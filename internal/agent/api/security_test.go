@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 )
 
 func TestFetchRefusesEveryNonPublicRange(t *testing.T) {
@@ -35,7 +36,7 @@ func TestFetchRefusesEveryNonPublicRange(t *testing.T) {
 // write_file stays in the workspace: outside it the sandbox would copy as root.
 func TestWriteFileOutsideTheWorkspaceIsRefused(t *testing.T) {
 	t.Parallel()
-	sb := newHostSandbox(t)
+	sb := looptest.NewHostSandbox(t)
 	a := &attempt{task: loop.StudentTask{Sandbox: sb}, files: map[string]int{}}
 	_, err := a.writeFile(context.Background(), writeFileArgs{Path: "/etc/ld.so.preload", Content: "/workspace/work/x.so\n"})
 	require.Error(t, err)

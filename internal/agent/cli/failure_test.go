@@ -12,12 +12,13 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/agent/cli/headless"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 )
 
 // attemptOnce runs one Student attempt of the CLI runtime on a host sandbox.
-func attemptOnce(t *testing.T, opts Options, prompt string) (loop.StudentResult, *hostSandbox) {
+func attemptOnce(t *testing.T, opts Options, prompt string) (loop.StudentResult, *looptest.HostSandbox) {
 	t.Helper()
-	sb := newHostSandbox(t)
+	sb := looptest.NewHostSandbox(t)
 	api := newAPI(t)
 	api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: prompt})
 	r, err := NewStudent(opts).Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: prompt, Sandbox: sb, Callback: api})
@@ -78,7 +79,7 @@ func TestFailureAfterWorkIsNotRetried(t *testing.T) {
 			require.Len(t, r.LLMCalls, 1, "no second run")
 			require.Len(t, r.Commands, 1, "the evidence: what the run did")
 			assert.Equal(t, "echo step-one > one.txt", r.Commands[0].Command)
-			runs, err := os.ReadFile(filepath.Join(sb.root, "fakecli-"+provider+"-runs"))
+			runs, err := os.ReadFile(filepath.Join(sb.Root, "fakecli-"+provider+"-runs"))
 			require.NoError(t, err)
 			assert.Equal(t, "1", string(runs))
 		})

@@ -14,6 +14,7 @@ import (
 	"github.com/smile-loop/smile-loop/internal/agent/api"
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 	"github.com/smile-loop/smile-loop/internal/provider"
 )
 
@@ -40,7 +41,7 @@ func TestNewRoutesTheCLIThroughTheKeyHoldingProxy(t *testing.T) {
 	require.Same(t, s.proxy, cm.proxy)
 	t.Cleanup(func() { assert.NoError(t, s.Close()) })
 
-	sb := newHostSandbox(t)
+	sb := looptest.NewHostSandbox(t)
 	apiSrv := newAPI(t)
 	apiSrv.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: "$ env\n"})
 	r, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "$ env\n", Sandbox: sb, Callback: apiSrv})
@@ -52,13 +53,11 @@ func TestNewRoutesTheCLIThroughTheKeyHoldingProxy(t *testing.T) {
 	assert.NotContains(t, r.Commands[0].Output, s.Secrets()[0], "the CLI's commands do not inherit the proxy's run token")
 	assert.NotContains(t, r.Commands[0].Output, "ANTHROPIC_BASE_URL", "nor its address")
 	assert.NotContains(t, r.Commands[0].Output, key)
-	sb.mu.Lock()
-	for _, req := range sb.reqs {
+	for _, req := range sb.Requests() {
 		for k, v := range req.Env {
 			assert.NotContains(t, v, key, k)
 		}
 	}
-	sb.mu.Unlock()
 }
 
 // The codex CLI reads files only through a shell: its Mentor is the api runtime's, which

@@ -1,16 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +16,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/agent/cli/headless"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 )
 
 // binDir holds smile-wrapper and the fake CLIs, built once for the package's tests.
@@ -45,69 +43,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// hostSandbox is a loop.Sandbox on the host (a fake for the sandbox package's
-// interface; test/e2e runs the same flow in a real container). Absolute container paths
-// live under root; /workspace/work maps to root/workspace/work.
-type hostSandbox struct {
-	root string
-	mu   sync.Mutex
-	reqs []loop.ExecRequest
-}
-
-func newHostSandbox(t *testing.T) *hostSandbox {
-	h := &hostSandbox{root: t.TempDir()}
-	require.NoError(t, os.MkdirAll(h.path(loop.WorkMount), 0o755))
-	require.NoError(t, os.MkdirAll(h.path(loop.TutorialMount), 0o755))
-	return h
-}
-
-func (h *hostSandbox) path(p string) string { return filepath.Join(h.root, p) }
-
-func (h *hostSandbox) rewrite(s string) string {
-	return strings.NewReplacer("/workspace/", h.root+"/workspace/", "/tmp/smile", h.root+"/tmp/smile").Replace(s)
-}
-
-func (h *hostSandbox) Start(context.Context) error { return nil }
-func (h *hostSandbox) Exec(ctx context.Context, req loop.ExecRequest) (loop.ExecResult, error) {
-	h.mu.Lock()
-	h.reqs = append(h.reqs, req)
-	h.mu.Unlock()
-	cmd := exec.CommandContext(ctx, "bash", "-c", h.rewrite(req.Command))
-	cmd.Dir = h.path(loop.WorkMount)
-	cmd.Stdin = bytes.NewReader(req.Stdin)
-	cmd.Env = append(os.Environ(), "TMPDIR="+h.root)
-	for k, v := range req.Env {
-		cmd.Env = append(cmd.Env, k+"="+h.rewrite(v))
-	}
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	res := loop.ExecResult{Stdout: out.String(), Stderr: errb.String()}
-	if ee, ok := err.(*exec.ExitError); ok {
-		res.ExitCode = ee.ExitCode()
-	} else if err != nil {
-		return res, err
-	}
-	return res, nil
-}
-func (h *hostSandbox) WriteFile(_ context.Context, p string, data []byte, mode os.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(h.path(p)), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(h.path(p), data, mode)
-}
-func (h *hostSandbox) ReadFile(_ context.Context, p string, limit int64) ([]byte, error) {
-	f, err := os.Open(h.path(p))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
-}
-func (h *hostSandbox) Reset(context.Context) error              { return nil }
-func (h *hostSandbox) HostAddr(context.Context) (string, error) { return "127.0.0.1", nil }
-func (h *hostSandbox) Close(context.Context, bool) error        { return nil }
-
 // fakeInstall installs the wrapper and the fake CLI under the provider's name.
 func fakeInstall(provider string) []File {
 	return []File{
@@ -123,13 +58,6 @@ func newAPI(t *testing.T) *loop.Server {
 	return srv
 }
 
-type events struct {
-	mu sync.Mutex
-	ev []loop.Event
-}
-
-func (e *events) Emit(ev loop.Event) { e.mu.Lock(); e.ev = append(e.ev, ev); e.mu.Unlock() }
-
 const tutorialPrompt = "# Greet\nInstall nothing, then run:\n$ echo setting up\n$ ./greet --version\n"
 
 func TestStudentAsksMentorAdvisesStudentCompletes(t *testing.T) {
@@ -137,14 +65,14 @@ func TestStudentAsksMentorAdvisesStudentCompletes(t *testing.T) {
 	for _, provider := range []string{headless.Claude, headless.Codex, headless.Gemini} {
 		t.Run(provider, func(t *testing.T) {
 			t.Parallel()
-			sb := newHostSandbox(t)
+			sb := looptest.NewHostSandbox(t)
 			api := newAPI(t)
-			argsLog := sb.path("/args.log")
+			argsLog := sb.Path("/args.log")
 			opts := Options{Provider: provider, Install: fakeInstall(provider), Env: map[string]string{"FAKECLI_ARGS": "/args.log"}, Backoff: 10 * time.Millisecond}
 			opts.Env["FAKECLI_ARGS"] = argsLog
 			student, mentor := NewStudent(opts), NewMentor(opts)
 			ctx := context.Background()
-			ev := &events{}
+			ev := &looptest.Recorder{}
 
 			api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: tutorialPrompt})
 			r1, err := student.Attempt(ctx, loop.StudentTask{Iteration: 1, Prompt: tutorialPrompt, Sandbox: sb, Callback: api, Events: ev})
@@ -166,7 +94,7 @@ func TestStudentAsksMentorAdvisesStudentCompletes(t *testing.T) {
 			if provider == headless.Claude {
 				assert.InDelta(t, 0.0123, r1.LLMCalls[0].CostUSD, 1e-9)
 			}
-			assert.Len(t, ev.ev, 2)
+			assert.Len(t, ev.Events(), 2)
 
 			api.SetTurn(loop.TurnMentor, 1, &loop.APITask{Prompt: "The student failed: " + r1.Problem})
 			m, err := mentor.Advise(ctx, loop.MentorTask{Iteration: 1, Prompt: "The student failed: " + r1.Problem, Student: r1, Sandbox: sb, Callback: api})
@@ -225,7 +153,7 @@ func TestLongPromptRuns(t *testing.T) {
 	for _, provider := range []string{headless.Claude, headless.Codex, headless.Gemini} {
 		t.Run(provider, func(t *testing.T) {
 			t.Parallel()
-			sb := newHostSandbox(t)
+			sb := looptest.NewHostSandbox(t)
 			api := newAPI(t)
 			prompt := "# Big\n<!-- " + strings.Repeat("filler ", 150<<10/7) + " -->\n$ echo big-ok\n"
 			require.Greater(t, len(prompt), 128<<10)
@@ -242,7 +170,7 @@ func TestLongPromptRuns(t *testing.T) {
 
 func TestRateLimitIsRetriedWithBackoffThenSucceeds(t *testing.T) {
 	t.Parallel()
-	sb := newHostSandbox(t)
+	sb := looptest.NewHostSandbox(t)
 	api := newAPI(t)
 	prompt := "FAKECLI:RATE_LIMIT=2\n$ echo ok\n"
 	api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: prompt})
@@ -260,7 +188,7 @@ func TestPersistentProviderErrorBecomesABlockerWithItsMessage(t *testing.T) {
 	for _, provider := range []string{headless.Claude, headless.Codex, headless.Gemini} {
 		t.Run(provider, func(t *testing.T) {
 			t.Parallel()
-			sb := newHostSandbox(t)
+			sb := looptest.NewHostSandbox(t)
 			api := newAPI(t)
 			prompt := "FAKECLI:AUTH\n$ echo ok\n"
 			api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: prompt})
@@ -287,7 +215,7 @@ func TestPersistentProviderErrorBecomesABlockerWithItsMessage(t *testing.T) {
 
 func TestMissingCLINamesItAndHowToInstall(t *testing.T) {
 	t.Parallel()
-	sb := newHostSandbox(t)
+	sb := looptest.NewHostSandbox(t)
 	api := newAPI(t)
 	api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: "p"})
 	// Only the wrapper is installed, and PATH cannot contain a real gemini... unless the
@@ -306,7 +234,7 @@ func TestMissingCLINamesItAndHowToInstall(t *testing.T) {
 
 func TestMissingWrapperIsAnEnvironmentError(t *testing.T) {
 	t.Parallel()
-	sb := newHostSandbox(t)
+	sb := looptest.NewHostSandbox(t)
 	api := newAPI(t)
 	s := NewStudent(Options{Provider: headless.Claude, Wrapper: "smile-wrapper-that-does-not-exist"})
 	_, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "p", Sandbox: sb, Callback: api})
@@ -318,28 +246,26 @@ func TestMissingWrapperIsAnEnvironmentError(t *testing.T) {
 
 func TestNoCallbackIsAnError(t *testing.T) {
 	t.Parallel()
-	_, err := NewStudent(Options{Provider: "claude"}).Attempt(context.Background(), loop.StudentTask{Sandbox: newHostSandbox(t)})
+	_, err := NewStudent(Options{Provider: "claude"}).Attempt(context.Background(), loop.StudentTask{Sandbox: looptest.NewHostSandbox(t)})
 	assert.ErrorContains(t, err, "no wrapper API")
 }
 
 func TestWrapperGetsItsSecretsOnlyThroughExecEnv(t *testing.T) {
 	t.Parallel()
-	sb := newHostSandbox(t)
+	sb := looptest.NewHostSandbox(t)
 	api := newAPI(t)
 	api.SetTurn(loop.TurnStudent, 1, &loop.APITask{Prompt: "$ echo hi\n"})
 	s := NewStudent(Options{Provider: headless.Codex, Install: fakeInstall(headless.Codex)})
 	_, err := s.Attempt(context.Background(), loop.StudentTask{Iteration: 1, Prompt: "$ echo hi\n", Sandbox: sb, Callback: api})
 	require.NoError(t, err)
-	sb.mu.Lock()
-	defer sb.mu.Unlock()
-	require.Len(t, sb.reqs, 1)
-	assert.Equal(t, api.Token()+"\n", string(sb.reqs[0].Stdin), "the turn's token goes on standard input")
-	for k, v := range sb.reqs[0].Env {
+	require.Len(t, sb.Requests(), 1)
+	assert.Equal(t, api.Token()+"\n", string(sb.Requests()[0].Stdin), "the turn's token goes on standard input")
+	for k, v := range sb.Requests()[0].Env {
 		assert.NotContains(t, v, api.Token(), "not in the environment (%s), which the tutorial's processes can read", k)
 	}
-	assert.NotContains(t, sb.reqs[0].Command, api.Token())
+	assert.NotContains(t, sb.Requests()[0].Command, api.Token())
 	// Nothing written into the container carries the token.
-	_ = filepath.Walk(sb.root, func(p string, info os.FileInfo, err error) error {
+	_ = filepath.Walk(sb.Root, func(p string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() && info.Size() < 1<<20 {
 			data, _ := os.ReadFile(p)
 			assert.NotContains(t, string(data), api.Token(), p)

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/loop/looptest"
 	"github.com/smile-loop/smile-loop/internal/sandbox"
 	"github.com/smile-loop/smile-loop/internal/sandbox/sandboxtest"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
@@ -108,22 +108,10 @@ func startSandbox(t *testing.T, tutDir string) *sandbox.Docker {
 	return sb
 }
 
-type events struct {
-	mu  sync.Mutex
-	all []loop.Event
-}
-
-func (e *events) Emit(ev loop.Event) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.all = append(e.all, ev)
-}
-
-func (e *events) steps() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+// stepsOf are the steps the Student announced, in order.
+func stepsOf(r *looptest.Recorder) []string {
 	var out []string
-	for _, ev := range e.all {
+	for _, ev := range r.Events() {
 		if ev.Type == loop.EventStepStart {
 			out = append(out, ev.Data.(loop.StepData).Step)
 		}
@@ -136,7 +124,7 @@ func attempt(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.S
 	return res, tut
 }
 
-func attemptEvents(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.StudentResult, *tutorial.Tutorial, *events) {
+func attemptEvents(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.StudentResult, *tutorial.Tutorial, *looptest.Recorder) {
 	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tutorial.md")
@@ -151,7 +139,7 @@ func attemptEvents(t *testing.T, md string, mut func(*config.StudentBehavior)) (
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	ev := &events{}
+	ev := &looptest.Recorder{}
 	res, err := (&Student{Grace: 2 * time.Second}).Attempt(ctx, loop.StudentTask{Iteration: 1, Tutorial: tut, Behavior: b, Sandbox: sb, Events: ev})
 	require.NoError(t, err)
 	return res, tut, ev
@@ -190,7 +178,7 @@ func TestStudentRunsOneTerminalSession(t *testing.T) {
 	t.Parallel()
 	res, _, ev := attemptEvents(t, sessionTutorial, nil)
 	assert.Equal(t, loop.StudentCompleted, res.Status, "%+v", res.Findings)
-	steps := ev.steps()
+	steps := stepsOf(ev)
 	require.Len(t, steps, 5)
 	assert.True(t, strings.HasPrefix(steps[0], "step 1 of 5: Session: run mkdir -p proj"), steps[0])
 	assert.True(t, strings.HasPrefix(steps[4], "step 5 of 5: "), steps[4])
