@@ -28,9 +28,10 @@ type actionRun struct {
 	Events     loop.Emitter
 }
 
-// runOne runs one tutorial end to end (runTutorial) and converts its report. Tests of
-// the Action wiring replace it; the end-to-end test runs the real one.
-var runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
+// runActionTutorial runs one tutorial end to end (runTutorial) and converts its report.
+// Tests of the Action wiring pass their own (seams.runOne); the end-to-end test runs
+// this one.
+func runActionTutorial(ctx context.Context, e *env, r actionRun) ghaction.Result {
 	cfg := r.Config
 	cfg.Tutorial = r.Tutorial
 	tut := filepath.Join(r.Workspace, filepath.FromSlash(r.Tutorial))
@@ -176,7 +177,7 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 		if scratch != "" {
 			run.ScratchDir = filepath.Join(scratch, slug(t))
 		}
-		res := runOne(ctx, e, run)
+		res := e.runOne(ctx, e, run)
 		alog.Close()
 		if res.Err != "" {
 			gha.Errorf("%s: %s", t, p.Redact(res.Err))

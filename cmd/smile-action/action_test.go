@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/smile-loop/smile-loop/internal/ghaction"
@@ -40,14 +41,15 @@ func actionEnv(t *testing.T, event, payload string) (*ghactiontest.Env, *ghactio
 	return env, gh, arts
 }
 
-// stubRun replaces the tutorial runner for the duration of the test: it writes report
-// files like a run and returns a result with one gap on line 6 of each tutorial.
-func stubRun(t *testing.T, seen *[]actionRun) {
+// stubRun is a tutorial runner for runWith: it writes report files like a run and
+// returns a result with one gap on line 6 of each tutorial.
+func stubRun(t *testing.T, seen *[]actionRun) seams {
 	t.Helper()
-	prev := runOne
-	t.Cleanup(func() { runOne = prev })
-	runOne = func(_ context.Context, _ *env, r actionRun) ghaction.Result {
+	var mu sync.Mutex
+	return seams{runOne: func(_ context.Context, _ *env, r actionRun) ghaction.Result {
+		mu.Lock()
 		*seen = append(*seen, r)
+		mu.Unlock()
 		require.NoError(t, os.MkdirAll(r.OutputDir, 0o755))
 		var files []string
 		for _, n := range []string{"smile-report.md", "smile-report.json", "smile-report.sarif", "smile-audit.log"} {
@@ -60,11 +62,13 @@ func stubRun(t *testing.T, seen *[]actionRun) {
 		rep.Gaps = []rpt.Gap{{ID: 1, Location: rpt.Location{Found: true, Line: 6, Text: "pip install requests"}, Problem: "pip: command not found",
 			SuggestedFix: "Replace `pip` with `python3 -m pip`", Severity: rpt.High, Category: rpt.MissingPrerequisite}}
 		return ghaction.Result{Tutorial: r.Tutorial, Report: rep, FailOn: r.Config.FailOn, Markdown: "## " + r.Tutorial + "\n", Files: files}
-	}
+	}}
 }
 
 func TestDiscover(t *testing.T) {
+	t.Parallel()
 	t.Run("pull request: changed tutorials only", func(t *testing.T) {
+		t.Parallel()
 		env, gh, _ := actionEnv(t, "pull_request", ghactiontest.Fixture(t, "pull_request-opened.payload.json"))
 		gh.AddPR(2, prHead, map[string]string{"docs/hello.md": docPatch, "src/main.go": "@@ -1 +1 @@\n-a\n+b", "docs/deleted.md": "@@ -1 +0,0 @@\n-x"})
 		var out, errb bytes.Buffer
@@ -74,6 +78,7 @@ func TestDiscover(t *testing.T) {
 		assert.Equal(t, `{"include":[{"tutorial":"docs/hello.md"}]}`, env.Outputs(t)["matrix"])
 	})
 	t.Run("schedule: every match", func(t *testing.T) {
+		t.Parallel()
 		sched := filepath.Join(t.TempDir(), "schedule.json")
 		require.NoError(t, os.WriteFile(sched, []byte(`{"schedule":"17 3 * * *"}`), 0o644))
 		env, _, _ := actionEnv(t, "schedule", sched)
@@ -83,6 +88,7 @@ func TestDiscover(t *testing.T) {
 		assert.JSONEq(t, `{"include":[{"tutorial":"README.md"},{"tutorial":"docs/hello.md"},{"tutorial":"docs/other.md"}]}`, out.String())
 	})
 	t.Run("action input command: discover", func(t *testing.T) {
+		t.Parallel()
 		env, _, _ := actionEnv(t, "workflow_dispatch", ghactiontest.Fixture(t, "workflow_dispatch-payload.json"))
 		env.Set("INPUT_COMMAND", "discover")
 		var out, errb bytes.Buffer
@@ -93,13 +99,14 @@ func TestDiscover(t *testing.T) {
 }
 
 func TestActionModeOnPullRequest(t *testing.T) {
+	t.Parallel()
 	env, gh, arts := actionEnv(t, "pull_request", ghactiontest.Fixture(t, "pull_request-synchronize.payload.json"))
 	gh.AddPR(2, prHead, map[string]string{"docs/hello.md": docPatch})
 	env.Set("INPUT_LLM-PROVIDER", "claude") // no ANTHROPIC_API_KEY: falls back to none
 	var seen []actionRun
-	stubRun(t, &seen)
+	stub := stubRun(t, &seen)
 	var out, errb bytes.Buffer
-	code := run(context.Background(), nil, env.Getenv, &out, &errb)
+	code := runWith(context.Background(), nil, env.Getenv, &out, &errb, stub)
 	assert.Equal(t, exitFailed, code, "a high gap fails the step\n%s\n%s", out.String(), errb.String())
 
 	require.Len(t, seen, 1)
@@ -134,6 +141,7 @@ func TestActionModeOnPullRequest(t *testing.T) {
 
 	// The fork-safe pair: a workflow_run job posts the downloaded artifact as data.
 	t.Run("report-dir from workflow_run", func(t *testing.T) {
+		t.Parallel()
 		postEnv, postGH, _ := actionEnv(t, "workflow_run", writeJSON(t, map[string]any{
 			"action": "completed", "workflow_run": map[string]any{"head_sha": prHead, "event": "pull_request"},
 			"repository": map[string]any{"full_name": "Codertocat/Hello-World"}}))
@@ -149,7 +157,7 @@ func TestActionModeOnPullRequest(t *testing.T) {
 			"gaps":[{"id":1,"location":{"found":true,"line":1,"text":"x"},"problem":"p","severity":"high"}]}`), 0o644))
 		postEnv.Set("INPUT_REPORT-DIR", "smile-report")
 		var out, errb bytes.Buffer
-		code := run(context.Background(), nil, postEnv.Getenv, &out, &errb)
+		code := runWith(context.Background(), nil, postEnv.Getenv, &out, &errb, stub)
 		require.Equal(t, exitOK, code, "%s\n%s", out.String(), errb.String())
 		assert.Contains(t, out.String(), "::warning::report-dir: ignoring the report about .github/workflows/ci.yml")
 		comments, _, runs, _ := postGH.Snapshot()
@@ -163,6 +171,7 @@ func TestActionModeOnPullRequest(t *testing.T) {
 
 	// Without the event record nothing ties an artifact to the pull request's head.
 	t.Run("report-dir without its event record is refused", func(t *testing.T) {
+		t.Parallel()
 		postEnv, postGH, _ := actionEnv(t, "workflow_run", ghactiontest.Fixture(t, "workflow_run-completed.payload.json"))
 		postGH.AddPR(2, prHead, map[string]string{"docs/hello.md": docPatch})
 		dir := filepath.Join(postEnv.Workspace(), "smile-report")
@@ -171,7 +180,7 @@ func TestActionModeOnPullRequest(t *testing.T) {
 			"gaps":[{"id":1,"location":{"found":true,"line":6},"problem":"p","severity":"high"}]}`), 0o644))
 		postEnv.Set("INPUT_REPORT-DIR", "smile-report")
 		var out, errb bytes.Buffer
-		code := run(context.Background(), nil, postEnv.Getenv, &out, &errb)
+		code := runWith(context.Background(), nil, postEnv.Getenv, &out, &errb, stub)
 		assert.Equal(t, exitInvalidInput, code, "%s\n%s", out.String(), errb.String())
 		assert.Contains(t, out.String()+errb.String(), "no smile-event.json in the artifact")
 		comments, _, runs, _ := postGH.Snapshot()
@@ -182,15 +191,16 @@ func TestActionModeOnPullRequest(t *testing.T) {
 
 // A file name is untrusted: a line break in it cannot start a workflow command.
 func TestActionModeFileNameCannotInjectCommands(t *testing.T) {
+	t.Parallel()
 	env, _, _ := actionEnv(t, "workflow_dispatch", ghactiontest.Fixture(t, "workflow_dispatch-payload.json"))
 	evil := filepath.Join(env.Workspace(), "docs", "evil\n::error file=x::pwned\r\n::add-mask::x.md")
 	require.NoError(t, os.WriteFile(evil, []byte("# x\n"), 0o644))
 	env.Set("INPUT_TUTORIALS", "docs/evil*")
 	env.Set("INPUT_COMMENT-MODE", "annotations")
 	var seen []actionRun
-	stubRun(t, &seen)
+	stub := stubRun(t, &seen)
 	var out, errb bytes.Buffer
-	run(context.Background(), nil, env.Getenv, &out, &errb)
+	runWith(context.Background(), nil, env.Getenv, &out, &errb, stub)
 	require.Len(t, seen, 1, out.String())
 	for _, line := range strings.Split(strings.ReplaceAll(out.String(), "\r", "\n"), "\n") {
 		assert.False(t, strings.HasPrefix(line, "::error file=x::pwned") || strings.HasPrefix(line, "::add-mask::x.md"), "injected command: %q", line)
@@ -200,17 +210,19 @@ func TestActionModeFileNameCannotInjectCommands(t *testing.T) {
 
 // pull_request_target runs with secrets on untrusted content: a loud warning.
 func TestActionModeWarnsOnPullRequestTarget(t *testing.T) {
+	t.Parallel()
 	env, gh, _ := actionEnv(t, "pull_request_target", ghactiontest.Fixture(t, "pull_request-opened.payload.json"))
 	gh.AddPR(2, prHead, map[string]string{"docs/hello.md": docPatch})
 	var seen []actionRun
-	stubRun(t, &seen)
+	stub := stubRun(t, &seen)
 	var out, errb bytes.Buffer
-	run(context.Background(), nil, env.Getenv, &out, &errb)
+	runWith(context.Background(), nil, env.Getenv, &out, &errb, stub)
 	assert.Contains(t, out.String(), "::warning::smile-loop runs on pull_request_target")
 	assert.Contains(t, out.String(), ghaction.TrustModelURL)
 }
 
 func TestActionModeFromForkDegrades(t *testing.T) {
+	t.Parallel()
 	fx := ghactiontest.Fixture(t, "pull_request-opened.payload.json")
 	b, err := os.ReadFile(fx)
 	require.NoError(t, err)
@@ -222,9 +234,9 @@ func TestActionModeFromForkDegrades(t *testing.T) {
 	gh.ReadOnly = true
 	env.Set("INPUT_LLM-PROVIDER", "codex")
 	var seen []actionRun
-	stubRun(t, &seen)
+	stub := stubRun(t, &seen)
 	var out, errb bytes.Buffer
-	code := run(context.Background(), nil, env.Getenv, &out, &errb)
+	code := runWith(context.Background(), nil, env.Getenv, &out, &errb, stub)
 	assert.Equal(t, exitFailed, code)
 	require.Len(t, seen, 1)
 	assert.Equal(t, "none", seen[0].Config.LLMProvider)
@@ -240,6 +252,7 @@ func TestActionModeFromForkDegrades(t *testing.T) {
 }
 
 func TestActionModeInvalidInput(t *testing.T) {
+	t.Parallel()
 	env, _, _ := actionEnv(t, "push", ghactiontest.Fixture(t, "push-payload.json"))
 	env.Set("INPUT_COMMENT-MODE", "shout")
 	var out, errb bytes.Buffer
@@ -273,20 +286,21 @@ func TestSlug(t *testing.T) {
 }
 
 func TestActionModeCancelledStillPublishes(t *testing.T) {
+	t.Parallel()
 	renv, gh, _ := actionEnv(t, "pull_request", ghactiontest.Fixture(t, "pull_request-opened.payload.json"))
 	gh.AddPR(2, prHead, map[string]string{"docs/hello.md": docPatch, "docs/other.md": docPatch})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var seen []actionRun
-	stubRun(t, &seen)
-	inner := runOne
-	runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
+	stub := stubRun(t, &seen)
+	inner := stub.runOne
+	stub.runOne = func(ctx context.Context, e *env, r actionRun) ghaction.Result {
 		res := inner(ctx, e, r)
 		cancel() // SIGTERM during the first tutorial
 		return res
 	}
 	var out, errb bytes.Buffer
-	code := run(ctx, nil, renv.Getenv, &out, &errb)
+	code := runWith(ctx, nil, renv.Getenv, &out, &errb, stub)
 	assert.Equal(t, exitFailed, code)
 	assert.Len(t, seen, 1, "no tutorial starts after the cancellation")
 	_, _, runs, _ := gh.Snapshot()

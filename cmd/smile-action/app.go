@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+
+	"github.com/smile-loop/smile-loop/internal/ghaction"
 )
 
 // env is what every subcommand gets from the process: no globals, so tests run
@@ -18,6 +20,15 @@ type env struct {
 	log    *slog.Logger
 	// logMask masks the secrets in log; nil when a test builds env with its own log.
 	logMask *maskedLog
+	seams
+}
+
+// seams are the parts of the program a test of its wiring replaces, passed in (runWith)
+// rather than swapped in package variables, so such tests run in parallel. A nil field
+// is the real one.
+type seams struct {
+	// runOne runs one tutorial of Action mode end to end (default runActionTutorial).
+	runOne func(ctx context.Context, e *env, r actionRun) ghaction.Result
 }
 
 type command struct {
@@ -41,8 +52,16 @@ func commands() []command {
 // run is the whole program: it parses the subcommand, runs it and maps its error to an
 // exit code. It is the only place that turns errors into exit codes.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	return runWith(ctx, args, getenv, stdout, stderr, seams{})
+}
+
+// runWith is run with its seams given (tests).
+func runWith(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, s seams) int {
+	if s.runOne == nil {
+		s.runOne = runActionTutorial
+	}
 	logMask := newMaskedLog(stderr, getenv)
-	e := &env{getenv: getenv, stdout: stdout, stderr: stderr, logMask: logMask,
+	e := &env{getenv: getenv, stdout: stdout, stderr: stderr, logMask: logMask, seams: s,
 		log: slog.New(slog.NewTextHandler(logMask, &slog.HandlerOptions{Level: logLevel(getenv)}))}
 	if len(args) == 0 {
 		if getenv("GITHUB_ACTIONS") == "true" {
