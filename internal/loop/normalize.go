@@ -35,6 +35,17 @@ func (r *runner) normalize(res StudentResult, it *Iteration) StudentResult {
 	for i := range res.Files {
 		res.Files[i].Iteration = n
 	}
+	// The spec's lists, from what was observed when the Student did not write them.
+	if len(res.CommandsRun) == 0 {
+		for _, c := range res.Commands {
+			res.CommandsRun = append(res.CommandsRun, c.Command)
+		}
+	}
+	if len(res.FilesCreated) == 0 {
+		for _, f := range res.Files {
+			res.FilesCreated = append(res.FilesCreated, f.Path)
+		}
+	}
 	if len(res.Plan) > 0 {
 		lines := 0
 		if r.o.Tutorial.Map != nil {

@@ -244,16 +244,6 @@ func (a *attempt) currentStep() string {
 // finalise fills what the loop observed into the result.
 func (a *attempt) finalise() loop.StudentResult {
 	r := &a.result
-	if len(r.CommandsRun) == 0 {
-		for _, c := range r.Commands {
-			r.CommandsRun = append(r.CommandsRun, c.Command)
-		}
-	}
-	if len(r.FilesCreated) == 0 {
-		for _, f := range r.Files {
-			r.FilesCreated = append(r.FilesCreated, f.Path)
-		}
-	}
 	if r.Status == loop.StudentAskMentor && r.Trigger == "" {
 		switch {
 		case a.pending != nil && a.pending.Trigger != "":

@@ -57,16 +57,6 @@ func studentResult(p headless.Payload, iteration int, model string, events loop.
 			r.StudentOutput = out
 		}
 	}
-	if len(r.CommandsRun) == 0 {
-		for _, c := range r.Commands {
-			r.CommandsRun = append(r.CommandsRun, c.Command)
-		}
-	}
-	if len(r.FilesCreated) == 0 {
-		for _, f := range r.Files {
-			r.FilesCreated = append(r.FilesCreated, f.Path)
-		}
-	}
 	var lastFail *loop.CommandRecord
 	for i := range r.Commands {
 		if r.Commands[i].Class != "" {
