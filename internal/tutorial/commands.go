@@ -1,6 +1,7 @@
 package tutorial
 
 import (
+	"github.com/yuin/goldmark/ast"
 	"regexp"
 	"strings"
 )
@@ -301,4 +302,64 @@ func (s *shellScanner) trailingOperator(line string) {
 	if strings.HasSuffix(t, "|") || strings.HasSuffix(t, "&&") {
 		s.trailing = true
 	}
+}
+
+// code records a code block, its commands and its lead.
+func (b *builder) code(idx int, n ast.Node) {
+	blk := &b.m.blocks[idx]
+	segs := n.Lines()
+	lines := make([]string, segs.Len())
+	lineNos := make([]int, segs.Len())
+	for i := range lines {
+		s := segs.At(i)
+		lines[i] = strings.TrimSuffix(string((&s).Value(b.src)), "\n")
+		lineNos[i] = b.lineOf(s.Start)
+	}
+	content := strings.Join(lines, "\n")
+	blk.Text = content
+	cb := CodeBlock{Content: content, Lang: language(blk.Info), ContentLines: lineNos}
+	if len(lineNos) > 0 {
+		cb.ContentStartLine = lineNos[0]
+	} else if blk.Kind == KindFencedCode {
+		cb.ContentStartLine = min(blk.StartLine+1, blk.EndLine)
+	} else {
+		cb.ContentStartLine = blk.StartLine
+	}
+	cb.Shell = shellLangs[cb.Lang]
+	cb.Console = consoleLangs[cb.Lang]
+	if cb.Shell && !cb.Console && promptStyle(lines) {
+		cb.Console = true // a bash block written as a session: "$ npm install"
+	}
+	if cb.Shell {
+		cb.Commands = SplitCommands(lines, lineNos, cb.Console)
+	}
+	if b.lastLeaf >= 0 && b.m.blocks[b.lastLeaf].Kind == KindParagraph {
+		cb.Lead = b.m.plain[b.lastLeaf]
+	}
+	b.lastLeaf = idx
+	cb.Block = *blk
+	b.m.code = append(b.m.code, cb)
+}
+
+// language is the first word of an info string, lower-cased: "bash", "{.python}" → "python".
+func language(info string) string {
+	f := strings.Fields(info)
+	if len(f) == 0 {
+		return ""
+	}
+	l := strings.ToLower(f[0])
+	l = strings.TrimLeft(l, "{.")
+	if i := strings.IndexAny(l, "{},:"); i >= 0 {
+		l = l[:i]
+	}
+	return l
+}
+
+var shellLangs = map[string]bool{
+	"bash": true, "sh": true, "shell": true, "zsh": true, "ksh": true,
+	"console": true, "shell-session": true, "shellsession": true, "sh-session": true, "terminal": true,
+}
+
+var consoleLangs = map[string]bool{
+	"console": true, "shell-session": true, "shellsession": true, "sh-session": true, "terminal": true,
 }
