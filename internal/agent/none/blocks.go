@@ -1,0 +1,321 @@
+package none
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/tutorial"
+)
+
+// What one code block holds: commands to run, a file to write, output or a tree (part
+// of read.go's reading).
+
+func shellSteps(cb tutorial.CodeBlock, lead, heuristic string) []step {
+	cmds := cb.Commands
+	if len(cmds) == 0 && !cb.Shell && len(cb.ContentLines) > 0 {
+		lines := strings.Split(cb.Content, "\n")
+		cmds = tutorial.SplitCommands(lines, cb.ContentLines[:min(len(lines), len(cb.ContentLines))], promptLines(lines))
+	}
+	if isTree(cb.Content) {
+		return []step{{kind: skipStep, block: cb, line: cb.StartLine, lead: lead, reason: "a directory tree, not commands"}}
+	}
+	if notShell(cb.Content) {
+		if reNamelessFile.MatchString(lead) || reFileWord.MatchString(lead) {
+			return []step{{kind: askStep, block: cb, line: cb.StartLine, lead: lead, reason: "file content in a shell block"}}
+		}
+		return []step{{kind: skipStep, block: cb, line: cb.StartLine, lead: lead, reason: "not shell commands (configuration shown in a shell block)"}}
+	}
+	if len(cmds) == 0 {
+		return []step{{kind: skipStep, block: cb, line: cb.StartLine, lead: lead, reason: "output only: no prompt line to run"}}
+	}
+	var out []step
+	for i := range cmds {
+		c := &cmds[i]
+		s := step{kind: runStep, block: cb, command: c, line: c.StartLine, lead: lead, reason: heuristic}
+		if why := commandSkip(c.Text); why != "" {
+			s.kind, s.reason = skipStep, why
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+var reFileWord = regexp.MustCompile(`(?i)\b(file|preferences|configuration|config)\b`)
+
+// commandSkip says why a reader on Debian does not type this command ("" when they do).
+func commandSkip(cmd string) string {
+	w := firstWord(cmd)
+	if sys, ok := otherOSPackageManagers[w]; ok {
+		return "the package manager of " + sys
+	}
+	if rePlaceholder.MatchString(cmd) {
+		return "needs a value the reader substitutes (" + rePlaceholder.FindString(cmd) + ")"
+	}
+	if what, ok := interactive[w]; ok {
+		return "opens " + what + " that waits for a person"
+	}
+	if guiOpeners[w] {
+		return "opens a graphical program"
+	}
+	if strings.HasPrefix(strings.TrimSpace(cmd), "PS ") || strings.HasPrefix(strings.TrimSpace(cmd), "C:\\") {
+		return "a Windows prompt"
+	}
+	return ""
+}
+
+// untaggedSteps reads an untagged or text block as commands when it is clearly a shell
+// session ("$ " prompts) or a list of commands introduced as such.
+func untaggedSteps(cb tutorial.CodeBlock, lead string) ([]step, bool) {
+	lines := strings.Split(cb.Content, "\n")
+	if len(cb.ContentLines) < len(lines) {
+		return nil, false
+	}
+	if strings.HasPrefix(strings.TrimSpace(cb.Content), "C:\\") || strings.HasPrefix(strings.TrimSpace(cb.Content), "PS") && strings.Contains(lines[0], ">") {
+		return []step{{kind: skipStep, block: cb, line: cb.StartLine, lead: lead, reason: "a Windows prompt"}}, true
+	}
+	if promptLines(lines) {
+		cb.Commands = tutorial.SplitCommands(lines, cb.ContentLines, true)
+		return shellSteps(cb, lead, "untagged block read as a shell session ($ prompts)"), true
+	}
+	last := lastSentence(lead)
+	if reOutputLead.MatchString(last) || !reRunLead.MatchString(lead) || !looksLikeShell(cb) {
+		return nil, false
+	}
+	cb.Commands = tutorial.SplitCommands(lines, cb.ContentLines, false)
+	return shellSteps(cb, lead, "untagged block read as shell commands (the prose says to run it and every line starts with a known command)"), true
+}
+
+func promptLines(lines []string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "$ ") {
+			return true
+		}
+	}
+	return false
+}
+
+// looksLikeShell: every non-blank, non-comment line starts with a known command.
+func looksLikeShell(cb tutorial.CodeBlock) bool {
+	n := 0
+	for _, l := range strings.Split(cb.Content, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		n++
+		if !knownCommands[firstWord(t)] {
+			return false
+		}
+	}
+	return n > 0
+}
+
+func isTree(content string) bool {
+	lines := 0
+	tree := 0
+	for _, l := range strings.Split(content, "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		lines++
+		if reTree.MatchString(l) {
+			tree++
+		}
+	}
+	return tree > 0 && tree*2 >= lines
+}
+
+// notShell: every line is "Key: value" (an apt preferences file, a header block).
+func notShell(content string) bool {
+	n := 0
+	for _, l := range strings.Split(content, "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if !reKeyValue.MatchString(l) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+func isHeredocOnly(cb tutorial.CodeBlock) bool {
+	return cb.Shell && strings.Contains(cb.Content, "<<")
+}
+
+// fileContent is the block's text as the reader copies it: for Rust, rustdoc's hidden
+// "# " lines are not shown on the page and are left out.
+func fileContent(cb tutorial.CodeBlock) string {
+	c := cb.Content
+	if cb.Lang == "rust" || cb.Lang == "rs" {
+		var keep []string
+		for _, l := range strings.Split(c, "\n") {
+			t := strings.TrimSpace(l)
+			if t == "#" || strings.HasPrefix(t, "# ") {
+				continue
+			}
+			keep = append(keep, l)
+		}
+		c = strings.Join(keep, "\n")
+	}
+	return c
+}
+
+var langExt = map[string][]string{
+	"go": {".go"}, "python": {".py"}, "py": {".py"}, "javascript": {".js", ".mjs", ".cjs"}, "js": {".js", ".mjs"},
+	"typescript": {".ts"}, "ts": {".ts"}, "rust": {".rs"}, "rs": {".rs"}, "toml": {".toml"}, "yaml": {".yaml", ".yml"},
+	"yml": {".yaml", ".yml"}, "json": {".json"}, "html": {".html"}, "css": {".css"}, "java": {".java"}, "ruby": {".rb"},
+	"c": {".c", ".h"}, "cpp": {".cpp", ".cc", ".h"},
+}
+
+func sameLanguage(lang, file string) bool {
+	for _, e := range langExt[lang] {
+		if strings.HasSuffix(file, e) {
+			return true
+		}
+	}
+	return false
+}
+
+func joinDir(dir, file string) string {
+	if dir == "" {
+		return file
+	}
+	return path.Join(dir, file)
+}
+
+// allBlocks is every code block of the tutorial plus Hugo {{< highlight >}} pairs (which
+// Markdown parsers see as paragraphs), in document order.
+func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
+	blocks := append([]tutorial.CodeBlock(nil), t.Map.CodeBlocks()...)
+	n := t.Map.LineCount()
+	for ln := 1; ln <= n; ln++ {
+		m := reHighlightOpen.FindStringSubmatch(t.Map.Line(ln))
+		if m == nil {
+			continue
+		}
+		end := ln + 1
+		for end <= n && !reHighlightClose.MatchString(t.Map.Line(end)) {
+			end++
+		}
+		if end > n {
+			break
+		}
+		var lines []string
+		var nos []int
+		for k := ln + 1; k < end; k++ {
+			lines = append(lines, t.Map.Line(k))
+			nos = append(nos, k)
+		}
+		cb := tutorial.CodeBlock{Block: tutorial.Block{Kind: tutorial.KindFencedCode, StartLine: ln, EndLine: end, Info: m[1], Text: strings.Join(lines, "\n")},
+			Lang: strings.ToLower(m[1]), Content: strings.Join(lines, "\n"), ContentStartLine: ln + 1, ContentLines: nos}
+		cb.Shell = cb.Lang == "bash" || cb.Lang == "sh" || cb.Lang == "shell" || cb.Lang == "console"
+		if cb.Shell {
+			console := cb.Lang == "console" || promptLines(lines)
+			cb.Console = console
+			cb.Commands = tutorial.SplitCommands(lines, nos, console)
+			cb.Commands = firstCommandOnly(cb.Commands, lines, nos)
+		}
+		blocks = append(blocks, cb)
+		ln = end
+	}
+	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].StartLine < blocks[j].StartLine })
+	return blocks
+}
+
+var (
+	reHighlightOpen  = regexp.MustCompile(`^\s*\{\{[<%]\s*highlight\s+(\w+)`)
+	reHighlightClose = regexp.MustCompile(`^\s*\{\{[<%]\s*/\s*highlight\s*[>%]\}\}`)
+)
+
+// firstCommandOnly: a script block whose first command is followed by a blank line and
+// lines that do not start with known commands shows the command and its output
+// (`apt policy redis` and the version table).
+func firstCommandOnly(cmds []tutorial.Command, lines []string, nos []int) []tutorial.Command {
+	if len(cmds) < 2 {
+		return cmds
+	}
+	for _, c := range cmds[1:] {
+		if knownCommands[firstWord(c.Text)] {
+			return cmds
+		}
+	}
+	return cmds[:1]
+}
+
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := reSentenceEnd.FindStringIndex(s); i != nil {
+		return s[:i[0]+1]
+	}
+	return s
+}
+
+func lastSentence(s string) string {
+	s = strings.TrimSpace(s)
+	parts := reSentenceEnd.Split(s, -1)
+	for i := len(parts) - 1; i >= 0; i-- {
+		if strings.TrimSpace(parts[i]) != "" {
+			p := strings.TrimSpace(parts[i])
+			if i == len(parts)-1 && strings.HasSuffix(s, ":") && !strings.HasSuffix(p, ":") {
+				p += ":"
+			}
+			return p
+		}
+	}
+	return s
+}
+
+// proseFile finds an instruction in the prose right above a block to create a file
+// that the block is not the content of ("create a file called main.go in the web-service
+// directory"): it returns the file, its directory and the line of the instruction.
+func proseFile(t *tutorial.Tutorial, cb tutorial.CodeBlock) (file, dir string, line int) {
+	for n := cb.StartLine - 1; n >= 1 && n >= cb.StartLine-12; n-- {
+		l := t.Map.Line(n)
+		if strings.HasPrefix(strings.TrimSpace(l), "```") || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			break
+		}
+		text := l
+		if n+1 < cb.StartLine {
+			text += " " + strings.TrimSpace(t.Map.Line(n+1))
+		}
+		m := reCreateCalled.FindStringSubmatch(text)
+		if m == nil {
+			continue
+		}
+		file = strings.Trim(m[1], "`")
+		if d := reInDir.FindStringSubmatch(text[strings.Index(text, m[0])+len(m[0]):]); d != nil {
+			dir = strings.Trim(d[1], "`")
+		}
+		return file, dir, n
+	}
+	return "", "", 0
+}
+
+var (
+	reCreateCalled = regexp.MustCompile("(?i)\\bcreate (?:a|an|the) (?:new )?file (?:called|named) `?([\\w./-]+\\.\\w+)`?")
+	reInDir        = regexp.MustCompile("(?i)^\\s*in (?:the|your) `?([\\w./-]+)`?\\s+(?:directory|folder)")
+)
+
+// String describes a step for the record ("line 12: run `make`").
+func (s step) String() string {
+	switch s.kind {
+	case runStep:
+		return fmt.Sprintf("line %d: run `%s`", s.line, firstLine(s.command.Text))
+	case fileStep:
+		return fmt.Sprintf("line %d: write %s", s.line, joinDir(s.dir, s.file))
+	case askStep:
+		return fmt.Sprintf("line %d: a file to create without a name", s.line)
+	}
+	return fmt.Sprintf("line %d: skipped (%s)", s.line, s.reason)
+}
+
+// blockIsFile: the block right after the instruction is that file's content.
+func blockIsFile(cb tutorial.CodeBlock, lead, file string) bool {
+	f, _, _, ok := fileTarget(cb, lead)
+	return ok && path.Base(f) == path.Base(file)
+}

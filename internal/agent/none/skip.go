@@ -1,0 +1,130 @@
+package none
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/tutorial"
+)
+
+// Which blocks a newcomer on Debian leaves alone when reading (another system, an
+// alternative, an example), and why (part of read.go's reading).
+
+var reAppendVerb = regexp.MustCompile(`(?i)\b(paste|add|insert|append|beneath|below|above|after|replace|update|change)\b`)
+
+// skipWhy says why a whole block is not followed ("" when it is).
+func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock, lead string, followed map[string]string) string {
+	if windowsLangs[cb.Lang] {
+		return "a " + cb.Lang + " block (Windows)"
+	}
+	if why := sc.skipByScope(cb.StartLine); why != "" {
+		return why
+	}
+	if why := groupSkip(sc, blocks, cb); why != "" {
+		return why
+	}
+	last := lastSentence(lead)
+	if prev, ok := blockRightBefore(t, blocks, cb); ok && reEitherOr.MatchString(leadText(t, prev)) && (strings.TrimSpace(lead) == "" || strings.TrimSpace(lead) == strings.TrimSpace(leadText(t, prev))) {
+		return "an alternative to the block right above it (\"" + loop.Clip(lastSentence(lead), 80) + "\")"
+	}
+	if reDontRun.MatchString(lead) {
+		return "the tutorial says not to run it"
+	}
+	if m := reOSLead.FindStringSubmatch(last); m != nil && reOtherOS.MatchString(m[1]) && !reLinux.MatchString(m[1]) {
+		return "for another system (\"" + strings.TrimSpace(last) + "\")"
+	}
+	if reAltLead.MatchString(firstSentence(lead)) || reAltLead.MatchString(last) {
+		if !reNotYet.MatchString(lead) {
+			return "an alternative or example (\"" + loop.Clip(firstSentence(lead), 80) + "\")"
+		}
+	}
+	if (cb.Shell || cb.Lang == "") && reOutputLead.MatchString(last) && !reRunLeadStrong.MatchString(last) {
+		return "expected output (\"" + loop.Clip(last, 80) + "\")"
+	}
+	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
+		return why
+	}
+	return ""
+}
+
+// blockRightBefore is the block that ends right above cb (only blank lines between).
+func blockRightBefore(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) (tutorial.CodeBlock, bool) {
+	for i, b := range blocks {
+		if b.StartLine != cb.StartLine || i == 0 {
+			continue
+		}
+		prev := blocks[i-1]
+		for n := prev.EndLine + 1; n < cb.StartLine; n++ {
+			if strings.TrimSpace(t.Map.Line(n)) != "" {
+				return tutorial.CodeBlock{}, false
+			}
+		}
+		return prev, true
+	}
+	return tutorial.CodeBlock{}, false
+}
+
+var reEitherOr = regexp.MustCompile(`(?i)\beither\b|\b\w+ or \w+ command|one of the following|\bor\b[^.]*\bcommand\b`)
+
+var (
+	reNotYet        = regexp.MustCompile(`(?i)if you (?:have not|haven't|did not|didn't)`)
+	reRunLeadStrong = regexp.MustCompile(`(?i)\b(run|type|enter|execute)\b`)
+)
+
+// alternativeSection skips sub-sections that are alternatives to one already followed:
+// the children of an "Installation methods" heading, or a "Manual install" next to the
+// install section the reader followed.
+func alternativeSection(t *tutorial.Tutorial, line int, followed map[string]string) string {
+	hp := t.Map.HeadingPath(line)
+	for depth := len(hp) - 1; depth >= 1; depth-- {
+		parent := strings.Join(hp[:depth], "\x00")
+		child := hp[depth]
+		methods := reMethodsHeading.MatchString(hp[depth-1])
+		alt := reAltMethodHeading.MatchString(child)
+		first, ok := followed[parent]
+		if !ok {
+			if !alt || methods {
+				followed[parent] = child
+			}
+			continue
+		}
+		if !methods && !alt {
+			continue
+		}
+		if first != child {
+			return "an alternative to \"" + first + "\" (section \"" + child + "\")"
+		}
+	}
+	return ""
+}
+
+// foreignHeadingOf is the heading above line that is for another system ("" when none).
+func foreignHeadingOf(t *tutorial.Tutorial, line int) string {
+	for _, h := range t.Map.HeadingPath(line) {
+		if foreignHeading(h) {
+			return h
+		}
+	}
+	return ""
+}
+
+var reDebianish = regexp.MustCompile(`(?i)\b(debian|ubuntu|raspberry pi os|apt|linux mint|pop!_os)\b`)
+var reDistro = regexp.MustCompile(`(?i)\b(fedora|centos|red ?hat|rhel|amazon linux|opensuse|suse|arch|manjaro|alpine|gentoo|funtoo|void|nix|kiss|android|freebsd|netbsd|openbsd)\b`)
+
+func foreignHeading(h string) bool {
+	if !reOtherOS.MatchString(h) && !reDistro.MatchString(h) {
+		return false
+	}
+	if reDebianish.MatchString(h) {
+		return false
+	}
+	// "macOS and Linux": Linux named and no other distribution
+	if reLinux.MatchString(h) && !reDistro.MatchString(h) {
+		return false
+	}
+	return true
+}
+
+// shellSteps turns a shell block into one step per command, skipping the commands a
+// Debian reader would not type.
