@@ -217,25 +217,18 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 	if agErr != nil {
 		return setupFailed(agErr)
 	}
-	sb, err := sandbox.New(ctx, sandbox.Options{
-		Image:         cfg.ContainerImage,
-		RunID:         runID,
-		TutorialDir:   tut.Dir,
-		WorkDir:       filepath.Join(scratchDir(req, outDir), "work"),
-		LogsDir:       filepath.Join(scratchDir(req, outDir), "logs"),
-		Memory:        cfg.Container.Memory,
-		CPUs:          cfg.Container.CPUs,
-		PidsLimit:     int64(cfg.Container.PidsLimit),
-		KeepOnFailure: cfg.Container.KeepOnFailure,
-		KeepOnSuccess: cfg.Container.KeepOnSuccess,
-		KeepWork:      cfg.Container.KeepWork,
-		Progress:      func(line string) { fmt.Fprintf(e.stderr, "smile-loop: %s\n", line) },
-		Redact:        mask,
-		// A container outlives the run's timeout by a margin at most, even when this
-		// process is killed before it can remove it.
-		Lifetime: time.Duration(cfg.Timeout)*time.Second + 15*time.Minute,
-		Logger:   e.log,
-	})
+	so := sandbox.ConfigOptions(cfg) // image, limits, keepOn*, keepWork
+	so.RunID = runID
+	so.TutorialDir = tut.Dir
+	so.WorkDir = filepath.Join(scratchDir(req, outDir), "work")
+	so.LogsDir = filepath.Join(scratchDir(req, outDir), "logs")
+	so.Progress = func(line string) { fmt.Fprintf(e.stderr, "smile-loop: %s\n", line) }
+	so.Redact = mask
+	// A container outlives the run's timeout by a margin at most, even when this
+	// process is killed before it can remove it.
+	so.Lifetime = time.Duration(cfg.Timeout)*time.Second + 15*time.Minute
+	so.Logger = e.log
+	sb, err := sandbox.New(ctx, so)
 	if err != nil {
 		return setupFailed(err)
 	}
