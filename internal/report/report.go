@@ -1,10 +1,10 @@
 // Package report turns a run's state into the report: the model (Build), its renderings
 // (Markdown, JSON, SARIF, audit log) and writing them (Write).
 //
-// Gaps. Every place the Student got stuck (a loop.Finding, or the Student's own
-// ask_mentor/cannot_complete output when it recorded no finding) becomes a gap. The
-// same gap seen in several iterations, or once as a finding and once as the Student's
-// problem, appears once with every iteration it was seen in.
+// Gaps. Every place the Student got stuck (a loop.Finding; the loop makes one from the
+// Student's own ask_mentor/cannot_complete output when it recorded none) becomes a gap.
+// The same gap seen in several iterations appears once with every iteration it was
+// seen in.
 //
 // Findings. The loop completes every finding once (loop.CompleteFindings): its line
 // (loop.Locate; a line is never invented), category, severity (critical for the
