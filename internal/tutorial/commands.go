@@ -21,6 +21,13 @@ func promptStyle(lines []string) bool {
 	return false
 }
 
+// IsDollarPrompt reports whether a line starts with a "$ " shell prompt, bare or after
+// "user@host:~/dir" or "(venv) ".
+func IsDollarPrompt(line string) bool {
+	m := prompt.FindStringSubmatch(line)
+	return m != nil && m[1] == "$" && strings.TrimSpace(line) != "$"
+}
+
 // SplitCommands splits shell text into commands: a console session (only prompt lines
 // are commands, the rest is their output) or a script. lineNos are the tutorial lines of
 // lines.

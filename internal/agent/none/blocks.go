@@ -90,7 +90,7 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string) ([]step, bool) {
 
 func promptLines(lines []string) bool {
 	for _, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "$ ") {
+		if tutorial.IsDollarPrompt(l) {
 			return true
 		}
 	}

@@ -28,6 +28,9 @@ var (
 // (man wget, EXIT STATUS).
 func networkExit(rec loop.CommandRecord) bool {
 	c := " " + rec.Command + " "
+	if reLocalURL.MatchString(c) {
+		return false // nothing listening locally is not the sandbox's network
+	}
 	switch {
 	case strings.Contains(c, " curl ") && (rec.ExitCode == 5 || rec.ExitCode == 6 || rec.ExitCode == 7 || rec.ExitCode == 28 || rec.ExitCode == 35 || rec.ExitCode == 56):
 		return true
@@ -36,6 +39,14 @@ func networkExit(rec loop.CommandRecord) bool {
 	}
 	return false
 }
+
+var reLocalURL = regexp.MustCompile(`(?i)\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d+)?\b`)
+
+// reRemoteGit: git subcommands that talk to a remote (the network and an account).
+var reRemoteGit = regexp.MustCompile(`^git\s+(?:-\S+\s+)*(?:push|pull|fetch|clone|ls-remote|submodule\s+update)\b`)
+
+// reOtherSystem: skip reasons that mean the step is not for this reader's system.
+var reOtherSystem = regexp.MustCompile(`another system|Windows|package manager of|\btab\b|for another`)
 
 var reLocalRefused = regexp.MustCompile(`(?i)(?:failed to connect to|couldn't connect to server|connection refused|econnrefused)[^\n]*(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])|(?:localhost|127\.0\.0\.1)[^\n]*(?:connection refused|couldn't connect)`)
 
@@ -75,6 +86,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.consequence(ss.cwdRoot, rec)
 			return
 		}
+		if strings.Contains(name, "/") && ss.prevFailed && ss.lastFailRoot >= 0 {
+			// a program the failed step right before it (a build) would have made
+			ss.consequence(ss.lastFailRoot, rec)
+			return
+		}
 		r := ss.missingCommand(ctx, i, st, rec, output, name)
 		ss.missing[t] = r
 		ss.taint(rec.Command, r)
@@ -84,10 +100,22 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
-	if reLocalRefused.MatchString(output) && ss.lastRoot >= 0 {
-		// nothing listens on localhost because the step that starts the server failed
-		ss.consequence(ss.lastRoot, rec)
-		return
+	if reLocalRefused.MatchString(output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) {
+		if r, ok := ss.serverDown(); ok {
+			// nothing listens because the step that starts the server failed
+			ss.consequence(r, rec)
+			return
+		}
+		if up := ss.serversUp(); up != "" {
+			f := loop.Finding{Problem: fmt.Sprintf("`%s` (line %d) cannot connect (%s), but the server the tutorial started listens on %s", firstLine(rec.Command), rec.Line, firstNonEmpty(keyLine(output), fmt.Sprintf("connection refused, exit %d", rec.ExitCode)), up),
+				Fix: fmt.Sprintf("use the port the server was started on (%s) at line %d, or start the server on the port this step uses", up, rec.Line), Category: "command failure"}
+			ss.addFinding(rec, f, output)
+			return
+		}
+		if ss.lastRoot >= 0 {
+			ss.consequence(ss.lastRoot, rec)
+			return
+		}
 	}
 	if blockRoot, ok := ss.blockRoots[st.block.StartLine]; ok && ss.roots[blockRoot].finding < 0 {
 		// an earlier command of the same recipe could not run (no network): the rest of
@@ -96,7 +124,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, blockRoot)
 		return
 	}
-	if reNetwork.MatchString(output) || networkExit(rec) {
+	if reNetwork.MatchString(output) || networkExit(rec) || reRemoteGit.MatchString(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))) {
 		r := ss.unverified(rec, "needs the network, which the sandbox does not have ("+keyLine(output)+")")
 		ss.taint(rec.Command, r)
 		if cdTarget(rec.Command) != "" {
@@ -139,16 +167,130 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	if dir := cdTarget(rec.Command); dir != "" {
 		r := ss.addFinding(rec, loop.Finding{
-			Problem: fmt.Sprintf("`cd %s` fails: no earlier step creates the directory `%s`", dir, dir),
-			Fix:     fmt.Sprintf("add the step that creates `%s` before line %d (or correct the directory name)%s", dir, rec.Line, similarDir(ss.dirs(ctx), dir)),
+			Problem:  fmt.Sprintf("`cd %s` fails: no earlier step creates the directory `%s`", dir, dir),
+			Fix:      fmt.Sprintf("add `mkdir -p %s` (or the step that creates it) before line %d, or correct the directory name%s", dir, rec.Line, similarDir(ss.dirs(ctx), dir)),
+			Edit:     &loop.Edit{InsertBefore: []string{"mkdir -p " + dir}},
+			Category: "missing step",
 		}, output)
 		ss.cwdRoot = r
 		return
 	}
+	if ss.expectedFailure(st, output) {
+		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: "failed as the tutorial shows (a deliberate error)"})
+		return
+	}
+	if r, ok := ss.sameFailure(rec, output); ok {
+		ss.consequence(r, rec)
+		return
+	}
+	if r, ok := ss.madeByFailedScript(output); ok {
+		// a file the tutorial's own script would have written, had it run
+		ss.consequence(r, rec)
+		return
+	}
+	if ss.prevFailed && ss.lastFailRoot >= 0 && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output)) {
+		// a file or program the failed step right before it would have made, or the same
+		// tool going on from a state that step left broken
+		ss.consequence(ss.lastFailRoot, rec)
+		ss.taint(rec.Command, ss.lastFailRoot)
+		return
+	}
 	f := loop.Finding{Problem: failureProblem(rec, output)}
 	f.Fix, f.Edit = failureFix(rec, output)
+	if f.Edit != nil {
+		f.Category = "missing step"
+	}
+	if hint := ss.venvHint(ctx, output); hint != "" {
+		f.Problem += "; " + hint
+		f.Fix = "activate the virtual environment the tutorial created (" + hint + "), or create the one this line names"
+		f.Category = "missing step"
+	}
+	if hint := ss.gitHint(ctx, rec, output); hint != "" {
+		f.Problem += "; " + hint
+		f.Fix = "use the branch the repository actually has (" + hint + "), or create it first"
+	}
 	r := ss.addFinding(rec, f, output)
 	ss.taint(rec.Command, r)
+}
+
+// reEmptyState: a tool finding nothing where an earlier step (that failed) would have
+// left something: no commits, no revision.
+var reEmptyState = regexp.MustCompile(`(?i)does not have any commits|no commits yet|bad default revision|unknown revision|ambiguous argument 'HEAD'|needed a single revision|not something we can merge|nothing to (?:commit|compare)`)
+
+// reNotThere: a file, directory or local program that does not exist.
+var reNotThere = regexp.MustCompile(`(?i)no such file or directory|cannot access|does not exist|not found|cannot open|can't open`)
+
+// recentRoot is the root of the most recent failure in the same section as st, if any.
+func (ss *session) recentRoot(st step) (int, bool) {
+	if ss.lastRoot < 0 {
+		return 0, false
+	}
+	here := section(ss.task.Tutorial, st.line)
+	if section(ss.task.Tutorial, ss.roots[ss.lastRoot].line) != here {
+		return 0, false
+	}
+	return ss.lastRoot, true
+}
+
+// sameFailure folds a command that fails exactly as an earlier root did (the same
+// program with the same error), e.g. a script without its execute bit run twice.
+func (ss *session) sameFailure(rec loop.CommandRecord, output string) (int, bool) {
+	key := failureKey(rec.Command, output)
+	for i, r := range ss.roots {
+		if r.finding < 0 {
+			continue
+		}
+		f := ss.res.Findings[r.finding]
+		if failureKey(f.Command, f.Output) == key {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+var reDigits = regexp.MustCompile(`\d+`)
+
+func failureKey(cmd, output string) string {
+	return firstWord(cmd) + "\x00" + reDigits.ReplaceAllString(keyLine(output), "#")
+}
+
+// expectedFailure: the tutorial shows this error on purpose (its shown output, or the
+// block after it, holds the same error).
+func (ss *session) expectedFailure(st step, output string) bool {
+	shown := st.expected
+	if st.command != nil && st.command.Output != "" {
+		shown = st.command.Output
+	}
+	if shown == "" || !reErrorLine.MatchString(shown) {
+		return false
+	}
+	for _, w := range reErrorWord.FindAllString(keyLine(output), -1) {
+		if strings.Contains(shown, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// reErrorWord: the distinctive words of an error line (an exception type, an error code).
+var reErrorWord = regexp.MustCompile(`\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\bE[A-Z]{3,}\b|\berror(?:\[|:)\s*\S+|\b[a-z]+Error\b`)
+
+var reGitRef = regexp.MustCompile(`(?i)invalid reference|did not match any file|pathspec '[^']*' did not match|not a valid (?:object|branch) name|couldn't find remote ref`)
+
+// gitHint names the branch a repository really has when a git command could not find
+// the one the tutorial names ("" when not applicable).
+func (ss *session) gitHint(ctx context.Context, rec loop.CommandRecord, output string) string {
+	if firstWord(rec.Command) != "git" || !reGitRef.MatchString(output) {
+		return ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && { git branch --format='%(refname:short)' 2>/dev/null | head -5; git symbolic-ref --short HEAD 2>/dev/null; } | sort -u", Timeout: 10 * time.Second})
+	if err != nil || r.ExitCode != 0 || strings.TrimSpace(r.Stdout) == "" {
+		return ""
+	}
+	branches := strings.Fields(r.Stdout)
+	def, _ := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "git config --get init.defaultBranch || echo master", Timeout: 10 * time.Second})
+	first := firstNonEmpty(strings.TrimSpace(def.Stdout), "master")
+	return fmt.Sprintf("no such branch: on this Git, `git init` names the first branch `%s` (branches now: `%s`)", first, strings.Join(branches, "`, `"))
 }
 
 // missingCommand makes the root of a command that is not installed.
@@ -211,7 +353,7 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 func (ss *session) laterInstall(i int, name string) *step {
 	for j := i + 1; j < len(ss.steps); j++ {
 		s := ss.steps[j]
-		if s.command == nil {
+		if s.command == nil || s.kind == skipStep && reOtherSystem.MatchString(s.reason) || firstWord(s.command.Text) == "source" || firstWord(s.command.Text) == "." {
 			continue
 		}
 		for _, t := range predict(s.command.Text).tools {
@@ -252,6 +394,7 @@ func (ss *session) dependsOnTainted(cmd string) (int, bool) {
 
 // consequence folds a failure into the root it depends on.
 func (ss *session) consequence(r int, rec loop.CommandRecord) {
+	ss.failRoot = r
 	rt := ss.roots[r]
 	if rt.finding >= 0 {
 		f := &ss.res.Findings[rt.finding]
@@ -409,4 +552,80 @@ func similarDir(have []string, want string) string {
 		}
 	}
 	return ""
+}
+
+var rePort = regexp.MustCompile(`(?:^|[\s:=])(\d{4,5})\b`)
+
+// serverDown is the root of a server start that failed, if any.
+func (ss *session) serverDown() (int, bool) {
+	for i := len(ss.servers) - 1; i >= 0; i-- {
+		if s := ss.servers[i]; s.root >= 0 {
+			return s.root, true
+		}
+	}
+	return 0, false
+}
+
+// serversUp names the ports of the servers left running ("" when none is known).
+func (ss *session) serversUp() string {
+	var ports []string
+	for _, s := range ss.servers {
+		if s.root < 0 {
+			for _, m := range rePort.FindAllStringSubmatch(s.command, -1) {
+				ports = append(ports, "port "+m[1]+" (line "+fmt.Sprint(s.line)+")")
+			}
+		}
+	}
+	return strings.Join(ports, ", ")
+}
+
+var reActivate = regexp.MustCompile(`([\w./~-]*)/bin/activate: No such file`)
+
+// venvHint names the virtual environments that exist when a tutorial activates one
+// that does not ("" when not applicable).
+func (ss *session) venvHint(ctx context.Context, output string) string {
+	m := reActivate.FindStringSubmatch(output)
+	if m == nil {
+		return ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -d */bin/activate .*/bin/activate 2>/dev/null | head -3", Timeout: 10 * time.Second})
+	if err != nil || strings.TrimSpace(r.Stdout) == "" {
+		return ""
+	}
+	var envs []string
+	for _, f := range strings.Fields(r.Stdout) {
+		envs = append(envs, "`"+strings.TrimSuffix(f, "/bin/activate")+"`")
+	}
+	return fmt.Sprintf("`%s` does not exist, but the virtual environment %s does", m[1], strings.Join(envs, ", "))
+}
+
+var reMissingPath = regexp.MustCompile(`([\w.~/-]+)(?:'|"|:)?:? (?:No such file or directory|cannot access)|cannot access '([^']+)'|can't open '?([\w./~-]+)`)
+
+// madeByFailedScript: the missing path is one a script the tutorial wrote (and whose run
+// failed) mentions, so the failure is a consequence of that run.
+func (ss *session) madeByFailedScript(output string) (int, bool) {
+	m := reMissingPath.FindStringSubmatch(output)
+	if m == nil {
+		return 0, false
+	}
+	p := firstNonEmpty(m[1], m[2], m[3])
+	first := strings.SplitN(strings.TrimPrefix(p, "./"), "/", 2)[0]
+	if len(first) < 3 {
+		return 0, false
+	}
+	for i, r := range ss.roots {
+		if r.finding < 0 {
+			continue
+		}
+		w := firstWord(ss.res.Findings[r.finding].Command)
+		if !strings.HasPrefix(w, "./") && w != "bash" && w != "sh" {
+			continue
+		}
+		for written, content := range ss.written {
+			if (path.Base(written) == path.Base(strings.TrimPrefix(w, "./")) || strings.Contains(ss.res.Findings[r.finding].Command, path.Base(written))) && strings.Contains(content, first) {
+				return i, true
+			}
+		}
+	}
+	return 0, false
 }

@@ -93,6 +93,14 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		if v == nil {
 			continue
 		}
+		if reThatFile.MatchString(sentence[v[0]:]) && !rePathTick.MatchString(sentence[v[0]:]) {
+			// "Create that file in your home directory": the path named just before
+			if ps := rePathTick.FindAllStringSubmatch(lead[:strings.Index(lead, sentence)+v[0]], -1); len(ps) > 0 {
+				if p := ps[len(ps)-1][1]; looksLikePath(p) {
+					return p, "", reAppend.MatchString(sentence), true
+				}
+			}
+		}
 		for _, m := range rePathTick.FindAllStringSubmatchIndex(sentence, -1) {
 			p := sentence[m[2]:m[3]]
 			if m[0] > v[0] && looksLikePath(p) {
@@ -109,6 +117,8 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	}
 	return "", "", false, false
 }
+
+var reThatFile = regexp.MustCompile(`(?i)^\w+\s+(?:that|this|the) file\b|^\w+\s+it\b`)
 
 var reCreateVerb = regexp.MustCompile(`(?i)\b(create|save|write)\b.*\b(file|script|as|with|named|called|containing)\b`)
 
@@ -127,6 +137,9 @@ func looksLikePath(s string) bool {
 	}
 	if strings.HasPrefix(s, "http") {
 		return false
+	}
+	if strings.HasPrefix(base, ".") && len(base) > 2 && !strings.Contains(base[1:], ".") {
+		return true // a dotfile: ~/.sqliterc, .env
 	}
 	dot := strings.LastIndexByte(base, '.')
 	return dot > 0 && dot < len(base)-1 && !strings.Contains(base[dot+1:], " ")
@@ -147,7 +160,10 @@ func (ss *session) write(ctx context.Context, s step) error {
 	if !path.IsAbs(p) {
 		p = path.Join(ss.cwd, p)
 	}
-	if s.dir != "" && !path.IsAbs(s.dir) {
+	if s.dir != "" && path.Base(ss.cwd) == strings.TrimSuffix(s.dir, "/") {
+		// "in the app directory" while the reader is in it
+		p = path.Join(ss.cwd, s.file)
+	} else if s.dir != "" && !path.IsAbs(s.dir) {
 		if ok, _ := ss.exists(ctx, path.Join(ss.cwd, s.dir)); !ok {
 			ss.missingDir(s)
 			p = path.Join(ss.cwd, s.file) // where the reader most likely is: the project directory
@@ -189,6 +205,10 @@ func (ss *session) write(ctx context.Context, s step) error {
 		return nil
 	}
 	ss.cov.Files++
+	if ss.written == nil {
+		ss.written = map[string]string{}
+	}
+	ss.written[p] = content
 	ss.res.Files = append(ss.res.Files, loop.FileRecord{Iteration: ss.task.Iteration, Path: p, Size: int64(len(content))})
 	ss.res.FilesCreated = append(ss.res.FilesCreated, p)
 	verb := "wrote"

@@ -21,7 +21,9 @@ var tools = []tool{
 	{Name: "Node.js", Commands: []string{"node", "npm", "npx", "corepack"}, Aliases: []string{"node.js", "nodejs", "node", "npm", "npx"}, Debian: "sudo apt-get install -y nodejs npm", Guide: "https://nodejs.org/en/download"},
 	{Name: "Rust", Commands: []string{"cargo", "rustc", "rustup", "rustfmt"}, Aliases: []string{"rust", "cargo", "rustup", "rustc"}, Debian: "curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh", Guide: "https://www.rust-lang.org/tools/install"},
 	{Name: "Go", Commands: []string{"go", "gofmt"}, Aliases: []string{"go", "golang"}, Debian: "sudo apt-get install -y golang", Guide: "https://go.dev/doc/install"},
-	{Name: "Python", Commands: []string{"python", "python3"}, Aliases: []string{"python", "python3"}, Debian: "sudo apt-get install -y python3"},
+	{Name: "Python", Commands: []string{"python3"}, Aliases: []string{"python", "python3"}, Debian: "sudo apt-get install -y python3"},
+	// Debian ships python3 only: `python` is a separate package
+	{Name: "the `python` command (Debian has only `python3`)", Commands: []string{"python"}, Aliases: []string{"python-is-python3"}, Debian: "sudo apt-get install -y python-is-python3"},
 	{Name: "pip", Commands: []string{"pip", "pip3"}, Aliases: []string{"pip", "pip3"}, Debian: "sudo apt-get install -y python3-pip"},
 	{Name: "pipx", Commands: []string{"pipx"}, Aliases: []string{"pipx"}, Debian: "sudo apt-get install -y pipx"},
 	{Name: "uv", Commands: []string{"uv", "uvx"}, Aliases: []string{"uv"}, Guide: "https://docs.astral.sh/uv/getting-started/installation/"},

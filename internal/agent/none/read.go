@@ -2,6 +2,7 @@ package none
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
@@ -31,7 +32,10 @@ type step struct {
 	appendF bool
 	content string
 	reason  string // skipStep: why; runStep/fileStep: how a heuristic decided ("" when the markup said so)
-	lead    string // the prose that introduces the block
+	// expected is the output the tutorial shows in a separate block right after the
+	// command ("The output is similar to:")
+	expected string
+	lead     string // the prose that introduces the block
 }
 
 // commandsOf counts the commands a block holds (for coverage).
@@ -98,6 +102,9 @@ func read(t *tutorial.Tutorial) []step {
 		}
 		shell := cb.Shell || sc.codeGroup[cb.StartLine] > 0 && (cb.Lang == "linux" || cb.Lang == "bash" || cb.Lang == "sh" || cb.Lang == "shell")
 		if why := skipWhy(t, sc, blocks, cb, lead, followed); why != "" {
+			if strings.HasPrefix(why, "expected output") {
+				attachOutput(steps, cb)
+			}
 			// a skipped shell block keeps its commands, so whole-tutorial checks (an install
 			// placed later, a version never installed) still see them
 			if shell {
@@ -153,4 +160,19 @@ func read(t *tutorial.Tutorial) []step {
 		}
 	}
 	return steps
+}
+
+// attachOutput gives an output block to the command right before it (the last command
+// of the previous block, when nothing but prose lies between).
+func attachOutput(steps []step, out tutorial.CodeBlock) {
+	for i := len(steps) - 1; i >= 0; i-- {
+		s := &steps[i]
+		if s.command == nil {
+			continue
+		}
+		if s.kind == runStep && s.block.EndLine < out.StartLine && out.StartLine-s.block.EndLine <= 6 && s.command.Output == "" {
+			s.expected = out.Content
+		}
+		return
+	}
 }

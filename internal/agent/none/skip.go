@@ -39,6 +39,9 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 			return "an alternative or example (\"" + loop.Clip(firstSentence(lead), 80) + "\")"
 		}
 	}
+	if reExampleLead.MatchString(last) && !reRunLeadStrong.MatchString(last) {
+		return "an example (\"" + loop.Clip(last, 80) + "\")"
+	}
 	if (cb.Shell || cb.Lang == "") && reOutputLead.MatchString(last) && !reRunLeadStrong.MatchString(last) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
@@ -64,6 +67,9 @@ func blockRightBefore(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tuto
 	}
 	return tutorial.CodeBlock{}, false
 }
+
+// reExampleLead: "Noninteractive example:", "Example:", "For instance:"
+var reExampleLead = regexp.MustCompile(`(?i)(?:\bexamples?|for instance)\s*:?\s*$`)
 
 var reEitherOr = regexp.MustCompile(`(?i)\beither\b|\b\w+ or \w+ command|one of the following|\bor\b[^.]*\bcommand\b`)
 

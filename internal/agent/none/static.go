@@ -37,7 +37,11 @@ func (ss *session) missingCd() {
 	for _, s := range ss.steps {
 		switch {
 		case s.kind == fileStep:
-			p := path.Join(cwd, joinDir(s.dir, s.file))
+			dir := s.dir
+			if path.Base(cwd) == strings.TrimSuffix(dir, "/") {
+				dir = "" // "in the app directory" while in it
+			}
+			p := path.Join(cwd, joinDir(dir, s.file))
 			addFile(path.Dir(p), path.Base(p))
 		case s.kind == skipStep && strings.Contains(s.reason, "directory tree"):
 			root, files := treeOf(s.block.Content)
@@ -48,6 +52,11 @@ func (ss *session) missingCd() {
 			}
 		case s.kind == runStep:
 			text := s.command.Text
+			for _, part := range splitList(text) {
+				if d := cdTarget(part); d != "" && d != text {
+					cwd = moveTo(cwd, d)
+				}
+			}
 			if d := cdTarget(text); d != "" {
 				switch {
 				case d == "~" || strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~/") || strings.HasPrefix(d, "$"):
@@ -227,4 +236,13 @@ func (ss *session) staticFinding(s step, category, problem, fix string, edit *lo
 		f.Quote, f.Command, f.EndLine = s.command.Text, s.command.Text, s.command.EndLine
 	}
 	ss.res.Findings = append(ss.res.Findings, f)
+}
+
+// moveTo is where `cd d` from cwd leads in the check's model of the directories.
+func moveTo(cwd, d string) string {
+	switch {
+	case d == "~" || strings.HasPrefix(d, "/") || strings.HasPrefix(d, "~/") || strings.HasPrefix(d, "$"):
+		return "/" + d
+	}
+	return path.Join(cwd, d)
 }

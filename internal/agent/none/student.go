@@ -80,8 +80,22 @@ type session struct {
 	lastRoot   int            // root of the most recent failure, -1 when none
 	// lastFailedStep is the index of the most recent failed step
 	lastFailedStep int
-	blockRoots     map[int]int // block start line → root of its first unverified command
-	noVerify       bool        // a verification re-run: no nested verification
+	blockRoots     map[int]int       // block start line → root of its first unverified command
+	noVerify       bool              // a verification re-run: no nested verification
+	servers        []server          // commands that start servers, in order
+	lastRun        int               // index of the previous step that ran
+	prevFailed     bool              // the previous step that ran failed
+	failRoot       int               // root the failure being judged was folded into, -1 when none
+	lastFailRoot   int               // root of the previous failed command (new or folded)
+	lastFailTool   string            // program of the previous failed command
+	written        map[string]string // files written from the tutorial: path → content
+}
+
+// server is a command meant to keep running.
+type server struct {
+	line    int
+	command string
+	root    int // root of its failure, -1 when it is running
 }
 
 // Attempt follows the whole tutorial once.
@@ -90,7 +104,7 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	ss := &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, blockRoots: map[int]int{},
+	ss := &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, blockRoots: map[int]int{},
 		taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}}
 	ss.res.Status = loop.StudentCompleted
 	if task.Tutorial == nil || task.Tutorial.Map == nil {
@@ -231,6 +245,9 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	if failed {
 		rec.Class, rec.Summary = loop.Classify(cmd.Text, r.ExitCode, output, r.TimedOut)
 	}
+	if background {
+		ss.servers = append(ss.servers, server{line: cmd.StartLine, command: cmd.Text, root: -1})
+	}
 	ss.cov.Run++
 	ss.res.Commands = append(ss.res.Commands, rec)
 	ss.res.CommandsRun = append(ss.res.CommandsRun, cmd.Text)
@@ -242,15 +259,30 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	ss.task.Events.Emit(loop.NewEvent(loop.EventCommand, rec))
 	ss.task.Events.Emit(loop.NewEvent(loop.EventStepEnd, loop.StepData{Step: firstLine(cmd.Text), Line: cmd.StartLine, OK: !failed}))
 	if !failed {
+		ss.lastRun = i
 		if cdTarget(cmd.Text) != "" || strings.HasPrefix(strings.TrimSpace(cmd.Text), "cd ") {
 			ss.cwdRoot = -1
 		}
 		ss.clearTaint(cmd.Text)
+		if !rec.Background {
+			ss.checkOutput(st, rec, output)
+		}
 		return nil
 	}
 	ss.cov.Failed++
+	ss.prevFailed = ss.lastFailedStep == ss.lastRun && ss.lastRun >= 0
+	defer func() { ss.lastRun = i }()
 	before := len(ss.roots)
+	ss.failRoot = -1
 	ss.judge(ctx, i, st, rec, output)
+	ss.lastFailRoot = ss.failRoot
+	if len(ss.roots) > before {
+		ss.lastFailRoot = len(ss.roots) - 1
+	}
+	ss.lastFailTool = firstWord(cmd.Text)
+	if background && len(ss.servers) > 0 {
+		ss.servers[len(ss.servers)-1].root = max(ss.lastRootOf(before), 0)
+	}
 	if len(ss.roots) > before {
 		ss.lastRoot = len(ss.roots) - 1
 		if ss.roots[ss.lastRoot].finding < 0 {
@@ -384,4 +416,12 @@ func topReasons(notes []loop.Note) string {
 		parts = append(parts, fmt.Sprintf("%s: %d", k, count[k]))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// lastRootOf is the root the judged failure belongs to: a new one, or the most recent.
+func (ss *session) lastRootOf(before int) int {
+	if len(ss.roots) > before {
+		return len(ss.roots) - 1
+	}
+	return ss.lastRoot
 }

@@ -59,6 +59,11 @@ func predict(cmd string) products {
 			p.paths = append(p.paths, downloadTarget(args)...)
 		case "tee":
 			p.paths = append(p.paths, positional(args)...)
+		case "source", ".":
+			if len(args) > 0 && strings.HasSuffix(args[0], "/bin/activate") {
+				// a virtual environment's own python and pip
+				p.tools = append(p.tools, "python", "pip", "pip3")
+			}
 		case "python", "python3":
 			if len(args) >= 3 && args[0] == "-m" && (args[1] == "venv" || args[1] == "virtualenv") {
 				p.paths = append(p.paths, positional(args[2:])...)

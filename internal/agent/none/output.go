@@ -1,0 +1,129 @@
+package none
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+// Output the tutorial shows: a console block's lines under a prompt, or a block the
+// prose introduces as the output ("The output is similar to:"). A command that worked
+// is compared with it loosely — only what a reader would call a contradiction is a gap:
+// the tutorial shows output and the command printed nothing; it shows a count and the
+// command printed another; it lists files the command did not list. Versions, dates,
+// hashes, sizes, paths and ordering never count.
+
+var (
+	reVersionish = regexp.MustCompile(`\bv?\d+\.\d+(?:\.\d+)?\b`)
+	reInteger    = regexp.MustCompile(`^\s*(\d+)\s*$`)
+	reFileName   = regexp.MustCompile(`^[\w.-]+\.[A-Za-z0-9]{1,8}$|^[\w.-]+/$`)
+	// commands that print nothing when they work
+	quiet = map[string]bool{"cd": true, "export": true, "source": true, ".": true, "mkdir": true, "touch": true, "cp": true, "mv": true,
+		"rm": true, "chmod": true, "ln": true, "git": false, "set": true, "unset": true, "alias": true}
+	reVersionCmd = regexp.MustCompile(`(?:^|\s)(?:--version|-v|-V|version)\b`)
+)
+
+// outputMismatch returns a problem when a command's real output contradicts the output
+// the tutorial shows ("" when they agree loosely, or nothing is shown).
+func outputMismatch(cmd, shown, got string) string {
+	shown = strings.TrimSpace(shown)
+	got = strings.TrimSpace(got)
+	if shown == "" || quiet[firstWord(cmd)] || reVersionCmd.MatchString(cmd) || strings.Contains(shown, "...") || strings.Contains(shown, "…") ||
+		reVersionish.MatchString(shown) || reDate.MatchString(shown) {
+		return "" // banners, versions and dates differ from machine to machine
+	}
+	if q := quotedOnly(shown, got); q != "" {
+		return q + hintFor(cmd)
+	}
+	if got == "" {
+		if len(strings.Fields(shown)) == 0 {
+			return ""
+		}
+		return fmt.Sprintf("the tutorial shows output for `%s` (%s), but the command printed nothing", firstLine(cmd), quoteShort(shown))
+	}
+	if m := reInteger.FindStringSubmatch(shown); m != nil {
+		if g := reInteger.FindStringSubmatch(got); g != nil && g[1] != m[1] {
+			return fmt.Sprintf("the tutorial shows %s for `%s`, but the command printed %s", m[1], firstLine(cmd), g[1])
+		}
+		return ""
+	}
+	if firstWord(cmd) == "ls" {
+		var missing []string
+		have := map[string]bool{}
+		for _, f := range strings.Fields(got) {
+			have[strings.TrimSuffix(f, "/")] = true
+		}
+		for _, f := range strings.Fields(shown) {
+			if reFileName.MatchString(f) && !reVersionish.MatchString(f) && !have[strings.TrimSuffix(f, "/")] {
+				missing = append(missing, f)
+			}
+		}
+		if len(missing) > 0 {
+			return fmt.Sprintf("the tutorial shows `%s` listing %s, but the command did not list %s", firstLine(cmd), strings.Join(missing, ", "), plural(len(missing), "it", "them"))
+		}
+	}
+	return ""
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func quoteShort(s string) string {
+	lines := strings.Split(s, "\n")
+	q := strings.TrimSpace(lines[0])
+	if len(lines) > 1 {
+		q += " …"
+	}
+	return "“" + loop.Clip(q, 80) + "”"
+}
+
+// checkOutput records a mismatch between a command's shown and real output.
+func (ss *session) checkOutput(st step, rec loop.CommandRecord, output string) {
+	shown := st.command.Output
+	if shown == "" {
+		shown = st.expected
+	}
+	problem := outputMismatch(rec.Command, shown, output)
+	if problem == "" {
+		return
+	}
+	ss.addFinding(rec, loop.Finding{
+		Problem:  problem,
+		Fix:      fmt.Sprintf("update the output shown after line %d to what the command prints on a fresh system, or correct the steps before it", rec.Line),
+		Category: "failing check",
+		Severity: "medium",
+	}, output)
+}
+
+var reDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b`)
+
+// quotedOnly: every line the command printed is a line the tutorial shows, in quotes
+// (JSON strings where the tutorial shows bare words).
+func quotedOnly(shown, got string) string {
+	s := strings.Split(strings.TrimSpace(shown), "\n")
+	g := strings.Split(strings.TrimSpace(got), "\n")
+	if len(s) != len(g) {
+		return ""
+	}
+	for i := range s {
+		a, b := strings.TrimSpace(s[i]), strings.TrimSpace(g[i])
+		if a == b || b != `"`+a+`"` {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the tutorial shows %s, but the command prints the values in quotes (%s)", quoteShort(shown), quoteShort(got))
+}
+
+// hintFor is a tool's own way to print what the tutorial shows.
+func hintFor(cmd string) string {
+	if firstWord(cmd) == "jq" {
+		return "; jq prints raw strings only with -r"
+	}
+	return ""
+}
