@@ -103,3 +103,28 @@ func TestCoverageCountsWhatRanAndWhatWasSkipped(t *testing.T) {
 	assert.Equal(t, loop.StudentCompleted, res.Status)
 	assert.True(t, strings.Contains(res.Summary, "2 of 2 command(s) run, 0 unverified, 1 skipped"), res.Summary)
 }
+
+func TestDiagnosesThatNameTheRealCause(t *testing.T) {
+	t.Parallel()
+	md := "# Env\n\n```bash\npython3 -m venv env\n```\n\nActivate it:\n\n```bash\nsource .venv/bin/activate\n```\n\n" + // 10
+		"## Repo\n\n```bash\ngit init -q repo && cd repo\ngit -c user.name=a -c user.email=a@b commit -q --allow-empty -m one\ngit switch trunk\n```\n\n" + // 16
+		"## Serve\n\n```bash\npython3 -m http.server 8099\n```\n\nCheck it:\n\n```bash\ncurl -sf http://localhost:8098/\n```\n" // 28
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	assert.Contains(t, res.Findings[0].Problem, "the virtual environment `env` does", "names the venv that exists")
+	assert.Contains(t, res.Findings[1].Problem, "`git init` names the first branch `master`")
+	assert.Contains(t, res.Findings[2].Problem, "listens on port 8099")
+	assert.Equal(t, []int{10, 18, 30}, []int{res.Findings[0].Line, res.Findings[1].Line, res.Findings[2].Line})
+}
+
+func TestDeliberateErrorsAndShownOutput(t *testing.T) {
+	t.Parallel()
+	md := "# Errors\n\nThis fails on purpose:\n\n```console\n$ python3 -c 'int(\"x\")'\nValueError: invalid literal for int() with base 10: 'x'\n```\n\n" +
+		"Count the lines:\n\n```console\n$ printf 'a\\nb\\n' | wc -l\n3\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "the deliberate error is not a gap: %+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 13, f.Line)
+	assert.Contains(t, f.Problem, "the tutorial shows 3")
+	assert.Equal(t, "medium", f.Severity)
+}

@@ -1,0 +1,36 @@
+package none
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestOutputMismatch(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, cmd, shown, got, want string
+	}{
+		{"same", "echo hi", "hi", "hi", ""},
+		{"nothing printed", "grep -c error app.log", "3", "", "printed nothing"},
+		{"another count", "wc -l < users.txt", "219", "12", "shows 219"},
+		{"listing misses files", "ls", "app.py  README.md", "README.md", "listing app.py, but the command did not list it"},
+		{"listing in another order", "ls", "b.txt a.txt", "a.txt\nb.txt", ""},
+		{"versions differ", "python3 --version", "Python 3.12.1", "Python 3.11.2", ""},
+		{"banner with a version", "sqlite3 books.db", "SQLite version 3.40.1 2022-12-28", "", ""},
+		{"elided output", "pip install requests", "Collecting requests\n...", "", ""},
+		{"quiet command", "cd app", "", "", ""},
+		{"JSON strings in quotes", "jq '.[] | .name' users.json", "ada\ngrace", "\"ada\"\n\"grace\"", "with -r"},
+		{"free text differs", "date", "Mon Jan 1 10:00:00 UTC 2024", "Tue Nov 24 19:00:00 UTC 2026", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := outputMismatch(tt.cmd, tt.shown, tt.got)
+			if tt.want == "" {
+				assert.Empty(t, got)
+			} else {
+				assert.Contains(t, got, tt.want)
+			}
+		})
+	}
+}
