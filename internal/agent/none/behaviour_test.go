@@ -128,3 +128,13 @@ func TestDeliberateErrorsAndShownOutput(t *testing.T) {
 	assert.Contains(t, f.Problem, "the tutorial shows 3")
 	assert.Equal(t, "medium", f.Severity)
 }
+
+func TestAPromptWithoutAnAnswerIsUnverifiedNotAGap(t *testing.T) {
+	t.Parallel()
+	md := "# Ask\n\n```bash\nread -p 'Press ENTER to continue' x || { echo 'Press ENTER to continue'; exit 1; }\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings)
+	require.NotNil(t, res.Coverage)
+	require.Len(t, res.Coverage.Unverified, 1)
+	assert.Contains(t, res.Coverage.Unverified[0].Reason, "asked for input at a prompt")
+}

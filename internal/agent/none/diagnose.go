@@ -40,6 +40,9 @@ func networkExit(rec loop.CommandRecord) bool {
 	return false
 }
 
+// reAsked: a program waiting for a person's answer found standard input closed.
+var reAsked = regexp.MustCompile(`(?i)\[y/n\]|\[yes/no\]|press (?:enter|return|any key)[^\n]*|EOFError: EOF when reading a line|inappropriate ioctl for device|input is not a terminal|not a tty|(?:username|password) for '[^']*':|enter passphrase`)
+
 var reLocalURL = regexp.MustCompile(`(?i)\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d+)?\b`)
 
 // reRemoteGit: git subcommands that talk to a remote (the network and an account).
@@ -122,6 +125,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// the recipe depends on it
 		ss.consequence(blockRoot, rec)
 		ss.taint(rec.Command, blockRoot)
+		return
+	}
+	if m := reAsked.FindString(output); m != "" {
+		// the command waited for an answer; the run answers no prompt (stdin is closed)
+		r := ss.unverified(rec, "asked for input at a prompt (\""+loop.Clip(strings.TrimSpace(m), 60)+"\"); the run answers no prompt, so its outcome says nothing")
+		ss.taint(rec.Command, r)
 		return
 	}
 	if reNetwork.MatchString(output) || networkExit(rec) || reRemoteGit.MatchString(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))) {
