@@ -53,7 +53,7 @@ func Build(st *loop.State, tut *tutorial.Tutorial, opts Options) *Report {
 	assignFingerprints(r.Meta.TutorialURI, r.Gaps)
 	r.Recommendations = buildRecommendations(r)
 	r.Meta.GapCounts = countGaps(r.Gaps)
-	r.auditLog = red.String(renderAuditLog(st, r, opts))
+	r.state, r.opts = st, opts // the audit log is streamed when written (WriteAuditLog)
 	return r
 }
 

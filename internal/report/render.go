@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/invopop/jsonschema"
 )
@@ -23,12 +25,28 @@ func RenderJSON(r *Report) ([]byte, error) {
 	return r.redactor.Bytes(buf.Bytes()), nil
 }
 
-// RenderAuditLog renders smile-audit.log.
+// RenderAuditLog renders smile-audit.log in memory; Write streams it to its file
+// instead (WriteAuditLog), which is what a long log needs.
 func RenderAuditLog(r *Report) string {
-	if r.auditLog != "" {
-		return r.auditLog
+	var b strings.Builder
+	_ = WriteAuditLog(&b, r) // a strings.Builder does not fail
+	return b.String()
+}
+
+// WriteAuditLog streams smile-audit.log to w, masked. A report built here (Build) writes
+// the whole run with the full command outputs saved under Options.LogsDir, reading one
+// at a time; a decoded report writes what its audit trail holds.
+func WriteAuditLog(w io.Writer, r *Report) error {
+	a := newAuditWriter(w, r.redactor)
+	if r.state != nil {
+		writeAuditLog(a, r.state, r, r.opts)
+	} else {
+		auditFromReport(a, r)
 	}
-	return r.redactor.String(auditFromReport(r))
+	if err := a.flush(); err != nil {
+		return fmt.Errorf("write audit log: %w", err)
+	}
+	return nil
 }
 
 // Decode reads a report from its JSON (smile-report.json).

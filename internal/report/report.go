@@ -128,7 +128,8 @@ type Report struct {
 	Coverage        *Coverage        `json:"coverage,omitempty" jsonschema:"description=How much of the tutorial the last iteration exercised: what was run\\, written\\, skipped (and why) or could not be verified"`
 
 	redactor *redact.Redactor
-	auditLog string // full audit log text, masked; "" when the report was not built here
+	state    *loop.State // the run the report was built from, for the audit log; nil when decoded
+	opts     Options     // Build's options, for the audit log
 }
 
 // Coverage says how much of the tutorial was exercised (deterministic mode).

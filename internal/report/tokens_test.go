@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
 )
@@ -33,7 +34,9 @@ func TestTokensPerAgentWithCachedInput(t *testing.T) {
 		"mentor 5,000 in (4,000 cached), 300 out, ≈ $0.0031; compaction 3,000 in, 400 out, ≈ $0.0005", got.Line())
 
 	var b strings.Builder
-	writeCall(&b, loop.LLMCall{Agent: "student", Provider: "anthropic", Model: "claude-sonnet-5-5", TokensIn: 12000, CachedTokensIn: 9000, TokensOut: 800})
+	a := newAuditWriter(&b, nil)
+	writeCall(a, loop.LLMCall{Agent: "student", Provider: "anthropic", Model: "claude-sonnet-5-5", TokensIn: 12000, CachedTokensIn: 9000, TokensOut: 800})
+	require.NoError(t, a.flush())
 	assert.Contains(t, b.String(), "tokens-in=12000 tokens-out=800")
 	assert.Contains(t, b.String(), "cached-in=9000")
 }

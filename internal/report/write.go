@@ -28,7 +28,7 @@ type writeConfig struct {
 	fallback  io.Writer
 	attempts  int
 	delay     time.Duration
-	writeFile func(path string, data []byte) error
+	writeFile func(path string, fill func(io.Writer) error) error
 }
 
 // WithFallback sets where the Markdown report goes when the files cannot be written
@@ -43,7 +43,7 @@ func WithRetry(attempts int, delay time.Duration) WriteOption {
 }
 
 // withWriteFile replaces the file writer (tests inject failures with it).
-func withWriteFile(f func(string, []byte) error) WriteOption {
+func withWriteFile(f func(string, func(io.Writer) error) error) WriteOption {
 	return func(c *writeConfig) { c.writeFile = f }
 }
 
@@ -72,10 +72,10 @@ func (e *WriteError) InvalidInput() bool { return true }
 
 // Write renders r and writes smile-report.md, smile-report.json, smile-report.sarif and
 // smile-audit.log into dir, creating dir when missing (9.E4). Each file is replaced
-// atomically. A failed write is retried; when it keeps failing the Markdown report is
+// atomically; the audit log is streamed to its file, never held whole in memory. A failed write is retried; when it keeps failing the Markdown report is
 // written to the fallback writer and a *WriteError is returned (9.E3).
 func Write(dir string, r *Report, opts ...WriteOption) (Files, error) {
-	cfg := writeConfig{attempts: 3, delay: 200 * time.Millisecond, writeFile: loop.WriteAtomic}
+	cfg := writeConfig{attempts: 3, delay: 200 * time.Millisecond, writeFile: loop.WriteAtomicFunc}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -88,17 +88,23 @@ func Write(dir string, r *Report, opts ...WriteOption) (Files, error) {
 	if err != nil {
 		return Files{}, err
 	}
-	audit := RenderAuditLog(r)
 	files := Files{
 		Markdown: filepath.Join(dir, MarkdownFile),
 		JSON:     filepath.Join(dir, JSONFile),
 		SARIF:    filepath.Join(dir, SARIFFile),
 		Audit:    filepath.Join(dir, AuditFile),
 	}
+	data := func(b []byte) func(io.Writer) error {
+		return func(w io.Writer) error { _, err := w.Write(b); return err }
+	}
 	contents := []struct {
 		path string
-		data []byte
-	}{{files.JSON, js}, {files.SARIF, sarif}, {files.Audit, []byte(audit)}, {files.Markdown, []byte(md)}}
+		fill func(io.Writer) error
+	}{
+		{files.JSON, data(js)}, {files.SARIF, data(sarif)},
+		{files.Audit, func(w io.Writer) error { return WriteAuditLog(w, r) }},
+		{files.Markdown, data([]byte(md))},
+	}
 
 	b := backoff.NewExponentialBackOff()
 	b.InitialInterval = cfg.delay
@@ -108,7 +114,7 @@ func Write(dir string, r *Report, opts ...WriteOption) (Files, error) {
 			return fmt.Errorf("create directory: %w", err)
 		}
 		for _, c := range contents {
-			if err := cfg.writeFile(c.path, c.data); err != nil {
+			if err := cfg.writeFile(c.path, c.fill); err != nil {
 				return err
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,11 +58,11 @@ func TestWriteRetries(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	var calls atomic.Int32
-	flaky := func(path string, data []byte) error {
+	flaky := func(path string, fill func(io.Writer) error) error {
 		if calls.Add(1) <= 2 {
 			return errors.New("disk hiccup")
 		}
-		return loop.WriteAtomic(path, data)
+		return loop.WriteAtomicFunc(path, fill)
 	}
 	var fallback bytes.Buffer
 	files, err := Write(dir, buildFixture(t, "clean"), WithRetry(3, time.Millisecond), WithFallback(&fallback), withWriteFile(flaky))
