@@ -92,7 +92,7 @@ func cmdAction(ctx context.Context, e *env, _ []string) error {
 	}
 	p := &ghaction.Publisher{
 		Action: gha, Getenv: e.getenv, GitHub: gh, Inputs: in, Event: ev, Workspace: ws, Log: e.log,
-		Artifacts: &ghaction.Artifacts{ResultsURL: e.getenv("ACTIONS_RESULTS_URL"), Token: e.getenv("ACTIONS_RUNTIME_TOKEN")},
+		Artifacts: &ghaction.Artifacts{ResultsURL: e.getenv("ACTIONS_RESULTS_URL"), Token: e.getenv("ACTIONS_RUNTIME_TOKEN"), TempDir: e.getenv("RUNNER_TEMP")},
 		Redact:    secretMasker(e).String,
 	}
 	if in.ReportDir != "" {

@@ -3,6 +3,7 @@ package ghaction
 import (
 	"archive/zip"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -32,6 +33,27 @@ type Artifacts struct {
 	// then create again). Action mode sets it on a re-run (GITHUB_RUN_ATTEMPT > 1),
 	// where the earlier attempt's artifact holds the name.
 	Overwrite bool
+	// MaxBytes bounds the artifact's files together, before compression (default
+	// DefaultArtifactQuota): the zip is written to a temporary file, never held in
+	// memory, and a limit keeps it from filling the runner's disk.
+	MaxBytes int64
+	// TempDir is where the zip is written before the upload ("": os.TempDir()).
+	TempDir string
+}
+
+// DefaultArtifactQuota bounds an artifact's files together (Artifacts.MaxBytes): far
+// above what a run writes (each audit log holds at most 64 MiB of command outputs).
+const DefaultArtifactQuota = 1 << 30
+
+// ArtifactQuotaError: the artifact's files hold more than the quota; nothing was uploaded.
+type ArtifactQuotaError struct {
+	Name  string
+	Quota int64
+	File  string // the file that crossed the quota
+}
+
+func (e *ArtifactQuotaError) Error() string {
+	return fmt.Sprintf("artifact %s: its files hold more than %d MiB, the artifact quota (%s crossed it), so it was not uploaded; the report files stay in the workspace", e.Name, e.Quota>>20, e.File)
 }
 
 // ErrNoArtifactService: the runner did not pass the artifact service's URL and token.
@@ -81,10 +103,11 @@ func (a *Artifacts) Upload(ctx context.Context, name string, files []ArtifactFil
 	if err != nil {
 		return 0, fmt.Errorf("artifact %s: %w", name, err)
 	}
-	zipped, err := zipFiles(files)
+	zipped, err := a.zip(name, files)
 	if err != nil {
-		return 0, fmt.Errorf("artifact %s: %w", name, err)
+		return 0, err
 	}
+	defer zipped.remove()
 	create := map[string]any{
 		"workflow_run_backend_id":     runID,
 		"workflow_job_run_backend_id": jobID,
@@ -117,7 +140,6 @@ func (a *Artifacts) Upload(ctx context.Context, name string, files []ArtifactFil
 	if err := a.putBlob(ctx, created.SignedUploadURL, zipped); err != nil {
 		return 0, fmt.Errorf("upload artifact %s: %w", name, err)
 	}
-	sum := sha256.Sum256(zipped)
 	var fin struct {
 		OK         bool   `json:"ok"`
 		ArtifactID string `json:"artifact_id"` // int64 travels as a string in protobuf JSON
@@ -126,8 +148,8 @@ func (a *Artifacts) Upload(ctx context.Context, name string, files []ArtifactFil
 		"workflow_run_backend_id":     runID,
 		"workflow_job_run_backend_id": jobID,
 		"name":                        name,
-		"size":                        strconv.Itoa(len(zipped)),
-		"hash":                        "sha256:" + hex.EncodeToString(sum[:]),
+		"size":                        strconv.FormatInt(zipped.size, 10),
+		"hash":                        "sha256:" + hex.EncodeToString(zipped.sum),
 	}, &fin); err != nil {
 		return 0, fmt.Errorf("finalize artifact %s: %w", name, err)
 	}
@@ -233,12 +255,15 @@ func (a *Artifacts) twirp(ctx context.Context, method string, in, out any) error
 	return last
 }
 
-// putBlob uploads the zip to the signed blob URL (Azure Blob Storage: one block blob PUT).
-func (a *Artifacts) putBlob(ctx context.Context, url string, data []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, bytes.NewReader(data))
+// putBlob uploads the zip to the signed blob URL (Azure Blob Storage: one block blob
+// PUT), streamed from its file with its length (Put Blob requires Content-Length).
+func (a *Artifacts) putBlob(ctx context.Context, url string, z *zipFile) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, z.body())
 	if err != nil {
 		return err
 	}
+	req.ContentLength = z.size
+	req.GetBody = func() (io.ReadCloser, error) { return z.body(), nil }
 	req.Header.Set("x-ms-blob-type", "BlockBlob")
 	req.Header.Set("Content-Type", "zip")
 	resp, err := a.client().Do(req)
@@ -253,24 +278,89 @@ func (a *Artifacts) putBlob(ctx context.Context, url string, data []byte) error 
 	return nil
 }
 
-func zipFiles(files []ArtifactFile) ([]byte, error) {
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, f := range files {
-		data, err := os.ReadFile(f.Path)
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", f.Path, err)
-		}
-		w, err := zw.Create(path.Clean(f.Name))
-		if err != nil {
-			return nil, err
-		}
-		if _, err := w.Write(data); err != nil {
-			return nil, err
+// zipFile is an artifact's zip on disk with its size and SHA-256.
+type zipFile struct {
+	f    *os.File
+	size int64
+	sum  []byte
+}
+
+func (z *zipFile) body() io.ReadCloser {
+	return io.NopCloser(io.NewSectionReader(z.f, 0, z.size))
+}
+
+func (z *zipFile) remove() {
+	_ = z.f.Close()
+	_ = os.Remove(z.f.Name())
+}
+
+// zip writes the files into a zip in a temporary file, streaming each file through
+// the compressor and the hash; the files together may hold at most the quota.
+func (a *Artifacts) zip(name string, files []ArtifactFile) (*zipFile, error) {
+	quota := cmp.Or(a.MaxBytes, DefaultArtifactQuota)
+	f, err := os.CreateTemp(a.TempDir, "smile-artifact-*.zip")
+	if err != nil {
+		return nil, fmt.Errorf("artifact %s: %w", name, err)
+	}
+	z := &zipFile{f: f}
+	h := sha256.New()
+	cw := &countWriter{w: io.MultiWriter(f, h)}
+	zw := zip.NewWriter(cw)
+	left := quota
+	for _, af := range files {
+		if err = zipOne(zw, af, &left); err != nil {
+			if left < 0 {
+				err = &ArtifactQuotaError{Name: name, Quota: quota, File: af.Name}
+			}
+			break
 		}
 	}
-	if err := zw.Close(); err != nil {
-		return nil, err
+	if err == nil {
+		err = zw.Close()
 	}
-	return buf.Bytes(), nil
+	if err != nil {
+		z.remove()
+		var qe *ArtifactQuotaError
+		if errors.As(err, &qe) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("artifact %s: %w", name, err)
+	}
+	z.size, z.sum = cw.n, h.Sum(nil)
+	return z, nil
+}
+
+// zipOne copies one file into the zip; left is what the quota still allows, negative
+// when this file crossed it.
+func zipOne(zw *zip.Writer, af ArtifactFile, left *int64) error {
+	in, err := os.Open(af.Path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", af.Path, err)
+	}
+	defer in.Close()
+	w, err := zw.Create(path.Clean(af.Name))
+	if err != nil {
+		return err
+	}
+	n, err := io.Copy(w, io.LimitReader(in, *left+1))
+	*left -= n
+	if err != nil {
+		return fmt.Errorf("read %s: %w", af.Path, err)
+	}
+	if *left < 0 {
+		return errors.New("over the artifact quota")
+	}
+	return nil
+}
+
+// countWriter counts what passes through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -45,6 +45,7 @@ type Artifacts struct {
 	jobOf     map[string]string
 	Fail      int               // answer the next Fail Twirp calls with 503
 	Deleted   []string          // names DeleteArtifact removed
+	Puts      int               // blob uploads received
 	Expires   map[string]string // CreateArtifact's expires_at by name ("" when not sent)
 }
 
@@ -222,7 +223,15 @@ func (a *Artifacts) putBlob(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, "MissingRequiredHeader x-ms-blob-type")
 		return
 	}
+	// Put Blob requires Content-Length; a chunked body is refused with 411 (Azure Blob
+	// Storage REST reference, "Put Blob" request headers; error MissingContentLengthHeader).
+	if r.ContentLength < 0 {
+		w.WriteHeader(http.StatusLengthRequired)
+		_, _ = io.WriteString(w, "MissingContentLengthHeader")
+		return
+	}
 	data, _ := io.ReadAll(r.Body)
 	a.blobs[name] = data
+	a.Puts++
 	w.WriteHeader(http.StatusCreated)
 }
