@@ -54,10 +54,12 @@ e2e: build images
 	$(GOTEST) -tags e2e -timeout 30m ./test/e2e/...; s=$$?; bash scripts/clean-test-containers.sh; exit $$s
 
 # Precision and recall of the deterministic mode on labelled tutorials: the repository's
-# own held-out set and, when it is beside the checkout (required in CI), ../shared/corpus.
+# own held-out sets (testdata/corpus, testdata/corpus-blind) and, when it is beside the
+# checkout (required in CI), ../shared/corpus.
 # Prints figures; fails only when a tutorial cannot be run.
 eval: build images
 	@if [ -d testdata/corpus ]; then echo "== eval: testdata/corpus"; ./$(BIN) eval -v testdata/corpus; fi
+	@if [ -d testdata/corpus-blind ]; then echo "== eval: testdata/corpus-blind"; ./$(BIN) eval -v testdata/corpus-blind; fi
 	@if [ -d ../shared/corpus ]; then echo "== eval: ../shared/corpus"; ./$(BIN) eval -v ../shared/corpus; \
 	  elif [ "$$CI" = true ]; then echo "CI=true needs ../shared/corpus beside the checkout"; exit 1; fi
 

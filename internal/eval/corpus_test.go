@@ -11,15 +11,23 @@ import (
 	"github.com/smile-loop/smile-loop/internal/eval"
 )
 
-// heldOut is the repository's own labelled corpus (testdata/corpus/README.md): tutorials
-// written for the tests, never used to tune the deterministic Student.
-const heldOut = "../../testdata/corpus"
+// heldOutSets are the repository's own labelled corpora: tutorials written for the tests,
+// never used to tune the deterministic Student. testdata/corpus/README.md describes the
+// first; testdata/corpus-blind/README.md the second, labelled before the Student ever ran
+// on it.
+var heldOutSets = []string{"../../testdata/corpus", "../../testdata/corpus-blind"}
 
-// TestHeldOutCorpusLoads checks that every case of the held-out corpus loads: its
+// TestHeldOutCorpusLoads checks that every case of each held-out corpus loads: its
 // expected.json is valid JSON with only the format's fields, and every marker (gap, alsoAt,
 // mustNotFlag, environment) occurs exactly once in its tutorial.md, as `grep -c -F` and the
 // scorer both need.
 func TestHeldOutCorpusLoads(t *testing.T) {
+	for _, dir := range heldOutSets {
+		t.Run(filepath.Base(dir), func(t *testing.T) { checkHeldOut(t, dir) })
+	}
+}
+
+func checkHeldOut(t *testing.T, heldOut string) {
 	cases, err := eval.Discover(heldOut)
 	if err != nil {
 		t.Fatalf("the held-out corpus does not load; fix each case named below:\n%v", err)
