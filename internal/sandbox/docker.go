@@ -15,7 +15,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -26,16 +25,13 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
-	"github.com/docker/docker/api/types/mount"
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/api/types/system"
 	"github.com/docker/docker/client"
 	units "github.com/docker/go-units"
 	ocispec "github.com/opencontainers/image-spec/specs-go/v1"
 
-	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
-	"github.com/smile-loop/smile-loop/internal/redact"
 )
 
 var _ loop.Sandbox = (*Docker)(nil)
@@ -49,80 +45,6 @@ const (
 
 // HostAlias is the name under which the container reaches the orchestrator.
 const HostAlias = "host.docker.internal"
-
-// Capabilities the learner keeps (everything else is dropped). They are what root inside
-// the container needs to install packages (apt-get/dpkg: chown, bypass file permissions,
-// set file modes and setuid bits, drop to the _apt user), switch users (su/sudo) and
-// stop its own processes: CHOWN, DAC_OVERRIDE, FOWNER, FSETID, SETUID, SETGID, KILL,
-// NET_BIND_SERVICE (servers on ports < 1024, common in tutorials) and AUDIT_WRITE (sudo
-// logs through audit and warns without it). Dropped from Docker's default set: MKNOD,
-// NET_RAW, SETFCAP, SETPCAP, SYS_CHROOT.
-var Capabilities = []string{"CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "SETUID", "SETGID", "KILL", "NET_BIND_SERVICE", "AUDIT_WRITE"}
-
-// Reset mechanisms (Options.ResetStrategy).
-const (
-	// ResetSpare swaps in a warm spare container started in the background from the
-	// image; the used one is killed and removed asynchronously. The default: measured
-	// fastest (see bench_test.go).
-	ResetSpare = "spare"
-	// ResetRecreate removes the container and creates a new one from the image.
-	ResetRecreate = "recreate"
-)
-
-// Options configure a Docker sandbox. Paths are host paths (or, inside a container with
-// the Docker socket mounted, paths of that container: see sibling.go).
-type Options struct {
-	Image     string
-	RunID     string
-	OutputKey string // identifies the output directory; containers of crashed runs with the same key are reaped. Default: a hash of LogsDir.
-
-	TutorialDir string // mounted read-only at /workspace/tutorial
-	WorkDir     string // mounted at /workspace/work (created when missing)
-	// LogsDir holds each command's full output (LogsDir/commands) and is never mounted:
-	// the orchestrator writes there, so the learner must not be able to plant links in it.
-	// The learner's own /workspace/logs is LogsDir/container (LearnerLogs).
-	LogsDir string
-
-	Memory    string  // Docker syntax (512m, 2g); default 2g
-	CPUs      float64 // default 2
-	PidsLimit int64   // default 512
-
-	KeepOnFailure bool
-	KeepOnSuccess bool
-	KeepWork      bool // keep the work directory across Reset instead of emptying it
-
-	Env map[string]string // the container's whole environment besides the image's own
-
-	// Lifetime bounds how long a learner container lives (0: unbounded): its main
-	// process ends then, so a container the orchestrator could not remove (killed,
-	// cancelled job) stops by itself instead of running the tutorial's processes on.
-	Lifetime time.Duration
-
-	// Redact masks the run's secrets in the command logs under LogsDir (nil: none).
-	Redact *redact.Redactor
-
-	// OutputLimit bounds Stdout and Stderr of an ExecResult (bytes each; default 64 KiB).
-	OutputLimit int
-	// LogLimit bounds each command's full-output file under LogsDir (default 32 MiB).
-	LogLimit int64
-	// OutputQuota bounds all the command-output files of the run together (default
-	// 512 MiB): a tutorial cannot fill the runner's disk through them.
-	OutputQuota int64
-	// ResetStrategy is ResetSpare (default) or ResetRecreate.
-	ResetStrategy string
-	// HostGatewayIP overrides where host.docker.internal points ("" = Docker's host-gateway,
-	// or the orchestrator's own address in sibling mode).
-	HostGatewayIP string
-	// Sibling: "auto" (default) detects an orchestrator running inside a container of the
-	// same engine; "off" never does.
-	Sibling string
-
-	// Progress receives one line now and then while a missing image is pulled (nil:
-	// nothing is reported). The orchestrator prints it: internal packages never print.
-	Progress func(string)
-
-	Logger *slog.Logger
-}
 
 // dockerAPI lists the Docker client methods the sandbox uses.
 type dockerAPI interface {
@@ -365,97 +287,6 @@ func (d *Docker) reap(ctx context.Context) error {
 	return nil
 }
 
-var nameUnsafe = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
-
-// create creates and starts one learner container (with the sandbox lock held or from
-// a goroutine that owns no shared state).
-func (d *Docker) create(ctx context.Context) (id, name string, err error) {
-	name = fmt.Sprintf("smile-%s-%d-%s", nameUnsafe.ReplaceAllString(d.opts.RunID, "-"), d.seq.Add(1), randHex(3))
-	if len(name) > 120 {
-		name = name[:120]
-	}
-	cfg, hcfg := d.containerConfig()
-	resp, err := d.api.ContainerCreate(ctx, cfg, hcfg, nil, nil, name)
-	if err != nil {
-		return "", "", startErr("create container", d.opts.Image, err)
-	}
-	fail := func(err error) (string, string, error) {
-		d.removeNow(resp.ID)
-		return "", "", err
-	}
-	if err := d.copyIn(ctx, resp.ID); err != nil {
-		return fail(err)
-	}
-	if err := d.api.ContainerStart(ctx, resp.ID, container.StartOptions{}); err != nil {
-		return fail(startErr("start container", d.opts.Image, err))
-	}
-	return resp.ID, name, nil
-}
-
-// startErr is a known environment problem, or else Docker's own message (3.E3).
-func startErr(op, image string, err error) error {
-	if c, known := classifyKnown(op, image, err); known {
-		return c
-	}
-	return &StartError{Image: image, Err: err}
-}
-
-func (d *Docker) containerConfig() (*container.Config, *container.HostConfig) {
-	mem, _ := units.RAMInBytes(d.opts.Memory)
-	init := true
-	pids := d.opts.PidsLimit
-	cfg := &container.Config{
-		Image:      d.opts.Image,
-		Entrypoint: []string{"sleep", d.sleepFor()},
-		Cmd:        nil,
-		WorkingDir: loop.WorkMount,
-		Env:        d.env,
-		Hostname:   "learner",
-		Labels: map[string]string{
-			LabelRun:    d.opts.RunID,
-			LabelOutput: d.opts.OutputKey,
-			LabelRole:   "learner",
-		},
-	}
-	mounts := d.mounts()
-	if d.tutorialGit() {
-		for _, m := range mounts {
-			if m.Target == loop.TutorialMount {
-				// The repository's .git may hold the checkout's credentials
-				// (persist-credentials): hidden under an empty read-only tmpfs.
-				mounts = append(mounts, mount.Mount{Type: mount.TypeTmpfs, Target: loop.TutorialMount + "/.git", ReadOnly: true})
-				break
-			}
-		}
-	}
-	hostIP := "host-gateway"
-	if d.opts.HostGatewayIP != "" {
-		hostIP = d.opts.HostGatewayIP
-	} else if d.sib != nil {
-		hostIP = d.sib.ip
-	}
-	hcfg := &container.HostConfig{
-		Mounts:      mounts,
-		Init:        &init,
-		CapDrop:     []string{"ALL"},
-		CapAdd:      Capabilities,
-		SecurityOpt: []string{"no-new-privileges:true"},
-		ExtraHosts:  []string{HostAlias + ":" + hostIP},
-		Resources: container.Resources{
-			Memory:     mem,
-			MemorySwap: mem, // no swap on top
-			NanoCPUs:   int64(d.opts.CPUs * 1e9),
-			PidsLimit:  &pids,
-		},
-		OomScoreAdj: 500, // the learner dies before anything else on the machine
-	}
-	if d.sib != nil && d.sib.network != "" {
-		// On a network the orchestrator's container is on, so that it is reachable.
-		hcfg.NetworkMode = container.NetworkMode(d.sib.network)
-	}
-	return cfg, hcfg
-}
-
 // Close removes the container unless the keepOn* policy keeps it; the spare is always
 // removed, mounted directories always persist. It runs on its own deadline so that a
 // cancelled run still cleans up.
@@ -560,74 +391,6 @@ func randHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// mountSpec is one of the three workspace directories.
-type mountSpec struct {
-	local, target string
-	readOnly      bool
-}
-
-func (d *Docker) mountSpecs() []mountSpec {
-	var out []mountSpec
-	if d.opts.TutorialDir != "" {
-		out = append(out, mountSpec{d.opts.TutorialDir, loop.TutorialMount, true})
-	}
-	if d.opts.WorkDir != "" {
-		out = append(out, mountSpec{d.opts.WorkDir, loop.WorkMount, false})
-	}
-	if dir := d.learnerLogs(); dir != "" {
-		out = append(out, mountSpec{dir, loop.LogsMount, false})
-	}
-	return out
-}
-
-// LearnerLogs is the subdirectory of LogsDir mounted at /workspace/logs.
-const LearnerLogs = "container"
-
-// learnerLogs is the host directory the learner sees as /workspace/logs: a
-// subdirectory of LogsDir, so that nothing it plants there shares a directory with the
-// files the orchestrator writes.
-func (d *Docker) learnerLogs() string {
-	if d.opts.LogsDir == "" {
-		return ""
-	}
-	return filepath.Join(d.opts.LogsDir, LearnerLogs)
-}
-
-// mounts are the bind mounts; in sibling mode a directory no mount of the orchestrator's
-// container covers is copied in and out instead (copyIn/copyOut).
-func (d *Docker) mounts() []mount.Mount {
-	var out []mount.Mount
-	for _, m := range d.mountSpecs() {
-		src := m.local
-		if d.sib != nil {
-			hp, ok := d.sib.hostPath(m.local)
-			if !ok {
-				continue
-			}
-			src = hp
-		}
-		out = append(out, mount.Mount{Type: mount.TypeBind, Source: src, Target: m.target, ReadOnly: m.readOnly})
-	}
-	return out
-}
-
-// sleepFor is the argument of the container's `sleep`: Lifetime in seconds, or infinity.
-func (d *Docker) sleepFor() string {
-	if d.opts.Lifetime <= 0 {
-		return "infinity"
-	}
-	return fmt.Sprint(int64(d.opts.Lifetime.Seconds()) + 1)
-}
-
-// tutorialGit reports whether the tutorial directory is a repository root (has .git).
-func (d *Docker) tutorialGit() bool {
-	if d.opts.TutorialDir == "" {
-		return false
-	}
-	_, err := os.Lstat(filepath.Join(d.opts.TutorialDir, ".git"))
-	return err == nil
-}
-
 // handOver gives the files the container's root wrote into the mounted work and logs
 // directories to the owner of those directories on the host, so that a non-root
 // orchestrator (a CI runner user) can read and delete them after the run.
@@ -649,19 +412,5 @@ func (d *Docker) handOver(ctx context.Context, id string) {
 	var out bytes.Buffer
 	if _, err := d.runPlain(ctx, id, []string{"/bin/sh", "-c", strings.Join(args, "; ") + "; exit 0"}, &out); err != nil {
 		d.log.Debug("hand over mounted files", "err", err)
-	}
-}
-
-// ConfigOptions fills the container settings of Options from the run's configuration
-// (image, limits, keepOn*, keepWork); the caller adds the run id, directories and logger.
-func ConfigOptions(c config.Config) Options {
-	return Options{
-		Image:         c.ContainerImage,
-		Memory:        c.Container.Memory,
-		CPUs:          c.Container.CPUs,
-		PidsLimit:     int64(c.Container.PidsLimit),
-		KeepOnFailure: c.Container.KeepOnFailure,
-		KeepOnSuccess: c.Container.KeepOnSuccess,
-		KeepWork:      c.Container.KeepWork,
 	}
 }
