@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"strings"
 )
 
 // maxCommandOutput bounds the output kept per command in the state.
@@ -173,22 +172,23 @@ func failedAttempts(cmds []CommandRecord, command string) int {
 
 // findingFromOutput is the one finding of a Student that stopped without listing any.
 func findingFromOutput(res StudentResult) Finding {
-	f := Finding{
-		Step:     res.CurrentStep,
-		Problem:  firstNonEmpty(res.Problem, res.Reason, "the Student got stuck here"),
-		Question: res.QuestionForMentor,
-		Trigger:  res.Trigger,
-	}
+	var failed *CommandRecord
 	for i := len(res.Commands) - 1; i >= 0; i-- {
-		c := res.Commands[i]
-		if c.ExitCode != 0 || c.TimedOut {
-			f.Command, f.ExitCode, f.Class, f.Line = c.Command, c.ExitCode, c.Class, c.Line
-			f.Output = Clip(strings.TrimSpace(c.Output), 500)
+		if c := &res.Commands[i]; c.ExitCode != 0 || c.TimedOut {
+			failed = c
 			break
 		}
 	}
-	if q := quoted(res.Problem); q != "" {
-		f.Quote = q
+	f := NewFinding(Observed{
+		Step:     res.CurrentStep,
+		Quote:    quoted(res.Problem),
+		Problem:  firstNonEmpty(res.Problem, res.Reason, "the Student got stuck here"),
+		Question: res.QuestionForMentor,
+		Trigger:  res.Trigger,
+		Failed:   failed,
+	})
+	if failed != nil {
+		f.Line = failed.Line // the loop's record of where that command is in the tutorial
 	}
 	return f
 }

@@ -73,6 +73,7 @@ func TestStudentAsksReceivesNotesAndCompletes(t *testing.T) {
 			require.Len(t, r1.Findings, 1)
 			assert.Equal(t, "Run `greet --version`.", r1.Findings[0].Quote)
 			assert.Equal(t, "greet --version", r1.Findings[0].Command)
+			assert.Equal(t, r1.Trigger, r1.Findings[0].Trigger, "the finding carries the attempt's trigger (loop.NewFinding at the end)")
 			require.Len(t, r1.LLMCalls, 2)
 			assert.Equal(t, "student", r1.LLMCalls[0].Agent)
 			assert.Equal(t, "std-m", r1.LLMCalls[0].Model)

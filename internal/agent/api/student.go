@@ -128,6 +128,7 @@ type attempt struct {
 	retries  loop.Retries
 	pending  *loop.Decision // a trigger fired and the model has not escalated yet
 	lastFail *loop.CommandRecord
+	quote    string // the tutorial text the Student quoted when it asked the Mentor
 	files    map[string]int
 }
 
@@ -241,7 +242,8 @@ func (a *attempt) currentStep() string {
 	return ""
 }
 
-// finalise fills what the loop observed into the result.
+// finalise fills what the loop observed into the result: the trigger, and what the
+// Student observed as its finding (loop.NewFinding).
 func (a *attempt) finalise() loop.StudentResult {
 	r := &a.result
 	if r.Status == loop.StudentAskMentor && r.Trigger == "" {
@@ -255,14 +257,10 @@ func (a *attempt) finalise() loop.StudentResult {
 		}
 	}
 	if r.Status != loop.StudentCompleted && r.Status != "" && len(r.Findings) == 0 {
-		f := loop.Finding{Step: r.CurrentStep, Problem: r.Problem, Question: r.QuestionForMentor, Trigger: r.Trigger, Iteration: a.task.Iteration}
-		if f.Problem == "" {
-			f.Problem = r.Reason
-		}
-		if a.lastFail != nil {
-			f.Class, f.Command, f.ExitCode, f.Output = a.lastFail.Class, a.lastFail.Command, a.lastFail.ExitCode, loop.ClipMiddle(a.lastFail.Output, 600)
-		}
-		r.Findings = []loop.Finding{f}
+		r.Findings = []loop.Finding{loop.NewFinding(loop.Observed{
+			Step: r.CurrentStep, Quote: a.quote, Problem: firstNonEmpty(r.Problem, r.Reason), Question: r.QuestionForMentor,
+			Trigger: r.Trigger, Iteration: a.task.Iteration, Failed: a.lastFail,
+		})}
 	}
 	return *r
 }

@@ -174,28 +174,13 @@ func (a *attempt) askMentor(_ context.Context, args askMentorArgs) (string, erro
 	case a.pending != nil && a.pending.Trigger != "":
 		a.result.Trigger = a.pending.Trigger
 	}
-	f := loop.Finding{Step: args.CurrentStep, Quote: args.Quote, Problem: args.Problem, Question: args.QuestionForMentor, Iteration: a.task.Iteration}
+	a.quote = args.Quote
 	a.done = true
-	a.result.Findings = []loop.Finding{f}
-	a.fillFinding()
 	return "question sent to the mentor", nil
 }
 
 func (a *attempt) cannotComplete(_ context.Context, args cannotCompleteArgs) (string, error) {
 	a.result.StudentOutput = loop.StudentOutput{Status: loop.StudentCannotComplete, CurrentStep: args.CurrentStep, Reason: args.Reason, Problem: args.Problem}
-	a.result.Findings = []loop.Finding{{Step: args.CurrentStep, Problem: firstNonEmpty(args.Problem, args.Reason), Iteration: a.task.Iteration}}
-	a.fillFinding()
 	a.done = true
 	return "attempt ended", nil
-}
-
-// fillFinding adds the observed evidence of the last failure to the Student's finding.
-func (a *attempt) fillFinding() {
-	f := &a.result.Findings[0]
-	if a.lastFail != nil {
-		f.Class, f.Command, f.ExitCode, f.Output = a.lastFail.Class, a.lastFail.Command, a.lastFail.ExitCode, loop.ClipMiddle(a.lastFail.Output, 600)
-	}
-	if f.Trigger == "" {
-		f.Trigger = a.result.Trigger
-	}
 }

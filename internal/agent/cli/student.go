@@ -70,11 +70,14 @@ func studentResult(p headless.Payload, iteration int, model string, events loop.
 		}
 	}
 	if r.Status == loop.StudentAskMentor || r.Status == loop.StudentCannotComplete {
-		f := loop.Finding{Step: r.CurrentStep, Problem: firstNonEmpty(r.Problem, r.Reason), Question: r.QuestionForMentor, Trigger: r.Trigger, Iteration: iteration}
-		if lastFail != nil && p.Error == nil {
-			f.Class, f.Command, f.ExitCode, f.Output = lastFail.Class, lastFail.Command, lastFail.ExitCode, loop.ClipMiddle(lastFail.Output, 600)
+		failed := lastFail
+		if p.Error != nil {
+			failed = nil // the CLI's own error is not the tutorial's failing command
 		}
-		r.Findings = []loop.Finding{f}
+		r.Findings = []loop.Finding{loop.NewFinding(loop.Observed{
+			Step: r.CurrentStep, Problem: firstNonEmpty(r.Problem, r.Reason), Question: r.QuestionForMentor,
+			Trigger: r.Trigger, Iteration: iteration, Failed: failed,
+		})}
 	}
 	return r
 }
