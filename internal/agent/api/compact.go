@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -116,7 +117,7 @@ func (c *compactor) summarise(ctx context.Context, middle []Message) (string, *l
 	})
 	call := &loop.LLMCall{Agent: "compaction", Provider: c.client.Provider(), Model: c.model,
 		TokensIn: resp.Usage.InputTokens, CachedTokensIn: resp.Usage.CachedInputTokens, TokensOut: resp.Usage.OutputTokens, Duration: time.Since(start)}
-	call.CostUSD, _ = c.meter.Add(firstNonEmpty(resp.Model, c.model), meterUsage(resp.Usage))
+	call.CostUSD, _ = c.meter.Add(cmp.Or(resp.Model, c.model), meterUsage(resp.Usage))
 	if err == nil && resp.Truncated { // a cut-off summary would lose the end: use the digest
 		err = &TruncatedError{Model: c.model, Limit: c.maxTokens, StopReason: resp.StopReason, Field: maxTokensField(tierFast)}
 	}

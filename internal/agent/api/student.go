@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -258,20 +259,11 @@ func (a *attempt) finalise() loop.StudentResult {
 	}
 	if r.Status != loop.StudentCompleted && r.Status != "" && len(r.Findings) == 0 {
 		r.Findings = []loop.Finding{loop.NewFinding(loop.Observed{
-			Step: r.CurrentStep, Quote: a.quote, Problem: firstNonEmpty(r.Problem, r.Reason), Question: r.QuestionForMentor,
+			Step: r.CurrentStep, Quote: a.quote, Problem: cmp.Or(r.Problem, r.Reason), Question: r.QuestionForMentor,
 			Trigger: r.Trigger, Iteration: a.task.Iteration, Failed: a.lastFail,
 		})}
 	}
 	return *r
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }
 
 // parseStudentText reads a Student result the model wrote as text instead of calling a

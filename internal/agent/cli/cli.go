@@ -6,6 +6,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -244,11 +245,11 @@ func runWrapper(ctx context.Context, o Options, px *proxy, sb loop.Sandbox, cb l
 func llmCalls(agent string, p headless.Payload, sum headless.Summary, model string) []loop.LLMCall {
 	var calls []loop.LLMCall
 	for _, a := range p.Attempts {
-		calls = append(calls, loop.LLMCall{Agent: agent, Provider: p.Provider, Model: firstNonEmpty(a.Model, model),
+		calls = append(calls, loop.LLMCall{Agent: agent, Provider: p.Provider, Model: cmp.Or(a.Model, model),
 			TokensIn: a.InputTokens, TokensOut: a.OutputTokens, CostUSD: a.CostUSD,
 			Duration: time.Duration(a.DurationMS) * time.Millisecond, Error: a.Kind + ": " + a.Message})
 	}
-	c := loop.LLMCall{Agent: agent, Provider: p.Provider, Model: firstNonEmpty(sum.Model, model),
+	c := loop.LLMCall{Agent: agent, Provider: p.Provider, Model: cmp.Or(sum.Model, model),
 		TokensIn: sum.InputTokens, TokensOut: sum.OutputTokens, CostUSD: sum.CostUSD,
 		Duration: time.Duration(firstPositive(sum.DurationMS, p.DurationMS)) * time.Millisecond}
 	if p.Error != nil {
@@ -270,13 +271,4 @@ func firstPositive(v ...int64) int64 {
 		}
 	}
 	return 0
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
-	}
-	return ""
 }

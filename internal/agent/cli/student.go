@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -51,7 +52,7 @@ func studentResult(p headless.Payload, iteration int, model string, events loop.
 		out, err := loop.ParseStudentOutput(sum.FinalText)
 		if err != nil {
 			// 4.E3: keep the raw output; the loop treats the attempt as an error.
-			r.Raw = loop.ClipMiddle(firstNonEmpty(sum.FinalText, p.Stream), 8000)
+			r.Raw = loop.ClipMiddle(cmp.Or(sum.FinalText, p.Stream), 8000)
 			r.ParseError = err.Error()
 		} else {
 			r.StudentOutput = out
@@ -75,7 +76,7 @@ func studentResult(p headless.Payload, iteration int, model string, events loop.
 			failed = nil // the CLI's own error is not the tutorial's failing command
 		}
 		r.Findings = []loop.Finding{loop.NewFinding(loop.Observed{
-			Step: r.CurrentStep, Problem: firstNonEmpty(r.Problem, r.Reason), Question: r.QuestionForMentor,
+			Step: r.CurrentStep, Problem: cmp.Or(r.Problem, r.Reason), Question: r.QuestionForMentor,
 			Trigger: r.Trigger, Iteration: iteration, Failed: failed,
 		})}
 	}
