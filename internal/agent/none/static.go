@@ -18,6 +18,45 @@ func (ss *session) static() {
 	ss.missingCd()
 	ss.versionsNeverInstalled()
 	ss.pathAfterInstaller()
+	ss.denoPermissions()
+}
+
+var (
+	reDenoRun   = regexp.MustCompile(`^deno\s+(?:run\s+)?((?:-\S+\s+)*)[\w./-]+\.(?:ts|js|mjs|tsx|jsx)\b`)
+	reDenoNet   = regexp.MustCompile(`(?:^|\s)(?:-A|--allow-all|-N|--allow-net(?:=\S*)?)(?:\s|$)`)
+	reServesNet = regexp.MustCompile(`(?i)listening on|https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0)|Deno\.serve|\bhttp server\b`)
+)
+
+// denoPermissions: Deno runs a program with no permissions unless given them; a program
+// that serves HTTP (its shown output says it listens, or the tutorial says it is a
+// server) needs --allow-net (-N), else Deno prompts on a terminal or fails.
+func (ss *session) denoPermissions() {
+	for _, s := range ss.steps {
+		if s.kind != runStep {
+			continue
+		}
+		m := reDenoRun.FindStringSubmatch(strings.TrimSpace(s.command.Text))
+		if m == nil || reDenoNet.MatchString(" "+m[1]) {
+			continue
+		}
+		evidence := s.command.Output + "\n" + s.expected + "\n" + ss.proseAround(s.line, 15)
+		if !reServesNet.MatchString(evidence) {
+			continue
+		}
+		ss.staticFinding(s, "command failure", fmt.Sprintf("`%s` (line %d) runs a program that serves HTTP without network permission: Deno denies network access unless given `--allow-net` (`-N`), so it asks on a terminal or fails", firstLine(s.command.Text), s.line),
+			fmt.Sprintf("run it as `deno run -N %s` (or `--allow-net`) at line %d", strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s.command.Text, "deno"), " run")), s.line), nil)
+	}
+}
+
+// proseAround is the tutorial's text within n lines before line (what introduces it).
+func (ss *session) proseAround(line, n int) string {
+	m := ss.task.Tutorial.Map
+	var b strings.Builder
+	for k := max(1, line-n); k < line; k++ {
+		b.WriteString(m.Line(k))
+		b.WriteByte('\n')
+	}
+	return b.String()
 }
 
 // missingCd: a command names a file that the tutorial created (or showed in a tree) in
