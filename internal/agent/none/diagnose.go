@@ -292,12 +292,12 @@ func (ss *session) gitHint(ctx context.Context, rec loop.CommandRecord, output s
 	if firstWord(rec.Command) != "git" || !reGitRef.MatchString(output) {
 		return ""
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && { git branch --format='%(refname:short)' 2>/dev/null | head -5; git symbolic-ref --short HEAD 2>/dev/null; } | sort -u", Timeout: 10 * time.Second})
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && { git branch --format='%(refname:short)' 2>/dev/null | head -5; git symbolic-ref --short HEAD 2>/dev/null; } | sort -u", Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 || strings.TrimSpace(r.Stdout) == "" {
 		return ""
 	}
 	branches := strings.Fields(r.Stdout)
-	def, _ := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "git config --get init.defaultBranch || echo master", Timeout: 10 * time.Second})
+	def, _ := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "git config --get init.defaultBranch || echo master", Timeout: 10 * time.Second, User: ss.user})
 	first := firstNonEmpty(strings.TrimSpace(def.Stdout), "master")
 	return fmt.Sprintf("no such branch: on this Git, `git init` names the first branch `%s` (branches now: `%s`)", first, strings.Join(branches, "`, `"))
 }
@@ -380,7 +380,7 @@ func (ss *session) onDisk(ctx context.Context, name string) string {
 	for _, d := range []string{"$HOME/.local/bin", "$HOME/.cargo/bin", "$HOME/go/bin", "/usr/local/go/bin", "$HOME/.deno/bin", "$HOME/.bun/bin", "$HOME/.npm-global/bin", "/usr/local/bin"} {
 		dirs = append(dirs, d+"/"+name)
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "for f in " + strings.Join(dirs, " ") + "; do [ -x \"$f\" ] && { echo \"$f\"; break; }; done; true", Timeout: 10 * time.Second})
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "for f in " + strings.Join(dirs, " ") + "; do [ -x \"$f\" ] && { echo \"$f\"; break; }; done; true", Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
 		return ""
 	}
@@ -597,7 +597,7 @@ func (ss *session) venvHint(ctx context.Context, output string) string {
 	if m == nil {
 		return ""
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -d */bin/activate .*/bin/activate 2>/dev/null | head -3", Timeout: 10 * time.Second})
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -d */bin/activate .*/bin/activate 2>/dev/null | head -3", Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || strings.TrimSpace(r.Stdout) == "" {
 		return ""
 	}

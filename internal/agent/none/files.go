@@ -191,9 +191,6 @@ func (ss *session) write(ctx context.Context, s step) error {
 			return nil // "create main.go" when it exists: nothing to do
 		}
 	}
-	if _, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "mkdir -p " + shellQuote(path.Dir(p)), Timeout: 10 * time.Second}); err != nil {
-		return fmt.Errorf("create directory for line %d: %w", s.line, err)
-	}
 	if err := ss.writeFile(ctx, p, content); err != nil {
 		if ctx.Err() != nil {
 			return err
@@ -222,7 +219,7 @@ func (ss *session) write(ctx context.Context, s step) error {
 
 // exists reports whether p exists in the container.
 func (ss *session) exists(ctx context.Context, p string) (bool, error) {
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "test -e " + shellQuote(p), Timeout: 10 * time.Second})
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "test -e " + shellQuote(p), Timeout: 10 * time.Second, User: ss.user})
 	if err != nil {
 		return false, err
 	}
@@ -232,7 +229,7 @@ func (ss *session) exists(ctx context.Context, p string) (bool, error) {
 // findFile finds a file named base below the session's directory (3 levels at most),
 // "" when there is none or more than one.
 func (ss *session) findFile(ctx context.Context, base string) string {
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "find " + shellQuote(ss.cwd) + " -maxdepth 3 -name " + shellQuote(base) + " -type f -not -path '*/node_modules/*' -not -path '*/.git/*' 2>/dev/null | head -n 2", Timeout: 10 * time.Second})
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "find " + shellQuote(ss.cwd) + " -maxdepth 3 -name " + shellQuote(base) + " -type f -not -path '*/node_modules/*' -not -path '*/.git/*' 2>/dev/null | head -n 2", Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
 		return ""
 	}
@@ -245,7 +242,7 @@ func (ss *session) findFile(ctx context.Context, base string) string {
 
 // dirs lists the directories right below the session's directory.
 func (ss *session) dirs(ctx context.Context) []string {
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -1p 2>/dev/null | grep '/$'", Timeout: 10 * time.Second})
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -1p 2>/dev/null | grep '/$'", Timeout: 10 * time.Second, User: ss.user})
 	if err != nil {
 		return nil
 	}
@@ -260,10 +257,18 @@ func (ss *session) dirs(ctx context.Context) []string {
 // of the learner, as the tutorial's own `cat > /etc/...` would: the sandbox's WriteFile
 // copies such paths as root, which the learner may not be (security review #12).
 func (ss *session) writeFile(ctx context.Context, p, content string) error {
-	if strings.HasPrefix(p, "/workspace/") {
+	if ss.user == "" && strings.HasPrefix(p, "/workspace/") {
+		if _, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "mkdir -p " + shellQuote(path.Dir(p)), Timeout: 10 * time.Second, User: ss.user}); err != nil {
+			return err
+		}
 		return ss.task.Sandbox.WriteFile(ctx, p, []byte(content), 0o644)
 	}
-	res, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cat > " + shellQuote(p), Stdin: []byte(content), Timeout: 30 * time.Second})
+	// as the learner, as an editor would save it; a system path (the tutorial says
+	// to create /etc/…) needs the learner's sudo, as it would on their machine
+	dir := shellQuote(path.Dir(p))
+	q := shellQuote(p)
+	cmd := "{ mkdir -p " + dir + " 2>/dev/null || sudo -n mkdir -p " + dir + "; } && { { cat > " + q + "; } 2>/dev/null || sudo -n tee " + q + " >/dev/null; }"
+	res, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: cmd, Stdin: []byte(content), Timeout: 30 * time.Second, User: ss.user})
 	if err != nil {
 		return err
 	}

@@ -89,6 +89,31 @@ type session struct {
 	lastFailRoot   int               // root of the previous failed command (new or folded)
 	lastFailTool   string            // program of the previous failed command
 	written        map[string]string // files written from the tutorial: path → content
+	// user is who runs the tutorial: the image's non-root "learner" when it has one and
+	// its sudo works, as a newcomer is not root on their machine; "" for the image's
+	// default user
+	user string
+	home string // the user's home directory
+}
+
+// Learner is the non-root user the deterministic Student runs as when the image has it.
+const Learner = "learner"
+
+// whoami picks the user the tutorial runs as and their home directory.
+func (ss *session) whoami(ctx context.Context) {
+	ss.home = "/root"
+	if ss.task.Sandbox == nil {
+		return
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ \"$(id -u)\" = 0 ] && getent passwd " + Learner + " | cut -d: -f6", Timeout: 10 * time.Second})
+	if err != nil || r.ExitCode != 0 || strings.TrimSpace(r.Stdout) == "" {
+		return
+	}
+	// only when the learner's sudo works: a container started with no-new-privileges
+	// (smile-loop's own) cannot elevate through sudo, and a newcomer's sudo always does
+	if s, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "sudo -n true", Timeout: 10 * time.Second, User: Learner}); err == nil && s.ExitCode == 0 {
+		ss.user, ss.home = Learner, strings.TrimSpace(r.Stdout)
+	}
 }
 
 // server is a command meant to keep running.
@@ -113,6 +138,7 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	if ss.task.Events == nil {
 		ss.task.Events = loop.Discard
 	}
+	ss.whoami(ctx)
 	ss.steps = read(task.Tutorial)
 	ss.pre = declared(task.Tutorial)
 	ss.res.Plan = planSteps(task.Tutorial, ss.steps)
@@ -207,7 +233,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
 	timeout := time.Duration(max(ss.task.Behavior.TimeoutSeconds, 1)) * time.Second
 	background := isServer(cmd.Text)
-	req := loop.ExecRequest{Command: script(cmd.Text), Timeout: timeout}
+	req := loop.ExecRequest{Command: script(cmd.Text), Timeout: timeout, User: ss.user}
 	if background {
 		req = ss.backgroundRequest(cmd.Text, timeout)
 	}
@@ -298,7 +324,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 func (ss *session) backgroundRequest(command string, timeout time.Duration) loop.ExecRequest {
 	ss.bg++
 	logPath := fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg)
-	return loop.ExecRequest{Command: backgroundScript(command, logPath, int(max(ss.grace/time.Second, 1))), Timeout: timeout + ss.grace}
+	return loop.ExecRequest{Command: backgroundScript(command, logPath, int(max(ss.grace/time.Second, 1))), Timeout: timeout + ss.grace, User: ss.user}
 }
 
 // clearTaint: a step that worked produced what it names, whatever failed before.
@@ -317,7 +343,7 @@ func (ss *session) abs(p string) string {
 		return path.Clean(p)
 	}
 	if strings.HasPrefix(p, "~/") {
-		return path.Join("/root", p[2:])
+		return path.Join(firstNonEmpty(ss.home, "/root"), p[2:])
 	}
 	return path.Join(ss.cwd, p)
 }
