@@ -355,6 +355,14 @@ func language(info string) string {
 		return ""
 	}
 	l := strings.ToLower(f[0])
+	switch l {
+	case "{code-block}", "{code}", "{sourcecode}", "{code-cell}":
+		// MyST/Sphinx directives: the language is their argument
+		if len(f) > 1 {
+			return strings.ToLower(f[1])
+		}
+		return ""
+	}
 	l = strings.TrimLeft(l, "{.")
 	if i := strings.IndexAny(l, "{},:"); i >= 0 {
 		l = l[:i]

@@ -51,8 +51,8 @@ func commandSkip(cmd string) string {
 	if sys, ok := otherOSPackageManagers[w]; ok {
 		return "the package manager of " + sys
 	}
-	if rePlaceholder.MatchString(cmd) {
-		return "needs a value the reader substitutes (" + rePlaceholder.FindString(cmd) + ")"
+	if p := placeholder(cmd); p != "" {
+		return "needs a value the reader substitutes (" + p + ")"
 	}
 	if what, ok := interactive[w]; ok {
 		return "opens " + what + " that waits for a person"

@@ -105,7 +105,9 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 			p := sentence[m[2]:m[3]]
 			if m[0] > v[0] && looksLikePath(p) {
 				// a shell block is file content only when the prose says to create or save it
-				if cb.Shell && !reCreateVerb.MatchString(sentence) {
+				if cb.Shell && (!reCreateVerb.MatchString(sentence) || looksLikeShell(cb) && !reScriptFile.MatchString(p) && !strings.Contains(strings.ToLower(sentence), "script")) {
+					// commands are not the content of a data file: "save the lines below
+					// as `access.log`" names the block after them
 					return "", "", false, false
 				}
 				if d := reInDir.FindStringSubmatch(sentence[m[1]:]); d != nil {
@@ -119,6 +121,8 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 }
 
 var reThatFile = regexp.MustCompile(`(?i)^\w+\s+(?:that|this|the) file\b|^\w+\s+it\b`)
+
+var reScriptFile = regexp.MustCompile(`\.(?:sh|bash|zsh|ksh)$|^[^.]*$`)
 
 var reCreateVerb = regexp.MustCompile(`(?i)\b(create|save|write)\b.*\b(file|script|as|with|named|called|containing)\b`)
 
@@ -134,6 +138,9 @@ func looksLikePath(s string) bool {
 	base := path.Base(s)
 	if knownNames[base] {
 		return true
+	}
+	if (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/")) && strings.Count(s, "/") >= 2 && !strings.ContainsAny(s, " :") {
+		return true // an absolute path, extension or not: /etc/nginx/sites-available/hello
 	}
 	if strings.HasPrefix(s, "http") {
 		return false
@@ -157,6 +164,9 @@ func ensureNL(s string) string {
 func (ss *session) write(ctx context.Context, s step) error {
 	rel := joinDir(s.dir, s.file)
 	p := rel
+	if strings.HasPrefix(p, "~/") {
+		p = path.Join(firstNonEmpty(ss.home, "/root"), p[2:])
+	}
 	if !path.IsAbs(p) {
 		p = path.Join(ss.cwd, p)
 	}

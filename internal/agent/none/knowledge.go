@@ -103,7 +103,27 @@ var windowsLangs = map[string]bool{"powershell": true, "ps1": true, "ps": true, 
 	"posh": true, "cmd": true, "bat": true, "batch": true, "doscon": true, "dos": true, "winbatch": true}
 
 // Placeholders: values the reader substitutes (path/to, <your-name>, YOUR_TOKEN, example.com).
-var rePlaceholder = regexp.MustCompile(`(?i)(/path/to\b|\bpath/to/|<[a-z][\w .-]*>|\byour[_-][a-z][\w-]*|\bYOUR_[A-Z_]+|\bexample\.(?:com|org|net)\b|\{\{\s*[\w.]+\s*\}\}|\$\{?[A-Z_]*PLACEHOLDER|\bxxx+\b|<K6_VERSION>)`)
+var rePlaceholder = regexp.MustCompile(`(?i)(/path/to\b|\bpath/to/|<[a-z][\w .-]*>|\byour[_-][a-z][\w-]*|\bYOUR_[A-Z_]+|\bexample\.(?:com|org|net)\b|\{\{\s*[\w.]+\s*\}\}|\$\{?[A-Z_]*PLACEHOLDER|\bxxx+\b)`)
+
+// networkTools contact the host they are given: an example.com host there is a value
+// the reader must replace; elsewhere (an e-mail label, a comment) it works as written.
+var networkTools = map[string]bool{"curl": true, "wget": true, "ssh": true, "scp": true, "sftp": true, "ssh-copy-id": true, "rsync": true,
+	"git": true, "ping": true, "nc": true, "telnet": true, "dig": true, "nslookup": true, "host": true, "http": true, "docker": true, "psql": true, "mysql": true}
+
+// placeholder is the placeholder in cmd that the reader must substitute, "" when none.
+func placeholder(cmd string) string {
+	for _, m := range rePlaceholder.FindAllStringIndex(cmd, -1) {
+		p := cmd[m[0]:m[1]]
+		if strings.HasPrefix(strings.ToLower(p), "example.") {
+			start := strings.LastIndexAny(cmd[:m[0]], " \t'\"") + 1
+			if !strings.Contains(cmd[start:m[0]], "://") && !networkTools[firstWord(cmd)] {
+				continue // "you@example.com" as a label works as written
+			}
+		}
+		return p
+	}
+	return ""
+}
 
 // Interactive programs: editors and pagers that wait for a person.
 var interactive = map[string]string{"vim": "an editor", "vi": "an editor", "nano": "an editor", "emacs": "an editor", "code": "an editor (VS Code)",

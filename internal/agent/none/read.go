@@ -121,7 +121,17 @@ func read(t *tutorial.Tutorial) []step {
 			add(step{kind: skipStep, reason: why})
 			continue
 		}
-		if file, dir, appendF, ok := fileTarget(cb, lead); ok && !isHeredocOnly(cb) {
+		fileLead := lead
+		if strings.TrimSpace(lead) == "" {
+			// a block right under a command block: "save the lines below as X" above the
+			// commands names this block
+			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console) {
+				if _, _, _, prevIsFile := fileTarget(prev, leadText(t, prev)); !prevIsFile {
+					fileLead = leadText(t, prev)
+				}
+			}
+		}
+		if file, dir, appendF, ok := fileTarget(cb, fileLead); ok && !isHeredocOnly(cb) {
 			add(step{kind: fileStep, file: file, dir: dir, appendF: appendF, content: fileContent(cb)})
 			current = joinDir(dir, file)
 			continue
@@ -140,6 +150,11 @@ func read(t *tutorial.Tutorial) []step {
 			}
 			if reNamelessFile.MatchString(lead) && !reOutputLead.MatchString(lead) {
 				add(step{kind: askStep})
+				continue
+			}
+			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console) {
+				// an untagged block right under a command block: what it prints
+				attachOutput(steps, cb)
 			}
 		default:
 			if current != "" && reAppendVerb.MatchString(lead) && sameLanguage(cb.Lang, current) {

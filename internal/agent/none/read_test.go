@@ -207,3 +207,14 @@ func TestStaticChecks(t *testing.T) {
 func taskFor(tut *tutorial.Tutorial) loop.StudentTask {
 	return loop.StudentTask{Tutorial: tut, Events: loop.Discard}
 }
+
+func TestReadMySTBlocksPlaceholdersAndLinesBelow(t *testing.T) {
+	t.Parallel()
+	md := "# Keys\n\n```{code-block} console\n$ ssh-keygen -t rsa -C \"you@example.com\"\n```\n\n```{code-block} console\n$ ssh-copy-id deploy@server.example.org\n```\n\n" +
+		"Save the lines below as `data.log` in a new folder:\n\n```sh\nmkdir -p ~/logs && cd ~/logs\n```\n\n```text\nline one\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{`ssh-keygen -t rsa -C "you@example.com"`, "mkdir -p ~/logs && cd ~/logs"}, run,
+		"MyST code-block directives are read by their language; an e-mail label works as written; commands are not a data file's content")
+	assert.Contains(t, skipped["ssh-copy-id deploy@server.example.org"], "substitutes", "a host to connect to is a placeholder")
+	assert.Equal(t, []string{"data.log"}, files, "the block right under the commands is the file")
+}

@@ -28,10 +28,11 @@ var prelude = strings.Join([]string{
 	`trap __smile_save EXIT`,
 }, "; ") + "; "
 
-// noninteractive: the session runs as a newcomer's terminal would, but nobody answers
-// prompts: pipelines fail when any part fails, editors and pagers do not wait, and
-// standard input is closed.
-const noninteractive = `set -o pipefail; export GIT_EDITOR=true EDITOR=true VISUAL=true PAGER=cat GIT_PAGER=cat DEBIAN_FRONTEND=noninteractive GIT_TERMINAL_PROMPT=0 npm_config_yes=true PIP_RETRIES=1 PIP_DEFAULT_TIMEOUT=15 npm_config_fetch_retries=1; if [ -w /etc/apt/apt.conf.d ] && [ ! -e /etc/apt/apt.conf.d/90smile-assume-yes ]; then echo 'APT::Get::Assume-Yes "true";' > /etc/apt/apt.conf.d/90smile-assume-yes; fi; exec </dev/null; `
+// noninteractive: the session runs as a newcomer's terminal would when they accept
+// every default: pipelines fail when any part fails, editors and pagers do not wait,
+// and standard input is a few dozen empty lines (Enter at each prompt: apt's and npx's
+// "continue?", ssh-keygen's file and passphrase, "Press ENTER"), then end of input.
+const noninteractive = `set -o pipefail; export GIT_EDITOR=true EDITOR=true VISUAL=true PAGER=cat GIT_PAGER=cat DEBIAN_FRONTEND=noninteractive GIT_TERMINAL_PROMPT=0 npm_config_yes=true PIP_RETRIES=1 PIP_DEFAULT_TIMEOUT=15 npm_config_fetch_retries=1; if [ -w /etc/apt/apt.conf.d ] && [ ! -e /etc/apt/apt.conf.d/90smile-assume-yes ]; then echo 'APT::Get::Assume-Yes "true";' > /etc/apt/apt.conf.d/90smile-assume-yes; fi; exec < <(printf '\n%.0s' $(seq 64)); `
 
 // script is one command run in the session.
 func script(command string) string {

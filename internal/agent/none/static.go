@@ -19,6 +19,44 @@ func (ss *session) static() {
 	ss.versionsNeverInstalled()
 	ss.pathAfterInstaller()
 	ss.denoPermissions()
+	ss.needsRoot()
+}
+
+var (
+	reSystemPath  = regexp.MustCompile(`(?:^|[\s>=])(/(?:etc|usr|opt|srv|boot|lib|var/(?:www|lib|log|opt|cache|spool|mail))(?:/\S*)?)`)
+	reWrites      = map[string]bool{"mkdir": true, "touch": true, "cp": true, "mv": true, "rm": true, "ln": true, "chmod": true, "chown": true, "install": true, "tee": true, "rsync": true, "tar": true, "unzip": true}
+	reRootSession = regexp.MustCompile(`(?i)root@\S*\s*#|\bas root\b|root shell|sudo -i|sudo su\b`)
+)
+
+// needsRoot: a command that changes a system path without sudo works only as root; a
+// newcomer's shell is not root (the tutorial's own sudo elsewhere says so), so it fails
+// with "Permission denied" on their machine even where the sandbox is root.
+func (ss *session) needsRoot() {
+	usesSudo := false
+	for _, s := range ss.steps {
+		if s.command != nil && strings.Contains(" "+s.command.Text, " sudo ") {
+			usesSudo = true
+		}
+	}
+	if !usesSudo {
+		return // a tutorial written for a root shell (a container, a server console)
+	}
+	for _, s := range ss.steps {
+		if s.kind != runStep || strings.Contains(" "+s.command.Text+" ", " sudo ") || reRootSession.MatchString(s.block.Content) || reRootSession.MatchString(s.lead) {
+			continue
+		}
+		for _, part := range splitList(s.command.Text) {
+			w := firstWord(part)
+			m := reSystemPath.FindStringSubmatch(part)
+			redirect := strings.Contains(part, ">") && m != nil && strings.Contains(part, "> "+m[1])
+			if m == nil || !reWrites[w] && !redirect {
+				continue
+			}
+			ss.staticFinding(s, "command failure", fmt.Sprintf("`%s` (line %d) changes `%s` without sudo: that works only as root, and a newcomer's shell is not (the tutorial uses sudo elsewhere), so it fails with Permission denied", firstLine(s.command.Text), s.line, m[1]),
+				fmt.Sprintf("run it with sudo at line %d: `sudo %s`", s.line, strings.TrimSpace(part)), &loop.Edit{Replace: "sudo " + strings.TrimSpace(s.command.Text)})
+			break
+		}
+	}
 }
 
 var (

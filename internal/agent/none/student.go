@@ -139,6 +139,7 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 		ss.task.Events = loop.Discard
 	}
 	ss.whoami(ctx)
+	ss.prepare(ctx)
 	ss.steps = read(task.Tutorial)
 	ss.pre = declared(task.Tutorial)
 	ss.res.Plan = planSteps(task.Tutorial, ss.steps)
@@ -451,3 +452,16 @@ func (ss *session) lastRootOf(before int) int {
 	}
 	return ss.lastRoot
 }
+
+// prepare makes the container look like the fresh machine a tutorial is written for: a
+// Debian machine has package lists, a fresh container has none, so `apt-get install`
+// would fail before the tutorial's first step. Best effort: without a mirror nothing
+// changes, and the install steps are judged as they come.
+func (ss *session) prepare(ctx context.Context) {
+	if ss.task.Sandbox == nil {
+		return
+	}
+	_, _ = ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: aptListsScript, Timeout: 2 * time.Minute})
+}
+
+const aptListsScript = `if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' 2>/dev/null | head -n 1)" ]; then DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1 || true; fi`

@@ -73,6 +73,7 @@ func (ss *session) verify(ctx context.Context, f *loop.Finding) {
 		blockRoots: map[int]int{}, taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{},
 		steps: steps, pre: ss.pre, noVerify: true, user: ss.user, home: ss.home}
 	re.task.Events = loop.Discard
+	re.prepare(ctx)
 	for i, s := range steps {
 		if ctx.Err() != nil {
 			return
