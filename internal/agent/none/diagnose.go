@@ -6,7 +6,6 @@ import (
 	"path"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
 )
@@ -311,24 +310,6 @@ func (ss *session) expectedFailure(st step, output string) bool {
 // reErrorWord: the distinctive words of an error line (an exception type, an error code).
 var reErrorWord = regexp.MustCompile(`\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\bE[A-Z]{3,}\b|\berror(?:\[|:)\s*\S+|\b[a-z]+Error\b`)
 
-var reGitRef = regexp.MustCompile(`(?i)invalid reference|did not match any file|pathspec '[^']*' did not match|not a valid (?:object|branch) name|couldn't find remote ref`)
-
-// gitHint names the branch a repository really has when a git command could not find
-// the one the tutorial names ("" when not applicable).
-func (ss *session) gitHint(ctx context.Context, rec loop.CommandRecord, output string) string {
-	if firstWord(rec.Command) != "git" || !reGitRef.MatchString(output) {
-		return ""
-	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && { git branch --format='%(refname:short)' 2>/dev/null | head -5; git symbolic-ref --short HEAD 2>/dev/null; } | sort -u", Timeout: 10 * time.Second, User: ss.user})
-	if err != nil || r.ExitCode != 0 || strings.TrimSpace(r.Stdout) == "" {
-		return ""
-	}
-	branches := strings.Fields(r.Stdout)
-	def, _ := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "git config --get init.defaultBranch || echo master", Timeout: 10 * time.Second, User: ss.user})
-	first := firstNonEmpty(strings.TrimSpace(def.Stdout), "master")
-	return fmt.Sprintf("no such branch: on this Git, `git init` names the first branch `%s` (branches now: `%s`)", first, strings.Join(branches, "`, `"))
-}
-
 // missingCommand makes the root of a command that is not installed.
 func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.CommandRecord, output, name string) int {
 	t := toolOf(name)
@@ -401,19 +382,6 @@ func (ss *session) laterInstall(i int, name string) *step {
 	return nil
 }
 
-// onDisk looks for a command in the directories installers put binaries in.
-func (ss *session) onDisk(ctx context.Context, name string) string {
-	var dirs []string
-	for _, d := range []string{"$HOME/.local/bin", "$HOME/.cargo/bin", "$HOME/go/bin", "/usr/local/go/bin", "$HOME/.deno/bin", "$HOME/.bun/bin", "$HOME/.npm-global/bin", "/usr/local/bin"} {
-		dirs = append(dirs, d+"/"+name)
-	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "for f in " + strings.Join(dirs, " ") + "; do [ -x \"$f\" ] && { echo \"$f\"; break; }; done; true", Timeout: 10 * time.Second, User: ss.user})
-	if err != nil || r.ExitCode != 0 {
-		return ""
-	}
-	return strings.TrimSpace(r.Stdout)
-}
-
 // dependsOnTainted: the command names a path a failed step was meant to create.
 func (ss *session) dependsOnTainted(cmd string) (int, bool) {
 	for p, r := range ss.taintPaths {
@@ -426,157 +394,6 @@ func (ss *session) dependsOnTainted(cmd string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// consequence folds a failure into the root it depends on.
-func (ss *session) consequence(r int, rec loop.CommandRecord) {
-	ss.failRoot = r
-	rt := ss.roots[r]
-	if rt.finding >= 0 {
-		f := &ss.res.Findings[rt.finding]
-		if rec.Line != f.Line && !containsInt(f.AlsoAt, rec.Line) {
-			f.AlsoAt = append(f.AlsoAt, rec.Line)
-		}
-		return
-	}
-	ss.cov.Unverified = append(ss.cov.Unverified, loop.Note{Line: rec.Line, Reason: fmt.Sprintf("depends on line %d, which %s", rt.line, rt.why)})
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
-
-// unverified records a step whose failure says nothing about the tutorial.
-func (ss *session) unverified(rec loop.CommandRecord, why string) int {
-	ss.cov.Unverified = append(ss.cov.Unverified, loop.Note{Line: rec.Line, Reason: why})
-	ss.roots = append(ss.roots, root{finding: -1, line: rec.Line, why: strings.SplitN(why, " (", 2)[0]})
-	return len(ss.roots) - 1
-}
-
-// environment records an environment finding (not a fault of the tutorial).
-func (ss *session) environment(rec loop.CommandRecord, output, problem, fix string) int {
-	return ss.addFinding(rec, loop.Finding{Problem: problem, Fix: fix, Environment: true}, output)
-}
-
-// addFinding records a root-cause finding for a failed command and returns its root.
-func (ss *session) addFinding(rec loop.CommandRecord, f loop.Finding, output string) int {
-	d := loop.Decide(ss.task.Behavior, loop.Observation{Step: rec.Step, Class: rec.Class, Attempts: 1, NoRetry: true})
-	f.Step, f.Quote, f.Line = rec.Step, rec.Command, rec.Line
-	f.EndLine = endLine(ss.steps, rec.Line)
-	f.Trigger, f.Class, f.Command, f.ExitCode = d.Trigger, rec.Class, rec.Command, rec.ExitCode
-	f.Output = evidenceOf(output)
-	f.Iteration = ss.task.Iteration
-	if d.Action == loop.ActionAskMentor {
-		f.Question = fmt.Sprintf("Line %d fails: what does the tutorial leave out before it?", rec.Line)
-	}
-	ss.res.Findings = append(ss.res.Findings, f)
-	ss.roots = append(ss.roots, root{finding: len(ss.res.Findings) - 1, line: rec.Line})
-	ss.task.Events.Emit(loop.NewEvent(loop.EventTrigger, loop.TriggerData{Trigger: d.Trigger, Step: rec.Step, Summary: d.Reason}))
-	return len(ss.roots) - 1
-}
-
-// evidenceOf is the output quoted as evidence: its most informative line first, then
-// its end.
-func evidenceOf(output string) string {
-	key := keyLine(output)
-	t := tail(strings.TrimSpace(output), maxEvidence)
-	if key == "" || strings.Contains(t, key) {
-		return t
-	}
-	return key + "\n…\n" + t
-}
-
-func endLine(steps []step, line int) int {
-	for _, s := range steps {
-		if s.command != nil && s.command.StartLine == line {
-			return s.command.EndLine
-		}
-	}
-	return line
-}
-
-// failureProblem names what went wrong, quoting the most informative output line.
-func failureProblem(rec loop.CommandRecord, output string) string {
-	if rec.TimedOut {
-		return fmt.Sprintf("`%s` (line %d) did not finish within %s and was stopped", firstLine(rec.Command), rec.Line, rec.Duration.Round(time.Second))
-	}
-	key := keyLine(output)
-	if key == "" {
-		return fmt.Sprintf("`%s` (line %d) failed with exit code %d and printed nothing", firstLine(rec.Command), rec.Line, rec.ExitCode)
-	}
-	return fmt.Sprintf("`%s` (line %d) fails: %s", firstLine(rec.Command), rec.Line, key)
-}
-
-var (
-	rePermission  = regexp.MustCompile(`(?i)permission denied`)
-	reGitIdentity = regexp.MustCompile(`(?i)please tell me who you are|author identity unknown|user\.email`)
-	reNoFile      = regexp.MustCompile(`(?i)(?:can't open file|no such file or directory|cannot find|not found|does not exist)[^\n]*?['"‘]?([\w./-]+\.\w+)`)
-)
-
-// failureFix names the concrete change for a failed command.
-func failureFix(rec loop.CommandRecord, output string) (string, *loop.Edit) {
-	w := firstWord(rec.Command)
-	switch {
-	case rec.TimedOut:
-		return fmt.Sprintf("say how long the command at line %d takes, or, if it is a server meant to keep running, say so and how to stop it", rec.Line), nil
-	case reGitIdentity.MatchString(output):
-		return fmt.Sprintf("before line %d, add `git config --global user.name \"Your Name\"` and `git config --global user.email you@example.com` (a fresh machine has no Git identity)", rec.Line),
-			&loop.Edit{InsertBefore: []string{`git config --global user.name "Your Name"`, `git config --global user.email you@example.com`}}
-	case rePermission.MatchString(output) && strings.Contains(w, "/") && !strings.HasPrefix(w, "/usr/") && !strings.HasPrefix(w, "/bin/"):
-		script := strings.TrimPrefix(w, "./")
-		return fmt.Sprintf("make the script executable after creating it: add `chmod +x %s` before line %d", script, rec.Line), &loop.Edit{InsertBefore: []string{"chmod +x " + script}}
-	case rePermission.MatchString(output):
-		return fmt.Sprintf("line %d needs permissions the reader may not have; say whether to use sudo or which permission to set", rec.Line), nil
-	}
-	if m := reNoFile.FindStringSubmatch(output); m != nil {
-		return fmt.Sprintf("`%s` does not exist where line %d runs: add the step that creates it, or the missing `cd` into its directory, before line %d", m[1], rec.Line, rec.Line), nil
-	}
-	if rec.Class == loop.ClassTestFailure {
-		return fmt.Sprintf("the tests at line %d fail when the tutorial is followed as written; check that the code shown earlier is complete and matches what the tests expect", rec.Line), nil
-	}
-	return fmt.Sprintf("line %d fails on a fresh Debian system with: %s — correct the command or add the step it needs before it", rec.Line, firstNonEmpty(keyLine(output), fmt.Sprintf("exit code %d", rec.ExitCode))), nil
-}
-
-// ambiguous records a file the reader is told to create without being told where.
-func (ss *session) ambiguous(s step) {
-	d := loop.Decide(ss.task.Behavior, loop.Observation{Ambiguous: true, Attempts: 1, NoRetry: true})
-	line := s.block.StartLine
-	f := loop.Finding{
-		Step:      section(ss.task.Tutorial, line),
-		Quote:     loop.Clip(s.lead, 200),
-		Line:      line,
-		EndLine:   s.block.EndLine,
-		Problem:   fmt.Sprintf("the tutorial shows the content of a file (\"%s\") but never says its name or where to save it", loop.Clip(lastSentence(s.lead), 120)),
-		Fix:       "name the file and its directory in the sentence before the block (for example \"save it as `/etc/…/name`\")",
-		Question:  "Which file should this go into?",
-		Trigger:   d.Trigger,
-		Iteration: ss.task.Iteration,
-	}
-	ss.res.Findings = append(ss.res.Findings, f)
-	ss.res.AttemptedActions = append(ss.res.AttemptedActions, fmt.Sprintf("line %d: could not tell where to save the file shown", line))
-	ss.task.Events.Emit(loop.NewEvent(loop.EventTrigger, loop.TriggerData{Trigger: d.Trigger, Step: f.Step, Summary: d.Reason}))
-}
-
-// missingDir records a file the prose puts in a directory that does not exist.
-func (ss *session) missingDir(s step) {
-	d := loop.Decide(ss.task.Behavior, loop.Observation{Ambiguous: true, Attempts: 1, NoRetry: true})
-	here := path.Base(ss.cwd)
-	hint := similarDir(append(ss.dirs(context.Background()), here), s.dir)
-	f := loop.Finding{
-		Step:      section(ss.task.Tutorial, s.line),
-		Quote:     loop.Clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(s.line)), 200),
-		Line:      s.line,
-		Problem:   fmt.Sprintf("the tutorial says to create %s in the `%s` directory, but no step creates `%s`%s", s.file, s.dir, s.dir, hint),
-		Fix:       fmt.Sprintf("name the directory the reader actually has%s", hint),
-		Trigger:   d.Trigger,
-		Iteration: ss.task.Iteration,
-	}
-	ss.res.Findings = append(ss.res.Findings, f)
 }
 
 // similarDir suggests an existing directory whose name is close to want.
@@ -615,28 +432,6 @@ func (ss *session) serversUp() string {
 	return strings.Join(ports, ", ")
 }
 
-var reActivate = regexp.MustCompile(`([\w./~-]*)/bin/activate: No such file`)
-
-// venvHint names the virtual environments that exist when a tutorial activates one
-// that does not ("" when not applicable).
-func (ss *session) venvHint(ctx context.Context, output string) string {
-	m := reActivate.FindStringSubmatch(output)
-	if m == nil {
-		return ""
-	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -d */bin/activate .*/bin/activate 2>/dev/null | head -3", Timeout: 10 * time.Second, User: ss.user})
-	if err != nil || strings.TrimSpace(r.Stdout) == "" {
-		return ""
-	}
-	var envs []string
-	for _, f := range strings.Fields(r.Stdout) {
-		envs = append(envs, "`"+strings.TrimSuffix(f, "/bin/activate")+"`")
-	}
-	return fmt.Sprintf("`%s` does not exist, but the virtual environment %s does", m[1], strings.Join(envs, ", "))
-}
-
-var reMissingPath = regexp.MustCompile(`([\w.~/-]+)(?:'|"|:)?:? (?:No such file or directory|cannot access)|cannot access '([^']+)'|can't open '?([\w./~-]+)`)
-
 // madeByFailedScript: the missing path is one a script the tutorial wrote (and whose run
 // failed) mentions, so the failure is a consequence of that run.
 func (ss *session) madeByFailedScript(output string) (int, bool) {
@@ -664,95 +459,4 @@ func (ss *session) madeByFailedScript(output string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-// projectFiles are the files a tool looks for in the directory it runs in.
-var projectFiles = []struct {
-	re   *regexp.Regexp
-	file string
-}{
-	{regexp.MustCompile(`(?i)no rule to make target|no targets specified and no makefile found`), "Makefile"},
-	{regexp.MustCompile(`(?i)could not read package\.json|enoent[^\n]*package\.json`), "package.json"},
-	{regexp.MustCompile(`(?i)could not find .Cargo\.toml.`), "Cargo.toml"},
-	{regexp.MustCompile(`(?i)go\.mod file not found|cannot find main module`), "go.mod"},
-	{regexp.MustCompile(`(?i)no configuration file provided: not found|can't find a suitable configuration file`), "compose.yaml"},
-}
-
-// projectHint finds the project a tool was run outside of: its project file is in a
-// directory below the current one ("the Makefile is in `handbook/`").
-func (ss *session) projectHint(ctx context.Context, rec loop.CommandRecord, output string) (string, string) {
-	for _, pf := range projectFiles {
-		if !pf.re.MatchString(output) {
-			continue
-		}
-		if ok, _ := ss.exists(ctx, path.Join(ss.cwd, pf.file)); ok {
-			return "", ""
-		}
-		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && find . -mindepth 2 -maxdepth 3 -name " + shellQuote(pf.file) + " -not -path '*/node_modules/*' 2>/dev/null | head -n 2", Timeout: 10 * time.Second, User: ss.user})
-		if err != nil {
-			return "", ""
-		}
-		found := strings.Fields(r.Stdout)
-		if len(found) != 1 {
-			return "", ""
-		}
-		dir := strings.TrimPrefix(path.Dir(found[0]), "./")
-		return fmt.Sprintf("the %s is in `%s/`, but the tutorial never says `cd %s`", pf.file, dir, dir), dir
-	}
-	return "", ""
-}
-
-// pathHint names files next to a missing one that the reader probably meant
-// (`~/.ssh/id_rsa.pub` exists where `id_ed25519.pub` does not).
-func (ss *session) pathHint(ctx context.Context, output string) string {
-	m := reMissingPath.FindStringSubmatch(output)
-	if m == nil {
-		return ""
-	}
-	p := firstNonEmpty(m[1], m[2], m[3])
-	ext := path.Ext(p)
-	if ext == "" || len(ext) > 6 {
-		return ""
-	}
-	dir := path.Dir(p)
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -1 " + shellQuote(dir) + " 2>/dev/null | grep -F -- " + shellQuote(ext) + " | head -n 3", Timeout: 10 * time.Second, User: ss.user})
-	if err != nil || strings.TrimSpace(r.Stdout) == "" {
-		return ""
-	}
-	var names []string
-	for _, n := range strings.Fields(r.Stdout) {
-		if strings.HasSuffix(n, ext) && n != path.Base(p) {
-			names = append(names, "`"+path.Join(dir, n)+"`")
-		}
-	}
-	if len(names) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("`%s` does not exist, but %s does: the tutorial names a different file than the steps before it create", p, strings.Join(names, ", "))
-}
-
-// knownErrors are tools' own messages whose fix is known.
-var knownErrors = []struct {
-	re  *regexp.Regexp
-	fix func(ctx context.Context, ss *session) string
-}{
-	{regexp.MustCompile(`Could not locate a Flask application`), func(ctx context.Context, ss *session) string {
-		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && grep -l 'Flask(' *.py 2>/dev/null | head -n 2", Timeout: 10 * time.Second, User: ss.user})
-		mod := "<module>"
-		if err == nil {
-			if f := strings.Fields(r.Stdout); len(f) == 1 {
-				mod = strings.TrimSuffix(f[0], ".py")
-			}
-		}
-		return fmt.Sprintf("`flask run` only finds app.py or wsgi.py by itself: run `flask --app %s run …` (or export FLASK_APP=%s)", mod, mod)
-	}},
-}
-
-func knownErrorFix(ctx context.Context, ss *session, output string) string {
-	for _, k := range knownErrors {
-		if k.re.MatchString(output) {
-			return k.fix(ctx, ss)
-		}
-	}
-	return ""
 }

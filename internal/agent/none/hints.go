@@ -1,0 +1,160 @@
+package none
+
+// Hints name the real cause of a failure by looking at the container: the branch a
+// repository really has, the virtual environment that exists, the project directory a
+// tool was run outside of, a file with a similar name, a tool's known error.
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+var reGitRef = regexp.MustCompile(`(?i)invalid reference|did not match any file|pathspec '[^']*' did not match|not a valid (?:object|branch) name|couldn't find remote ref`)
+
+// gitHint names the branch a repository really has when a git command could not find
+// the one the tutorial names ("" when not applicable).
+func (ss *session) gitHint(ctx context.Context, rec loop.CommandRecord, output string) string {
+	if firstWord(rec.Command) != "git" || !reGitRef.MatchString(output) {
+		return ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && { git branch --format='%(refname:short)' 2>/dev/null | head -5; git symbolic-ref --short HEAD 2>/dev/null; } | sort -u", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 || strings.TrimSpace(r.Stdout) == "" {
+		return ""
+	}
+	branches := strings.Fields(r.Stdout)
+	def, _ := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "git config --get init.defaultBranch || echo master", Timeout: 10 * time.Second, User: ss.user})
+	first := firstNonEmpty(strings.TrimSpace(def.Stdout), "master")
+	return fmt.Sprintf("no such branch: on this Git, `git init` names the first branch `%s` (branches now: `%s`)", first, strings.Join(branches, "`, `"))
+}
+
+// onDisk looks for a command in the directories installers put binaries in.
+func (ss *session) onDisk(ctx context.Context, name string) string {
+	var dirs []string
+	for _, d := range []string{"$HOME/.local/bin", "$HOME/.cargo/bin", "$HOME/go/bin", "/usr/local/go/bin", "$HOME/.deno/bin", "$HOME/.bun/bin", "$HOME/.npm-global/bin", "/usr/local/bin"} {
+		dirs = append(dirs, d+"/"+name)
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "for f in " + strings.Join(dirs, " ") + "; do [ -x \"$f\" ] && { echo \"$f\"; break; }; done; true", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return ""
+	}
+	return strings.TrimSpace(r.Stdout)
+}
+
+var reActivate = regexp.MustCompile(`([\w./~-]*)/bin/activate: No such file`)
+
+// venvHint names the virtual environments that exist when a tutorial activates one
+// that does not ("" when not applicable).
+func (ss *session) venvHint(ctx context.Context, output string) string {
+	m := reActivate.FindStringSubmatch(output)
+	if m == nil {
+		return ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -d */bin/activate .*/bin/activate 2>/dev/null | head -3", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || strings.TrimSpace(r.Stdout) == "" {
+		return ""
+	}
+	var envs []string
+	for _, f := range strings.Fields(r.Stdout) {
+		envs = append(envs, "`"+strings.TrimSuffix(f, "/bin/activate")+"`")
+	}
+	return fmt.Sprintf("`%s` does not exist, but the virtual environment %s does", m[1], strings.Join(envs, ", "))
+}
+
+var reMissingPath = regexp.MustCompile(`([\w.~/-]+)(?:'|"|:)?:? (?:No such file or directory|cannot access)|cannot access '([^']+)'|can't open '?([\w./~-]+)`)
+
+// projectFiles are the files a tool looks for in the directory it runs in.
+var projectFiles = []struct {
+	re   *regexp.Regexp
+	file string
+}{
+	{regexp.MustCompile(`(?i)no rule to make target|no targets specified and no makefile found`), "Makefile"},
+	{regexp.MustCompile(`(?i)could not read package\.json|enoent[^\n]*package\.json`), "package.json"},
+	{regexp.MustCompile(`(?i)could not find .Cargo\.toml.`), "Cargo.toml"},
+	{regexp.MustCompile(`(?i)go\.mod file not found|cannot find main module`), "go.mod"},
+	{regexp.MustCompile(`(?i)no configuration file provided: not found|can't find a suitable configuration file`), "compose.yaml"},
+}
+
+// projectHint finds the project a tool was run outside of: its project file is in a
+// directory below the current one ("the Makefile is in `handbook/`").
+func (ss *session) projectHint(ctx context.Context, rec loop.CommandRecord, output string) (string, string) {
+	for _, pf := range projectFiles {
+		if !pf.re.MatchString(output) {
+			continue
+		}
+		if ok, _ := ss.exists(ctx, path.Join(ss.cwd, pf.file)); ok {
+			return "", ""
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && find . -mindepth 2 -maxdepth 3 -name " + shellQuote(pf.file) + " -not -path '*/node_modules/*' 2>/dev/null | head -n 2", Timeout: 10 * time.Second, User: ss.user})
+		if err != nil {
+			return "", ""
+		}
+		found := strings.Fields(r.Stdout)
+		if len(found) != 1 {
+			return "", ""
+		}
+		dir := strings.TrimPrefix(path.Dir(found[0]), "./")
+		return fmt.Sprintf("the %s is in `%s/`, but the tutorial never says `cd %s`", pf.file, dir, dir), dir
+	}
+	return "", ""
+}
+
+// pathHint names files next to a missing one that the reader probably meant
+// (`~/.ssh/id_rsa.pub` exists where `id_ed25519.pub` does not).
+func (ss *session) pathHint(ctx context.Context, output string) string {
+	m := reMissingPath.FindStringSubmatch(output)
+	if m == nil {
+		return ""
+	}
+	p := firstNonEmpty(m[1], m[2], m[3])
+	ext := path.Ext(p)
+	if ext == "" || len(ext) > 6 {
+		return ""
+	}
+	dir := path.Dir(p)
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -1 " + shellQuote(dir) + " 2>/dev/null | grep -F -- " + shellQuote(ext) + " | head -n 3", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || strings.TrimSpace(r.Stdout) == "" {
+		return ""
+	}
+	var names []string
+	for _, n := range strings.Fields(r.Stdout) {
+		if strings.HasSuffix(n, ext) && n != path.Base(p) {
+			names = append(names, "`"+path.Join(dir, n)+"`")
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("`%s` does not exist, but %s does: the tutorial names a different file than the steps before it create", p, strings.Join(names, ", "))
+}
+
+// knownErrors are tools' own messages whose fix is known.
+var knownErrors = []struct {
+	re  *regexp.Regexp
+	fix func(ctx context.Context, ss *session) string
+}{
+	{regexp.MustCompile(`Could not locate a Flask application`), func(ctx context.Context, ss *session) string {
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && grep -l 'Flask(' *.py 2>/dev/null | head -n 2", Timeout: 10 * time.Second, User: ss.user})
+		mod := "<module>"
+		if err == nil {
+			if f := strings.Fields(r.Stdout); len(f) == 1 {
+				mod = strings.TrimSuffix(f[0], ".py")
+			}
+		}
+		return fmt.Sprintf("`flask run` only finds app.py or wsgi.py by itself: run `flask --app %s run …` (or export FLASK_APP=%s)", mod, mod)
+	}},
+}
+
+func knownErrorFix(ctx context.Context, ss *session, output string) string {
+	for _, k := range knownErrors {
+		if k.re.MatchString(output) {
+			return k.fix(ctx, ss)
+		}
+	}
+	return ""
+}
