@@ -28,6 +28,8 @@ var (
 	reDocuTabs   = regexp.MustCompile(`^\s*<Tabs\b`)
 	reDocuItem   = regexp.MustCompile(`^\s*<TabItem\b([^>]*)>`)
 	reDocuItemX  = regexp.MustCompile(`</TabItem>`)
+	reDocuTabsX  = regexp.MustCompile(`</Tabs>`)
+	reHugoTabsX  = regexp.MustCompile(`\{\{[<%]\s*/tabs\s*[>%]\}\}`)
 	reAttrLabel  = regexp.MustCompile(`(?:label|value)=["{]+([^"}]*)`)
 	reDocuAside  = regexp.MustCompile(`^\s*:::\s*(\w+)\s*(.*)$`)
 	reDocuClose  = regexp.MustCompile(`^\s*:::\s*$`)
@@ -80,6 +82,15 @@ func scan(m *tutorial.LineMap) *scopes {
 	group := 0
 	inGroup := 0
 	var fence string
+	// openTab opens a tab of set (a new set when 0) and records its label.
+	openTab := func(label string, set int, indent int, closer *regexp.Regexp, ln int) {
+		if set == 0 {
+			nextSet++
+			set = nextSet
+		}
+		sc.sets[set] = append(sc.sets[set], label)
+		stack = append(stack, container{kind: "tab", label: label, set: set, indent: indent, closer: closer, start: ln})
+	}
 	for ln := 1; ln <= n; ln++ {
 		line := m.OriginalLine(ln)
 		trim := strings.TrimSpace(line)
@@ -131,35 +142,20 @@ func scan(m *tutorial.LineMap) *scopes {
 			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[2] + " " + ma[3]), indent: len(ma[1]), start: ln})
 		case rePymdTab.MatchString(line):
 			// consecutive pymdown tabs form one set unless marked "new"
-			label := strings.TrimSpace(rePymdTab.FindStringSubmatch(line)[1])
-			set := 0
-			if prev := sc.prevPymdSet(ln, m); prev > 0 {
-				set = prev
-			} else {
-				nextSet++
-				set = nextSet
-			}
-			sc.sets[set] = append(sc.sets[set], label)
-			stack = append(stack, container{kind: "tab", label: label, set: set, indent: -1, closer: rePymdClose, start: ln})
+			openTab(strings.TrimSpace(rePymdTab.FindStringSubmatch(line)[1]), sc.prevPymdSet(ln, m), -1, rePymdClose, ln)
 		case rePymdAside.MatchString(line) && !rePymdClose.MatchString(line):
 			ma := rePymdAside.FindStringSubmatch(line)
 			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: rePymdClose, start: ln})
 		case reDocuTabs.MatchString(line):
 			nextSet++
-			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: regexp.MustCompile(`</Tabs>`), start: ln})
+			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reDocuTabsX, start: ln})
 		case reDocuItem.MatchString(line):
 			attrs := reDocuItem.FindStringSubmatch(line)[1]
 			label := ""
 			if mm := reAttrLabel.FindAllStringSubmatch(attrs, -1); len(mm) > 0 {
 				label = mm[len(mm)-1][1]
 			}
-			set := sc.enclosingSet(stack)
-			if set == 0 {
-				nextSet++
-				set = nextSet
-			}
-			sc.sets[set] = append(sc.sets[set], label)
-			stack = append(stack, container{kind: "tab", label: label, set: set, indent: -1, closer: reDocuItemX, start: ln})
+			openTab(label, sc.enclosingSet(stack), -1, reDocuItemX, ln)
 		case reDocuAside.MatchString(line) && !reDocuClose.MatchString(line):
 			ma := reDocuAside.FindStringSubmatch(line)
 			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: reDocuClose, start: ln})
@@ -175,16 +171,9 @@ func scan(m *tutorial.LineMap) *scopes {
 			stack = append(stack, container{kind: "aside", label: "details " + label, indent: -1, closer: reDetailsX, start: ln})
 		case reHugoTabs.MatchString(line):
 			nextSet++
-			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: regexp.MustCompile(`\{\{[<%]\s*/tabs\s*[>%]\}\}`), start: ln})
+			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reHugoTabsX, start: ln})
 		case reHugoTab.MatchString(line):
-			label := reHugoTab.FindStringSubmatch(line)[1]
-			set := sc.enclosingSet(stack)
-			if set == 0 {
-				nextSet++
-				set = nextSet
-			}
-			sc.sets[set] = append(sc.sets[set], label)
-			stack = append(stack, container{kind: "tab", label: label, set: set, indent: -1, closer: reHugoTabX, start: ln})
+			openTab(reHugoTab.FindStringSubmatch(line)[1], sc.enclosingSet(stack), -1, reHugoTabX, ln)
 		case reHugoCode.MatchString(line):
 			group++
 			inGroup = group
