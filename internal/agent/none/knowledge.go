@@ -60,20 +60,31 @@ var tools = []tool{
 	{Name: "Hugo", Commands: []string{"hugo"}, Aliases: []string{"hugo"}, Debian: "sudo apt-get install -y hugo"},
 	{Name: "Zola", Commands: []string{"zola"}, Aliases: []string{"zola"}, Guide: "https://www.getzola.org/documentation/getting-started/installation/"},
 	{Name: "lsb-release", Commands: []string{"lsb_release"}, Aliases: []string{"lsb-release"}, Debian: "sudo apt-get install -y lsb-release"},
+	{Name: "Flask", Commands: []string{"flask"}, Aliases: []string{"flask"}, Debian: "sudo apt-get install -y python3-flask"},
+	{Name: "uvicorn", Commands: []string{"uvicorn"}, Aliases: []string{"uvicorn"}, Debian: "sudo apt-get install -y python3-uvicorn"},
+	{Name: "Poetry", Commands: []string{"poetry"}, Aliases: []string{"poetry"}, Debian: "sudo apt-get install -y python3-poetry"},
 	{Name: "APT", Commands: []string{"apt", "apt-get", "apt-cache", "add-apt-repository"}, Aliases: []string{"apt"}},
 	{Name: "GnuPG", Commands: []string{"gpg"}, Aliases: []string{"gpg", "gnupg"}, Debian: "sudo apt-get install -y gpg"},
 }
 
 // toolOf returns the tool that provides command, or a tool named after the command.
 func toolOf(command string) tool {
+	if t, ok := knownTool(command); ok {
+		return t
+	}
+	return tool{Name: command, Commands: []string{command}, Aliases: []string{strings.ToLower(command)}}
+}
+
+// knownTool returns the tool of the table that provides command.
+func knownTool(command string) (tool, bool) {
 	for _, t := range tools {
 		for _, c := range t.Commands {
 			if c == command {
-				return t
+				return t, true
 			}
 		}
 	}
-	return tool{Name: command, Commands: []string{command}, Aliases: []string{strings.ToLower(command)}}
+	return tool{}, false
 }
 
 // sameTool reports whether two commands come from one tool (npm and npx: Node.js).

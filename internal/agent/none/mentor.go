@@ -34,17 +34,6 @@ func (Mentor) Advise(_ context.Context, task loop.MentorTask) (loop.MentorResult
 	return loop.MentorResult{Notes: head + "\n\n" + strings.Join(notes, "\n\n"), Fixes: fixes}, nil
 }
 
-// well-known commands and what provides them.
-var providers = map[string]string{
-	"node": "Node.js", "npm": "Node.js (which provides npm)", "npx": "Node.js (which provides npx)",
-	"pip": "pip (python3-pip)", "pip3": "pip (python3-pip)", "python": "Python", "python3": "Python 3",
-	"go": "Go", "cargo": "Rust (rustup provides cargo)", "rustc": "Rust", "java": "a Java runtime (JDK)", "mvn": "Maven",
-	"docker": "Docker", "kubectl": "kubectl", "jq": "jq", "make": "make (build-essential)", "gcc": "a C compiler (build-essential)",
-	"yarn": "Yarn", "pnpm": "pnpm", "ruby": "Ruby", "gem": "Ruby (which provides gem)", "bundle": "Bundler",
-	"psql": "the PostgreSQL client (postgresql-client)", "redis-cli": "Redis tools", "uvicorn": "uvicorn (pip install uvicorn)",
-	"flask": "Flask (pip install flask)", "poetry": "Poetry", "deno": "Deno", "bun": "Bun", "terraform": "Terraform",
-}
-
 // Fix is the rule-based suggested fix for one finding: the finding's own, else by its
 // failure class when it has a line, else by its category. It is the only rule-based fix
 // generator: the loop uses it (loop.Options.RuleFix) for any agent's finding the
@@ -74,9 +63,12 @@ func Fix(f loop.Finding) string {
 		case "package":
 			return fmt.Sprintf("the package `%s` cannot be found on a fresh system; name the right package, or the repository to add first, %s", name, before)
 		default:
-			what := providers[name]
-			if what == "" {
-				what = "`" + name + "`"
+			what := "`" + name + "`"
+			if t, ok := knownTool(name); ok {
+				what = t.Name
+				if t.Debian != "" {
+					what += " (on Debian: `" + t.Debian + "`)"
+				}
 			}
 			return fmt.Sprintf("the tutorial never installs `%s`; add an install step for %s %s, or list it under prerequisites with a link to its installation guide", name, what, before)
 		}

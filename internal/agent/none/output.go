@@ -21,7 +21,7 @@ var (
 	reFileName   = regexp.MustCompile(`^[\w.-]+\.[A-Za-z0-9]{1,8}$|^[\w.-]+/$`)
 	// commands that print nothing when they work
 	quiet = map[string]bool{"cd": true, "export": true, "source": true, ".": true, "mkdir": true, "touch": true, "cp": true, "mv": true,
-		"rm": true, "chmod": true, "ln": true, "git": false, "set": true, "unset": true, "alias": true}
+		"rm": true, "chmod": true, "ln": true, "set": true, "unset": true, "alias": true}
 	reVersionCmd = regexp.MustCompile(`(?:^|\s)(?:--version|-v|-V|version)\b`)
 )
 
