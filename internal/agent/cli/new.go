@@ -60,23 +60,23 @@ type proxy struct {
 	p             *llmproxy.Proxy
 }
 
-// env returns the environment that points the CLI at the proxy.
-func (x *proxy) env(ctx context.Context, sb loop.Sandbox) (map[string]string, error) {
+// env returns the wrapper's environment for reaching the proxy and the run token.
+func (x *proxy) env(ctx context.Context, sb loop.Sandbox) (map[string]string, string, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.p == nil {
 		host, err := sb.HostAddr(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("llm proxy address: %w", err)
+			return nil, "", fmt.Errorf("llm proxy address: %w", err)
 		}
 		// Not tied to ctx (one attempt): the proxy serves the whole run until Close.
 		p, err := llmproxy.Start(context.Background(), host, x.opts)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		x.p = p
 	}
-	return x.p.ContainerEnv(x.containerHost), nil
+	return x.p.ContainerEnv(x.containerHost), x.p.Token(), nil
 }
 
 // overBudget returns the budget error once the run's llm.budget is spent: the loop ends

@@ -251,9 +251,18 @@ func ParseShimLog(data string) []ShimRecord {
 // Every top-level `bash -c` then appends its command and exit code to the log, which
 // gives exit codes for CLIs whose streams hide them (claude, gemini).
 //
-// It also unsets SMILE_PROXY_VARS (the key proxy's base URL and run token): the CLI
-// needs them, the commands it runs for the tutorial must not inherit them.
+// First it announces the shell to the wrapper's key gate (SMILE_GATE), from the shell's
+// own process through bash's /dev/tcp and before any startup file the tutorial may have
+// written: the gate then never lets this process, or what it execs, use the model. Then
+// it unsets SMILE_PROXY_VARS (the gate's address and placeholder key): the CLI needs
+// them, the commands it runs for the tutorial must not inherit them.
 const Shim = `# smile-loop exit-code shim (sourced; records bash -c commands and their exit codes)
+if [ -n "${SMILE_GATE:-}" ] && [ -n "${BASH_VERSION:-}" ]; then
+  eval 'if exec {__smile_fd}<>"/dev/tcp/${SMILE_GATE%:*}/${SMILE_GATE##*:}"; then
+    printf "GET /.smile/shell HTTP/1.0\r\n\r\n" >&"$__smile_fd"; read -r -t 5 __smile_l <&"$__smile_fd"; exec {__smile_fd}>&-
+  fi' 2>/dev/null
+  unset __smile_fd __smile_l
+fi
 if [ -n "${SMILE_PROXY_VARS:-}" ]; then unset $SMILE_PROXY_VARS SMILE_PROXY_VARS; fi
 if [ -n "${SMILE_CMDLOG:-}" ] && [ -n "${BASH_EXECUTION_STRING:-}" ] && [ -z "${__SMILE_SHIM_ACTIVE:-}" ]; then
   export __SMILE_SHIM_ACTIVE=1
