@@ -306,3 +306,25 @@ func TestHeadingsInContainers(t *testing.T) {
 	assert.Equal(t, [][2]int{{1, 1}, {2, 3}, {4, 4}}, got)
 	assert.Equal(t, []string{"Inside a list", "Quoted"}, tu.Map.HeadingPath(5))
 }
+
+// MDX component markup (Mintlify, Starlight, Docusaurus) written without blank lines,
+// with fences indented under the component, parses as MDX reads it: the fences are
+// code blocks at their own lines, and OriginalLine still shows the tags.
+func TestComponentMarkupAroundFences(t *testing.T) {
+	t.Parallel()
+	md := "# Install\n\n<Tabs>\n  <Tab title=\"npm\">\n    ```bash\n    npm i -g tool\n    ```\n  </Tab>\n  <Tab title=\"Linux\">\n    Run the script:\n    ```bash\n    ./install.sh\n    ```\n  </Tab>\n</Tabs>\n\n" +
+		"<details>\n<summary>Uninstall</summary>\n```bash\nrm -rf ~/.tool\n```\n</details>\n\n    indented code stays code\n"
+	tu, err := Parse("t.mdx", []byte(md))
+	require.NoError(t, err)
+	var got []string
+	for _, cb := range tu.Map.CodeBlocks() {
+		got = append(got, strings.Join([]string{cb.Lang, cb.Content}, ":"))
+		if cb.Lang == "bash" {
+			assert.Equal(t, KindFencedCode, cb.Kind)
+		}
+	}
+	assert.Equal(t, []string{"bash:npm i -g tool", "bash:./install.sh", "bash:rm -rf ~/.tool", ":indented code stays code"}, got)
+	assert.Equal(t, 5, tu.Map.CodeBlocks()[0].StartLine)
+	assert.Equal(t, `  <Tab title="Linux">`, tu.Map.OriginalLine(9))
+	assert.Equal(t, "", tu.Map.Line(9))
+}

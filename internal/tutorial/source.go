@@ -2,6 +2,7 @@ package tutorial
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -88,6 +89,74 @@ func dedentContainers(src []byte) []byte {
 		}
 		if fence == "" && reContainer.MatchString(l) {
 			open = append(open, ind)
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// reComponentLine is a line that is only a JSX component tag (MDX: <Tabs>, <TabItem
+// label="Linux">, </Tab>, <Note>, <Steps>) or a <details>/<summary> line.
+var reComponentLine = regexp.MustCompile(`^\s*(?:</?[A-Z][\w.]*(?:\s[^<>]*)?/?>|</?details\b[^>]*>|<summary>.*</summary>)\s*$`)
+
+// separateComponents reads MDX-style component markup as MDX does: a line that is only a
+// component tag becomes a blank line (CommonMark would otherwise take it and the fence
+// right under it for one HTML block), and inside a component the indentation MDX ignores
+// (it has no indented code) is removed, so an indented fence under <Tab> is a fenced
+// block. Line count and order are kept; LineMap.OriginalLine still shows the tags.
+func separateComponents(src []byte) []byte {
+	if !bytes.Contains(src, []byte("<")) {
+		return src
+	}
+	lines := strings.Split(string(src), "\n")
+	found := false
+	for _, l := range lines {
+		if reComponentLine.MatchString(l) {
+			found = true
+			break
+		}
+	}
+	if !found {
+		return src
+	}
+	depth, fence, fenceIndent := 0, "", 0
+	for i, l := range lines {
+		trim := strings.TrimSpace(l)
+		ind := len(l) - len(strings.TrimLeft(l, " \t"))
+		if fence != "" {
+			if depth > 0 {
+				lines[i] = l[min(ind, fenceIndent):]
+			}
+			if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~") {
+			fence = trim[:3]
+			for _, c := range trim[3:] {
+				if c != rune(fence[0]) {
+					break
+				}
+				fence += string(c)
+			}
+			fenceIndent = ind
+			if depth > 0 {
+				lines[i] = trim
+			}
+			continue
+		}
+		if reComponentLine.MatchString(l) {
+			lines[i] = ""
+			switch {
+			case strings.HasPrefix(trim, "</"):
+				depth = max(depth-1, 0)
+			case !strings.HasSuffix(trim, "/>") && !strings.HasPrefix(trim, "<summary"):
+				depth++
+			}
+			continue
+		}
+		if depth > 0 {
+			lines[i] = strings.TrimLeft(l, " \t")
 		}
 	}
 	return []byte(strings.Join(lines, "\n"))

@@ -188,8 +188,8 @@ func joinDir(dir, file string) string {
 	return path.Join(dir, file)
 }
 
-// allBlocks is every code block of the tutorial plus Hugo {{< highlight >}} pairs (which
-// Markdown parsers see as paragraphs), in document order.
+// allBlocks is every code block of the tutorial plus Hugo {{< highlight >}} and Jekyll
+// {% highlight %} pairs (which Markdown parsers see as paragraphs), in document order.
 func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 	blocks := append([]tutorial.CodeBlock(nil), t.Map.CodeBlocks()...)
 	n := t.Map.LineCount()
@@ -228,8 +228,9 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 }
 
 var (
-	reHighlightOpen  = regexp.MustCompile(`^\s*\{\{[<%]\s*highlight\s+(\w+)`)
-	reHighlightClose = regexp.MustCompile(`^\s*\{\{[<%]\s*/\s*highlight\s*[>%]\}\}`)
+	// Hugo {{< highlight bash >}} … {{< /highlight >}}, Jekyll {% highlight bash %} … {% endhighlight %}
+	reHighlightOpen  = regexp.MustCompile(`^\s*(?:\{\{[<%]|\{%-?)\s*highlight\s+(\w+)`)
+	reHighlightClose = regexp.MustCompile(`^\s*(?:\{\{[<%]\s*/\s*highlight\s*[>%]\}\}|\{%-?\s*endhighlight\s*-?%\})`)
 )
 
 // firstCommandOnly: a script block whose first command is followed by a blank line and

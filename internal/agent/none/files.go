@@ -69,7 +69,9 @@ var (
 	reNamelessFile = regexp.MustCompile(`(?i)\b(create|save|put|paste|write|set up|add)\b[^.:]*\bfile\b`)
 	reAppend       = regexp.MustCompile(`(?i)\b(append|add\b[^.]*?\b(?:to|at the end of|under|below|beneath)|insert)\b`)
 	rePathTick     = regexp.MustCompile("`([^`\\s]+)`")
-	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name)=["']?([^"'\s}]+)`)
+	// the info string names the file: ```py title="app.py" (Docusaurus, MkDocs),
+	// ```js [vite.config.js] (VitePress), ```rust,file=src/main.rs
+	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name)=["']?([^"'\s}]+)|\[([^\]\s]+)\]`)
 	reFilenameLine = regexp.MustCompile("(?i)(?:^|\\s)(?:filename|file):\\s*`?([\\w./-]+)`?")
 	reListing      = regexp.MustCompile(`<Listing[^>]*file-name="([^"]+)"`)
 	knownNames     = map[string]bool{"Dockerfile": true, "Makefile": true, "Procfile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "Caddyfile": true, "Jenkinsfile": true, ".env": true}
@@ -79,8 +81,8 @@ var (
 // "Filename:" line or <Listing file-name>, or a sentence of the lead with a write verb
 // and a path after it ("Create `report.sh` with…", "in `app.py`, add:").
 func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, ok bool) {
-	if m := reInfoFile.FindStringSubmatch(cb.Info); m != nil && looksLikePath(m[1]) {
-		return m[1], "", false, true
+	if m := reInfoFile.FindStringSubmatch(cb.Info); m != nil && looksLikePath(m[1]+m[2]) {
+		return m[1] + m[2], "", false, true
 	}
 	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
 		return m[1], "", false, true

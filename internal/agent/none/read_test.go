@@ -47,6 +47,12 @@ func TestReadFollowsTheLinuxTab(t *testing.T) {
 		{"docusaurus", "# Install\n\n<Tabs>\n<TabItem value=\"win\" label=\"Windows\">\n\n```bash\necho win\n```\n\n</TabItem>\n<TabItem value=\"linux\" label=\"Linux\">\n\n```bash\necho linux\n```\n\n</TabItem>\n</Tabs>\n"},
 		{"hugo tabs", "# Install\n\n{{< tabs >}}\n{{< tab name=\"macOS\" >}}\n\n```bash\necho mac\n```\n\n{{< /tab >}}\n{{< tab name=\"Linux\" >}}\n\n```bash\necho linux\n```\n\n{{< /tab >}}\n{{< /tabs >}}\n"},
 		{"hugo code group", "# Run\n\n{{< code >}}\n\n```linux\necho linux\n```\n\n```windows\necho win\n```\n\n{{< /code >}}\n"},
+		{"starlight", "# Install\n\n<Tabs syncKey=\"os\">\n  <TabItem label=\"macOS\">\n\n```sh\necho mac\n```\n\n  </TabItem>\n  <TabItem label=\"Linux\">\n\n```sh\necho linux\n```\n\n  </TabItem>\n</Tabs>\n\n<Aside type=\"tip\">\n\n```sh\necho aside\n```\n\n</Aside>\n"},
+		{"mintlify", "# Install\n\n<Tabs>\n  <Tab title=\"Windows\">\n```powershell\nwinget install tool\n```\n  </Tab>\n  <Tab title=\"Linux\">\n```bash\necho linux\n```\n  </Tab>\n</Tabs>\n\n<Note>\n```bash\necho note\n```\n</Note>\n"},
+		{"gitlab", "# Install\n\n::Tabs\n\n:::TabTitle macOS\n\n```shell\necho mac\n```\n\n:::TabTitle Linux\n\n```shell\necho linux\n```\n\n::EndTabs\n"},
+		{"myst colon fences", "# Install\n\n::::{tab-set}\n\n:::{tab-item} Windows\n```powershell\nwinget install tool\n```\n:::\n\n:::{tab-item} Linux\n```bash\necho linux\n```\n:::\n\n::::\n\n:::{note}\n```bash\necho note\n```\n:::\n"},
+		{"vitepress code group", "# Install\n\n::: code-group\n\n```sh [macOS]\necho mac\n```\n\n```sh [Linux]\necho linux\n```\n\n:::\n\n::: tip\n```sh\necho tip\n```\n:::\n"},
+		{"jekyll highlight", "# Install\n\n{% highlight bash %}\necho linux\n{% endhighlight %}\n\nOn macOS:\n\n{% highlight bash %}\nbrew install tool\n{% endhighlight %}\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -117,7 +123,8 @@ func TestReadFilesToCreate(t *testing.T) {
 	t.Parallel()
 	md := "# Files\n\nCreate `report.sh` with the following content:\n\n```bash\n#!/bin/sh\necho report\n```\n\nFilename: src/main.rs\n\n```rust\n# use std::io;\nfn main() {}\n```\n\n" +
 		"Add the dependency to `Cargo.toml`:\n\n```toml\nserde = \"1\"\n```\n\nNow write a heredoc:\n\n```bash\ncat > notes.txt <<'EOF'\nhi\nEOF\n```\n\n" +
-		"1. Using your editor, create a file called app.go in the `service` directory.\n2. At the top of app.go, paste the following:\n\n    ```\n    package main\n    ```\n"
+		"1. Using your editor, create a file called app.go in the `service` directory.\n2. At the top of app.go, paste the following:\n\n    ```\n    package main\n    ```\n\n" +
+		"Then the site's configuration:\n\n```js [docs/config.mjs]\nexport default {}\n```\n"
 	tut, err := tutorial.Parse("t.md", []byte(md))
 	require.NoError(t, err)
 	var writes []step
@@ -130,7 +137,7 @@ func TestReadFilesToCreate(t *testing.T) {
 			run = append(run, s.command.Text)
 		}
 	}
-	require.Len(t, writes, 5)
+	require.Len(t, writes, 6)
 	assert.Equal(t, "report.sh", writes[0].file, "a bash block introduced as a file's content is the file, not commands")
 	assert.Equal(t, "src/main.rs", writes[1].file)
 	assert.NotContains(t, writes[1].content, "use std::io", "rustdoc's hidden lines are not on the page")
@@ -140,6 +147,7 @@ func TestReadFilesToCreate(t *testing.T) {
 	assert.Equal(t, "service", writes[3].dir)
 	assert.Equal(t, "service/app.go", writes[4].file, "the fragment goes into the file the prose named")
 	assert.True(t, writes[4].appendF)
+	assert.Equal(t, "docs/config.mjs", writes[5].file, "VitePress names the file in the fence's [label]")
 	assert.Equal(t, []string{"cat > notes.txt <<'EOF'\nhi\nEOF"}, run, "a heredoc stays a command")
 }
 

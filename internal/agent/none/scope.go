@@ -8,8 +8,11 @@ import (
 )
 
 // A container is markup around a code block that changes whether a reader runs it:
-// a tab of a tab set (MkDocs `=== "Windows"`, pymdown `/// tab`, Docusaurus
-// `<TabItem>`, Hugo `{{< tab >}}`), or an aside (an admonition, `<details>`).
+// a tab of a tab set (MkDocs `=== "Windows"`, pymdown `/// tab`, Docusaurus and
+// Starlight `<TabItem>`, Mintlify `<Tab>`, Hugo `{{< tab >}}`, GitLab `:::TabTitle`,
+// MyST `:::{tab-item}`), a code group whose blocks are tabs (Hugo `{{< code >}}`,
+// VitePress `::: code-group`, Mintlify `<CodeGroup>`), or an aside (an admonition,
+// MyST `:::{note}`, Starlight `<Aside>`, `<details>`).
 type container struct {
 	kind   string // "tab" or "aside"
 	label  string // the tab's label or the aside's title
@@ -26,11 +29,11 @@ var (
 	rePymdAside  = regexp.MustCompile(`^\s*///\s*(\w+)(?:\s*\|\s*(.*))?$`)
 	rePymdClose  = regexp.MustCompile(`^\s*///\s*$`)
 	reDocuTabs   = regexp.MustCompile(`^\s*<Tabs\b`)
-	reDocuItem   = regexp.MustCompile(`^\s*<TabItem\b([^>]*)>`)
-	reDocuItemX  = regexp.MustCompile(`</TabItem>`)
+	reDocuItem   = regexp.MustCompile(`^\s*<Tab(?:Item)?\b([^>]*)>`) // Docusaurus/Starlight TabItem, Mintlify Tab
+	reDocuItemX  = regexp.MustCompile(`</Tab(?:Item)?>`)
 	reDocuTabsX  = regexp.MustCompile(`</Tabs>`)
 	reHugoTabsX  = regexp.MustCompile(`\{\{[<%]\s*/tabs\s*[>%]\}\}`)
-	reAttrLabel  = regexp.MustCompile(`(?:label|value)=["{]+([^"}]*)`)
+	reAttrLabel  = regexp.MustCompile(`(?:label|value|title)=["{']+([^"'}]*)`)
 	reDocuAside  = regexp.MustCompile(`^\s*:::\s*(\w+)\s*(.*)$`)
 	reDocuClose  = regexp.MustCompile(`^\s*:::\s*$`)
 	reDetails    = regexp.MustCompile(`(?i)^\s*<details\b`)
@@ -46,7 +49,23 @@ var (
 	reZolaAside  = regexp.MustCompile(`^\s*\{%\s*(details|note|warning|info)\b(.*)%\}`)
 	reZolaEnd    = regexp.MustCompile(`^\s*\{%\s*end\s*%\}`)
 	reGHAlert    = regexp.MustCompile(`^\s*>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]`)
+	// VitePress `::: code-group` and Mintlify `<CodeGroup>`: their fenced blocks are tabs
+	// named by the fence's label (```sh [npm], ```bash npm).
+	reCodeGroup  = regexp.MustCompile(`^\s*(?::::\s*code-group\s*$|<CodeGroup\b[^>]*>\s*$)`)
+	reCodeGroupX = regexp.MustCompile(`^\s*(?::::\s*$|</CodeGroup>)`)
+	// GitLab docs: ::Tabs, :::TabTitle Linux, ::EndTabs
+	reGLTabs  = regexp.MustCompile(`^\s*::Tabs\s*$`)
+	reGLTab   = regexp.MustCompile(`^\s*:::TabTitle\s+(.+?)\s*$`)
+	reGLTabsX = regexp.MustCompile(`^\s*::EndTabs\s*$`)
+	// MyST colon fences: ::::{tab-set}, :::{tab-item} Linux, :::{note}, closed by as many colons
+	reMySTColon = regexp.MustCompile(`^\s*(:{3,})\{([\w-]+)\}\s*(.*?)\s*$`)
+	// MDX components: Starlight <Aside>, Mintlify <Note>, <Warning>, <Tip>, <Info>, …
+	reMDXAside = regexp.MustCompile(`^\s*<(Aside|Note|Warning|Tip|Info|Callout|Check|Danger|Caution|Details)\b[^>]*>`)
 )
+
+// mystAsides are the MyST/Sphinx directives that hold a side note.
+var mystAsides = map[string]bool{"note": true, "tip": true, "hint": true, "warning": true, "caution": true, "attention": true,
+	"danger": true, "error": true, "important": true, "seealso": true, "admonition": true, "dropdown": true, "sidebar": true, "aside": true}
 
 // scopes maps every line of a tutorial to the containers around it.
 type scopes struct {
@@ -126,6 +145,38 @@ func scan(m *tutorial.LineMap) *scopes {
 			if inGroup > 0 {
 				sc.codeGroup[ln] = inGroup
 			}
+		case reCodeGroup.MatchString(line):
+			group++
+			inGroup = group
+			stack = append(stack, container{kind: "group", indent: -1, closer: reCodeGroupX, start: ln})
+		case reGLTabs.MatchString(line):
+			nextSet++
+			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reGLTabsX, start: ln})
+		case reGLTab.MatchString(line):
+			if k := len(stack) - 1; k >= 0 && stack[k].kind == "tab" && stack[k].closer == reGLTab {
+				stack = stack[:k] // the previous tab ends where the next one starts
+			}
+			openTab(reGLTab.FindStringSubmatch(line)[1], sc.enclosingSet(stack), -1, reGLTab, ln)
+		case reMySTColon.MatchString(line):
+			mm := reMySTColon.FindStringSubmatch(line)
+			closer := regexp.MustCompile(`^\s*` + mm[1] + `\s*$`)
+			switch {
+			case mm[2] == "tab-set":
+				nextSet++
+				stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: closer, start: ln})
+			case mm[2] == "tab-item":
+				openTab(mm[3], sc.enclosingSet(stack), -1, closer, ln)
+			case mystAsides[mm[2]]:
+				stack = append(stack, container{kind: "aside", label: strings.TrimSpace(mm[2] + " " + mm[3]), indent: -1, closer: closer, start: ln})
+			default: // another directive: neutral, but its closing colons are its own
+				stack = append(stack, container{kind: "directive", indent: -1, closer: closer, start: ln})
+			}
+		case reMDXAside.MatchString(line):
+			ma := reMDXAside.FindStringSubmatch(line)
+			closer := regexp.MustCompile(`</` + ma[1] + `>`)
+			if !closer.MatchString(line) { // a one-line note holds no code block
+				stack = append(stack, container{kind: "aside", label: ma[1], indent: -1, closer: closer, start: ln})
+			}
 		case reMkTab.MatchString(line):
 			mt := reMkTab.FindStringSubmatch(line)
 			ind := len(mt[1])
@@ -200,6 +251,11 @@ func scan(m *tutorial.LineMap) *scopes {
 			// a closing line ends the innermost container it closes
 			for i := len(stack) - 1; i >= 0; i-- {
 				if c := stack[i]; c.closer != nil && c.closer.MatchString(line) {
+					for _, gone := range stack[i:] {
+						if gone.kind == "group" {
+							inGroup = 0
+						}
+					}
 					stack = stack[:i]
 					break
 				}
@@ -296,14 +352,28 @@ func groupSkip(sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) s
 	var labels []string
 	for _, b := range blocks {
 		if sc.codeGroup[b.StartLine] == g {
-			labels = append(labels, b.Lang)
+			labels = append(labels, groupLabel(b))
 		}
 	}
 	if len(labels) < 2 {
 		return ""
 	}
-	if chosen := chosenTab(labels); chosen != cb.Lang {
-		return "tab \"" + cb.Lang + "\" of a code group (followed \"" + chosen + "\" instead)"
+	if chosen, own := chosenTab(labels), groupLabel(cb); chosen != own {
+		return "tab \"" + own + "\" of a code group (followed \"" + chosen + "\" instead)"
 	}
 	return ""
+}
+
+var reFenceLabel = regexp.MustCompile(`\[([^\]]+)\]`)
+
+// groupLabel names a block's tab in a code group: VitePress's ```sh [npm], Mintlify's
+// ```bash npm, else the info string's language (Hugo's ```linux).
+func groupLabel(cb tutorial.CodeBlock) string {
+	if m := reFenceLabel.FindStringSubmatch(cb.Info); m != nil {
+		return m[1]
+	}
+	if f := strings.Fields(cb.Info); len(f) >= 2 && !strings.ContainsAny(f[1], "={}") {
+		return strings.Join(f[1:], " ")
+	}
+	return cb.Lang
 }
