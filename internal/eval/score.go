@@ -58,12 +58,14 @@ func (r region) has(line int) bool { return line >= r.start && line <= r.end }
 // when the next non-blank line opens one.
 type regions struct {
 	lines  []string
-	blocks []region // code blocks: fenced or indented (goldmark) and Hugo highlight pairs
+	blocks []region // code blocks: fenced or indented (goldmark) and Hugo/Jekyll highlight pairs
 }
 
 var (
-	reHugoOpen  = regexp.MustCompile(`^\s*\{\{[<%]\s*highlight\b`)
-	reHugoClose = regexp.MustCompile(`^\s*\{\{[<%]\s*/\s*highlight\s*[>%]\}\}`)
+	// Hugo {{< highlight >}} pairs, and Jekyll's {% highlight %} … {% endhighlight %},
+	// which Markdown parsers see as paragraphs in the same way
+	reHugoOpen  = regexp.MustCompile(`^\s*(?:\{\{[<%]|\{%-?)\s*highlight\b`)
+	reHugoClose = regexp.MustCompile(`^\s*(?:\{\{[<%]\s*/\s*highlight\s*[>%]\}\}|\{%-?\s*endhighlight\s*-?%\})`)
 )
 
 func newRegions(path string, raw []byte) (*regions, error) {
