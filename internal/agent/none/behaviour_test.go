@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,4 +164,69 @@ func TestRootOnlyStepsProjectsAndSimilarFiles(t *testing.T) {
 		}
 	}
 	assert.ElementsMatch(t, []int{5, 18, 25}, lines)
+}
+
+// A reader who hits a gap applies its fix and goes on: the later, independent gap is
+// found on its own (a push to main from a repository whose branch is master), the
+// commits after the identity gap work, and nothing after the recovered step is blamed
+// on it.
+func TestRecoveryFindsTheNextIndependentGap(t *testing.T) {
+	t.Parallel()
+	md := "# Share\n\n```bash\ngit init --bare ~/remote.git\ngit clone ~/remote.git work\ncd work\necho hi > README.md\ngit add README.md\ngit commit -m first\ngit push -u origin main\n```\n\n" +
+		"```bash\necho more >> README.md\ngit commit -am second\ngit push origin main\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	ident, push := res.Findings[0], res.Findings[1]
+	assert.Equal(t, 9, ident.Line)
+	assert.Contains(t, ident.Fix, "git config --global user.name")
+	assert.Empty(t, ident.AlsoAt, "the reader set an identity and went on: the second commit works")
+	assert.Equal(t, 10, push.Line)
+	assert.Contains(t, push.Problem, "master")
+	assert.Contains(t, push.Fix, "git branch -M main")
+	assert.Empty(t, push.AlsoAt, "after `git branch -M main` the later push works")
+	require.NotNil(t, res.Coverage)
+	assert.Empty(t, res.Coverage.Unverified, "a push to a repository on this machine needs no network")
+	var recovered int
+	for _, n := range res.Coverage.Heuristics {
+		if strings.Contains(n.Reason, "went on after applying the fix") {
+			recovered++
+		}
+	}
+	assert.Equal(t, 2, recovered)
+}
+
+// A failure the prose right after foresees, with its remedy, is not a gap; a program
+// writing into a directory nothing creates is, with `mkdir -p` as its fix; output shown
+// for a step that fails because the step before it failed is folded into that gap.
+func TestForeseenFailuresMissingDirectoriesAndOutputAfterAFailure(t *testing.T) {
+	t.Parallel()
+	md := "# Notes\n\nCheck for the checksum tool:\n\n```\n$ xxd -v\n```\n\nIf you get `command not found`, install it with `sudo apt-get install -y xxd`.\n\n" +
+		"## Save a note\n\n```bash\npython3 -c 'open(__import__(\"os\").path.expanduser(\"~/.local/share/notes/n.txt\"), \"a\").write(\"x\\n\")'\n```\n\n" +
+		"```bash\npython3 -c 'import sys; sys.exit(3)'\n```\n\nThe folder now holds:\n\n```console\n$ ls ~/.local/share/notes\nn.txt\nold.txt\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	dir, exit3 := res.Findings[0], res.Findings[1]
+	assert.Equal(t, 14, dir.Line)
+	assert.Contains(t, dir.Fix, "mkdir -p ~/.local/share/notes")
+	assert.Equal(t, 18, exit3.Line)
+	assert.Equal(t, []int{24}, exit3.AlsoAt, "the listing right after a failed step depends on it")
+	require.NotNil(t, res.Coverage)
+	var foreseen bool
+	for _, n := range res.Coverage.Heuristics {
+		foreseen = foreseen || n.Line == 6 && strings.Contains(n.Reason, "foresees")
+	}
+	assert.True(t, foreseen, "%+v", res.Coverage.Heuristics)
+}
+
+// A server the heuristics do not know, stopped by the timeout and started again in
+// the background, does not collide with itself: the timeout kills the first one.
+func TestUnknownServerIsRestartedCleanly(t *testing.T) {
+	t.Parallel()
+	md := "# Serve\n\n```bash\necho ready\n```\n\n```bash\npython3 -c 'import http.server as h; print(\"listening on 8765\", flush=True); h.HTTPServer((\"127.0.0.1\", 8765), h.SimpleHTTPRequestHandler).serve_forever()'\n```\n\n" +
+		"```bash\ncurl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8765/\n```\n"
+	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 4 })
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+	require.Len(t, res.Commands, 3)
+	assert.True(t, res.Commands[1].Background, "%+v", res.Commands[1])
+	assert.Contains(t, res.Commands[2].Output, "200")
 }

@@ -35,12 +35,43 @@ func shellSteps(cb tutorial.CodeBlock, lead, heuristic string) []step {
 	for i := range cmds {
 		c := &cmds[i]
 		s := step{kind: runStep, block: cb, command: c, line: c.StartLine, lead: lead, reason: heuristic}
-		if why := commandSkip(c.Text); why != "" {
+		if text, note := substitutePersonal(c.Text); note != "" {
+			// the reader types their own name or e-mail: any plausible value runs the same
+			sub := *c
+			sub.Text = text
+			s.command, s.reason = &sub, strings.TrimPrefix(heuristic+"; "+note, "; ")
+		}
+		if why := commandSkip(s.command.Text); why != "" {
 			s.kind, s.reason = skipStep, why
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// rePersonal is a placeholder for the reader's own name, e-mail or user name: a value
+// that works whatever it is (git config user.name "<your-name>").
+var rePersonal = regexp.MustCompile(`(?i)<\s*(?:your[ _-]?)?(?:full[ _-]?|first[ _-]?|git[ _-]?)?(name|e-?mail(?:[ _-]?address)?|user[ _-]?name|user|login|handle|author)\s*>|\bYOUR_(NAME|EMAIL|USERNAME|USER)\b|\byour[_-](name|email|username)\b`)
+
+// substitutePersonal replaces the reader's own values with plausible ones and says so
+// ("" when the command has none).
+func substitutePersonal(cmd string) (string, string) {
+	var used []string
+	out := rePersonal.ReplaceAllStringFunc(cmd, func(m string) string {
+		used = append(used, m)
+		l := strings.ToLower(m)
+		switch {
+		case strings.Contains(l, "mail"):
+			return "ada@learner.test"
+		case strings.Contains(l, "user") || strings.Contains(l, "login") || strings.Contains(l, "handle"):
+			return "ada"
+		}
+		return "Ada"
+	})
+	if len(used) == 0 {
+		return cmd, ""
+	}
+	return out, "substituted the reader's own value for " + strings.Join(used, ", ")
 }
 
 var reFileWord = regexp.MustCompile(`(?i)\b(file|preferences|configuration|config)\b`)

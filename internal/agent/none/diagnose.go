@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
 )
@@ -45,6 +46,15 @@ var reAsked = regexp.MustCompile(`(?i)\[y/n\]|\[yes/no\]|press (?:enter|return|a
 var reLocalURL = regexp.MustCompile(`(?i)\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d+)?\b`)
 
 // reRemoteGit: git subcommands that talk to a remote (the network and an account).
+// reGitLocal: a remote Git command that failed for a reason of the local repository (or
+// a remote on this machine), which the network does not explain.
+var reGitLocal = regexp.MustCompile(`(?i)src refspec \S+ does not match any|\[rejected\]|non-fast-forward|not a git repository|does not appear to be a git repository|couldn't find remote ref|no such (?:branch|ref)|does not have any commits|unknown revision`)
+
+var reRefspec = regexp.MustCompile(`src refspec (\S+) does not match any`)
+
+// reURL: a command naming a remote host.
+var reURL = regexp.MustCompile(`\b(?:https?|ssh|git)://|\bgit@[\w.-]+:`)
+
 var reRemoteGit = regexp.MustCompile(`^git\s+(?:-\S+\s+)*(?:push|pull|fetch|clone|ls-remote|submodule\s+update)\b`)
 
 // reOtherSystem: skip reasons that mean the step is not for this reader's system.
@@ -70,6 +80,13 @@ var systemdCommands = map[string]bool{"systemctl": true, "journalctl": true, "se
 // judge decides what a failed command means: a consequence of an earlier root, an
 // unverifiable step (no network in the sandbox), an environment finding, or a gap.
 func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRecord, output string) {
+	if why, fix := ss.anticipated(st, output); why != "" {
+		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: "failed as the tutorial foresees right after it (\"" + loop.Clip(why, 100) + "\")"})
+		if fix != "" && !ss.noVerify {
+			ss.recover(ctx, st, []string{fix})
+		}
+		return
+	}
 	kind, name := loop.MissingDependency(rec.ExitCode, output)
 	if kind == "" && rec.ExitCode == 127 {
 		kind, name = "command", firstWord(rec.Command)
@@ -132,7 +149,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, r)
 		return
 	}
-	if reNetwork.MatchString(output) || networkExit(rec) || reRemoteGit.MatchString(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))) {
+	if reNetwork.MatchString(output) || networkExit(rec) || reRemoteGit.MatchString(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))) && (!reGitLocal.MatchString(output) || reURL.MatchString(rec.Command)) {
 		r := ss.unverified(rec, "needs the network, which the sandbox does not have ("+keyLine(output)+")")
 		ss.taint(rec.Command, r)
 		if cdTarget(rec.Command) != "" {
@@ -203,10 +220,24 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, ss.lastFailRoot)
 		return
 	}
+	if r, ok := ss.failedIdentity(output); ok {
+		// no identity because the step that was to set it failed
+		ss.consequence(r, rec)
+		return
+	}
 	f := loop.Finding{Problem: failureProblem(rec, output)}
 	f.Fix, f.Edit = failureFix(rec, output)
 	if f.Edit != nil {
 		f.Category = "missing step"
+	}
+	if f.Edit == nil {
+		if dir := ss.missingParent(ctx, output); dir != "" {
+			// the program writes into a directory nothing created
+			f.Problem += fmt.Sprintf("; the directory `%s` does not exist and nothing in the tutorial creates it", dir)
+			f.Fix = fmt.Sprintf("add `mkdir -p %s` before line %d (or say that the program needs it)", dir, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{"mkdir -p " + dir}}
+			f.Category = "missing step"
+		}
 	}
 	if hint, dir := ss.projectHint(ctx, rec, output); hint != "" {
 		f.Problem += "; " + hint
@@ -229,6 +260,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if hint := ss.gitHint(ctx, rec, output); hint != "" {
 		f.Problem += "; " + hint
 		f.Fix = "use the branch the repository actually has (" + hint + "), or create it first"
+		if m := reRefspec.FindStringSubmatch(output); m != nil {
+			// pushing main from a repository whose first branch is master
+			f.Fix = fmt.Sprintf("name the branch before pushing: add `git branch -M %s` before line %d (or create the repository with `git init -b %s`)", m[1], rec.Line, m[1])
+			f.Edit = &loop.Edit{InsertBefore: []string{"git branch -M " + m[1]}}
+			f.Category = "missing step"
+		}
 	}
 	r := ss.addFinding(rec, f, output)
 	ss.taint(rec.Command, r)
@@ -292,8 +329,8 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	}
 	// it printed what the tutorial shows: it does what the tutorial expects, whatever
 	// its exit code (grep -c with no match, a deliberate error)
-	if first := strings.Join(strings.Fields(strings.SplitN(strings.TrimSpace(shown), "\n", 2)[0]), " "); len(first) >= 4 &&
-		strings.Contains(strings.Join(strings.Fields(output), " "), first) {
+	if first := strings.Join(strings.Fields(sameHome(strings.SplitN(strings.TrimSpace(shown), "\n", 2)[0])), " "); len(first) >= 4 &&
+		strings.Contains(strings.Join(strings.Fields(sameHome(output)), " "), first) {
 		return true
 	}
 	if !reErrorLine.MatchString(shown) {
@@ -339,6 +376,11 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 			Fix:     fmt.Sprintf("after the install step, tell the reader to open a new shell or run `export PATH=\"%s:$PATH\"` before line %d", path.Dir(found), rec.Line),
 			Edit:    &loop.Edit{InsertBefore: []string{fmt.Sprintf(`export PATH="%s:$PATH"`, path.Dir(found))}},
 		}, output)
+	}
+	if t.Debian == "" && t.Guide == "" {
+		if pkg := ss.debianPackage(ctx, name); pkg != "" {
+			t.Debian = "sudo apt-get install -y " + pkg
+		}
 	}
 	how := ""
 	switch {
@@ -459,4 +501,115 @@ func (ss *session) madeByFailedScript(output string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// failedIdentity: Git has no identity and an earlier step that sets one (git config
+// user.name or user.email) failed; it returns that step's root.
+func (ss *session) failedIdentity(output string) (int, bool) {
+	if !reGitIdentity.MatchString(output) {
+		return 0, false
+	}
+	for r := len(ss.roots) - 1; r >= 0; r-- {
+		if fi := ss.roots[r].finding; fi >= 0 {
+			c := ss.res.Findings[fi].Command
+			if firstWord(c) == "git" && strings.Contains(c, " config") && strings.Contains(c, "user.") {
+				return r, true
+			}
+		}
+	}
+	return 0, false
+}
+
+var (
+	// reForesees: a sentence that foresees a failure ("If you get `No such file or
+	// directory`, install it with …", "If the command is not found, …").
+	reForesees      = regexp.MustCompile(`(?i)^(?:if|when|should)\b.*\b(?:get|see|says?|prints?|fails?|errors?|not found|no such file|missing|not installed|isn't installed)\b`)
+	reNotFoundWords = regexp.MustCompile(`(?i)not found|no such file|not installed|isn't installed|missing`)
+	reProseSentence = regexp.MustCompile(`[.!?]\s+`)
+)
+
+// anticipated: the prose right after the step's block foresees this failure and says
+// what to do, so the tutorial handles it. It returns that sentence and the remedy
+// command it names in backticks ("" when none); "" when the prose foresees nothing.
+func (ss *session) anticipated(st step, output string) (string, string) {
+	t := ss.task.Tutorial
+	if t == nil || t.Map == nil || st.block.EndLine <= 0 {
+		return "", ""
+	}
+	n := st.block.EndLine + 1
+	for n <= t.Map.LineCount() && strings.TrimSpace(t.Map.Line(n)) == "" {
+		n++
+	}
+	var para []string
+	for ; n <= t.Map.LineCount() && len(para) < 4; n++ {
+		l := strings.TrimSpace(t.Map.Line(n))
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") || strings.HasPrefix(l, "<") || strings.HasPrefix(l, "{") {
+			break
+		}
+		para = append(para, l)
+	}
+	low := strings.ToLower(output)
+	for _, sent := range reProseSentence.Split(strings.Join(para, " "), -1) {
+		if !reForesees.MatchString(sent) {
+			continue
+		}
+		seen := reNotFoundWords.MatchString(sent) && reNotThere.MatchString(output)
+		fix := ""
+		for _, q := range rePathTick.FindAllStringSubmatch(strings.ReplaceAll(sent, " ", "\x00"), -1) {
+			span := strings.ReplaceAll(q[1], "\x00", " ")
+			switch {
+			case len(span) >= 6 && strings.Contains(low, strings.ToLower(span)):
+				seen = true
+			case fix == "" && knownCommands[firstWord(span)] && strings.Contains(span, " "):
+				fix = span
+			}
+		}
+		if seen {
+			return sent, fix
+		}
+	}
+	return "", ""
+}
+
+var reDebianName = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+$`)
+
+// debianPackage is the Debian package named like a command the tools table does not
+// know (stow, shellcheck, logrotate), when the container's package lists have one.
+func (ss *session) debianPackage(ctx context.Context, name string) string {
+	if !reDebianName.MatchString(name) {
+		return ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "apt-cache show --no-all-versions -- " + name + " >/dev/null 2>&1", Timeout: 20 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return ""
+	}
+	return name
+}
+
+var reAbsPath = regexp.MustCompile(`(/[\w.+@-]+(?:/[\w.+@-]+)+)`)
+
+// missingParent is the directory (written with ~ for the home) that a path in a "No such
+// file or directory" line lives in, when that directory, under the home, the work
+// directory or /tmp, does not exist: a program that writes there needs it created first.
+func (ss *session) missingParent(ctx context.Context, output string) string {
+	for _, l := range strings.Split(output, "\n") {
+		if !strings.Contains(strings.ToLower(l), "no such file or directory") {
+			continue
+		}
+		for _, p := range reAbsPath.FindAllString(l, 3) {
+			dir, home := path.Dir(p), firstNonEmpty(ss.home, "/root")
+			if !strings.HasPrefix(dir, home+"/") && !strings.HasPrefix(dir, loop.WorkMount+"/") && !strings.HasPrefix(dir, "/tmp/") {
+				continue // only where a program keeps its own data
+			}
+			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ ! -e " + shellQuote(dir) + " ]", Timeout: 10 * time.Second, User: ss.user})
+			if err != nil || r.ExitCode != 0 {
+				continue
+			}
+			if strings.HasPrefix(dir, home+"/") {
+				return "~" + strings.TrimPrefix(dir, home)
+			}
+			return dir
+		}
+	}
+	return ""
 }

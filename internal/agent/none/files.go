@@ -31,9 +31,19 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 			}
 			continue
 		}
-		if strings.HasPrefix(l, "{{") || strings.HasPrefix(l, "===") || strings.HasPrefix(l, "<") {
+		if strings.HasPrefix(l, "<") && reInlineTag.MatchString(l) {
+			l = strings.TrimSpace(reTag.ReplaceAllString(l, "")) // a caption: <span class="filename">Filename: x</span>
+		}
+		if l == "" || strings.HasPrefix(l, "{{") || strings.HasPrefix(l, "===") || strings.HasPrefix(l, "<") {
 			continue // markup lines of tabs and shortcodes
 		}
+		l = reEmphPath.ReplaceAllStringFunc(l, func(m string) string {
+			// *lib/todo.rb* and **Rakefile** name files as `lib/todo.rb` does
+			if inner := strings.Trim(m, "*_"); looksLikePath(inner) {
+				return "`" + inner + "`"
+			}
+			return m
+		})
 		cur = append([]string{l}, cur...)
 		if reListItem.MatchString(raw) && indentOf(raw) < indentOf(t.Map.Line(cb.StartLine))+1 {
 			// the list item that holds the block: its first paragraph ends the lead
@@ -62,9 +72,15 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 var reListItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`)
 
 var (
+	reInlineTag = regexp.MustCompile(`(?i)^<(?:span|p|strong|em|b|i|code|small|figcaption|div)\b`)
+	reTag       = regexp.MustCompile(`<[^<>]+>`)
+	reEmphPath  = regexp.MustCompile(`(?:\*\*?|\b__?)[\w./~-]+(?:\*\*?|__?\b)`)
+)
+
+var (
 	// a verb telling the reader to put the block into a file; the path must follow it in
 	// the same sentence
-	reWriteVerb = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append|insert)\b`)
+	reWriteVerb = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append|insert|wrote|created|saved|added|pasted|placed|edited|appended)\b`)
 	// "Create a file with this content:" without saying which
 	reNamelessFile = regexp.MustCompile(`(?i)\b(create|save|put|paste|write|set up|add)\b[^.:]*\bfile\b`)
 	reAppend       = regexp.MustCompile(`(?i)\b(append|add\b[^.]*?\b(?:to|at the end of|under|below|beneath)|insert)\b`)
@@ -74,7 +90,9 @@ var (
 	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name)=["']?([^"'\s}]+)|\[([^\]\s]+)\]`)
 	reFilenameLine = regexp.MustCompile("(?i)(?:^|\\s)(?:filename|file):\\s*`?([\\w./-]+)`?")
 	reListing      = regexp.MustCompile(`<Listing[^>]*file-name="([^"]+)"`)
-	knownNames     = map[string]bool{"Dockerfile": true, "Makefile": true, "Procfile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "Caddyfile": true, "Jenkinsfile": true, ".env": true}
+	knownNames     = map[string]bool{"Dockerfile": true, "Makefile": true, "Procfile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "Caddyfile": true, "Jenkinsfile": true, ".env": true,
+		"Rakefile": true, "Brewfile": true, "Pipfile": true, "Containerfile": true, "Taskfile": true, "Snakefile": true, "Earthfile": true,
+		"Guardfile": true, "Capfile": true, "Podfile": true, "Berksfile": true}
 )
 
 // fileTarget finds the file a block should be written to: an info-string name, a
@@ -82,12 +100,14 @@ var (
 // and a path after it ("Create `report.sh` with…", "in `app.py`, add:").
 func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, ok bool) {
 	if m := reInfoFile.FindStringSubmatch(cb.Info); m != nil && looksLikePath(m[1]+m[2]) {
-		return m[1] + m[2], "", false, true
+		// "Append these lines to the end of `report.lua`:" over ```lua title="report.lua"
+		f := m[1] + m[2]
+		return f, "", reAppend.MatchString(lastSentence(lead)) && strings.Contains(lead, path.Base(f)), true
 	}
 	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
 		return m[1], "", false, true
 	}
-	if m := reFilenameLine.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
+	if m := reFilenameLine.FindStringSubmatch(lead); m != nil && (looksLikePath(m[1]) || strings.Contains(m[1], "/") && !strings.Contains(m[1], "://")) {
 		return m[1], "", false, true
 	}
 	for _, sentence := range sentences(lead) {
@@ -122,11 +142,14 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	return "", "", false, false
 }
 
+// reOwnHome: the prose says the home directory in the file stands for the reader's own.
+var reOwnHome = regexp.MustCompile("(?i)(?:instead of|replace|replacing|in place of|rather than)\\s+`((?:/home|/Users)/[\\w.-]+)`")
+
 var reThatFile = regexp.MustCompile(`(?i)^\w+\s+(?:that|this|the) file\b|^\w+\s+it\b`)
 
 var reScriptFile = regexp.MustCompile(`\.(?:sh|bash|zsh|ksh)$|^[^.]*$`)
 
-var reCreateVerb = regexp.MustCompile(`(?i)\b(create|save|write)\b.*\b(file|script|as|with|named|called|containing)\b`)
+var reCreateVerb = regexp.MustCompile(`(?i)\b(create|save|write|created|saved|wrote)\b.*\b(file|script|as|with|named|called|containing)\b`)
 
 // sentences splits text at ". ", "! ", "? " and ": " (paths keep their dots).
 func sentences(text string) []string { return reSentenceEnd.Split(text, -1) }
@@ -190,6 +213,10 @@ func (ss *session) write(ctx context.Context, s step) error {
 		}
 	}
 	content := s.content
+	if m := reOwnHome.FindStringSubmatch(s.lead); m != nil && ss.home != "" {
+		// "write the full path to your own home directory instead of /home/alice"
+		content = strings.ReplaceAll(content, m[1], ss.home)
+	}
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		content += "\n"
 	}

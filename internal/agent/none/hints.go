@@ -15,7 +15,7 @@ import (
 	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
-var reGitRef = regexp.MustCompile(`(?i)invalid reference|did not match any file|pathspec '[^']*' did not match|not a valid (?:object|branch) name|couldn't find remote ref`)
+var reGitRef = regexp.MustCompile(`(?i)invalid reference|src refspec \S+ does not match any|did not match any file|pathspec '[^']*' did not match|not a valid (?:object|branch) name|couldn't find remote ref`)
 
 // gitHint names the branch a repository really has when a git command could not find
 // the one the tutorial names ("" when not applicable).

@@ -44,7 +44,7 @@ var tools = []tool{
 	{Name: "Java (JDK)", Commands: []string{"java", "javac", "jar"}, Aliases: []string{"java", "jdk", "openjdk"}, Debian: "sudo apt-get install -y default-jdk"},
 	{Name: "Maven", Commands: []string{"mvn"}, Aliases: []string{"maven", "mvn"}, Debian: "sudo apt-get install -y maven"},
 	{Name: "Gradle", Commands: []string{"gradle"}, Aliases: []string{"gradle"}, Debian: "sudo apt-get install -y gradle"},
-	{Name: "Ruby", Commands: []string{"ruby", "gem", "irb"}, Aliases: []string{"ruby", "rubygems"}, Debian: "sudo apt-get install -y ruby-full"},
+	{Name: "Ruby", Commands: []string{"ruby", "gem", "irb", "rake", "erb"}, Aliases: []string{"ruby", "rubygems"}, Debian: "sudo apt-get install -y ruby-full"},
 	{Name: "Bundler", Commands: []string{"bundle", "bundler"}, Aliases: []string{"bundler"}, Debian: "sudo apt-get install -y ruby-bundler"},
 	{Name: "PHP", Commands: []string{"php"}, Aliases: []string{"php"}, Debian: "sudo apt-get install -y php-cli"},
 	{Name: "Composer", Commands: []string{"composer"}, Aliases: []string{"composer"}, Debian: "sudo apt-get install -y composer"},

@@ -93,6 +93,11 @@ func (ss *session) checkOutput(st step, rec loop.CommandRecord, output string) {
 	if problem == "" {
 		return
 	}
+	if ss.lastFailedStep >= 0 && ss.lastFailedStep == ss.lastRun && ss.lastFailRoot >= 0 && ss.roots[ss.lastFailRoot].finding >= 0 {
+		// the step right before failed: what it was to do is what this output shows
+		ss.consequence(ss.lastFailRoot, rec)
+		return
+	}
 	ss.addFinding(rec, loop.Finding{
 		Problem:  problem,
 		Fix:      fmt.Sprintf("update the output shown after line %d to what the command prints on a fresh system, or correct the steps before it", rec.Line),
@@ -127,3 +132,10 @@ func hintFor(cmd string) string {
 	}
 	return ""
 }
+
+// reHomeDir: a home directory in shown output or a file (/home/alice, /Users/bob, /root).
+var reHomeDir = regexp.MustCompile(`(?:/home|/Users)/[\w.-]+|/root\b`)
+
+// sameHome writes every home directory as ~, so output shown for /home/alice compares
+// with output for the learner's home.
+func sameHome(s string) string { return reHomeDir.ReplaceAllString(s, "~") }

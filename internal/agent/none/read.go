@@ -1,6 +1,8 @@
 package none
 
 import (
+	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -51,7 +53,7 @@ func (s step) commandCount() int {
 
 var (
 	// "The output is similar to:", "you should see"
-	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will|shows?)|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|produces?:\s*$)`)
+	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will|shows?)|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|produces?:\s*$|\b(?:reports?|says|prints|shows|displays|responds|answers|complains|warns|confirms|tells you)\b[^.]*:\s*$)`)
 	// "Alternatively", "If your system doesn't have curl", "For example", "You can also"
 	reAltLead = regexp.MustCompile(`(?i)^(?:\d+\.\s*)?(alternatively|or,|or you can|you (?:can|could|may) also|if you (?:prefer|'d prefer|would prefer|want to use|use|are using|'re using|need to|want to|do not want|don't want|would like)|if your (?:system|machine|distribution|distro|shell)|however,?[^.]*\bcan also\b|for example|e\.g\.|(?:to )?request a specific|if installing (?:from|with|via|using)|when another|optionally)`)
 	reDontRun = regexp.MustCompile(`(?i)\b(do not|don't) (?:run|execute|type)\b|\bnot meant to be run\b`)
@@ -174,7 +176,33 @@ func read(t *tutorial.Tutorial) []step {
 			steps[i].kind, steps[i].reason = skipStep, "section for another system ("+heading+")"
 		}
 	}
+	skipPreviews(steps)
 	return steps
+}
+
+// skipPreviews skips commands that run a script the tutorial only creates later (a
+// README's usage example above its install steps): they show what is coming.
+func skipPreviews(steps []step) {
+	for i := range steps {
+		s := &steps[i]
+		if s.kind != runStep || s.command == nil {
+			continue
+		}
+		w := firstWord(s.command.Text)
+		if !strings.HasPrefix(w, "./") && !(strings.Contains(w, "/") && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~")) {
+			continue
+		}
+		target := path.Clean(strings.TrimPrefix(w, "./"))
+		for j, later := range steps {
+			if later.kind != fileStep || path.Base(later.file) != path.Base(target) {
+				continue
+			}
+			if j > i {
+				s.kind, s.reason = skipStep, fmt.Sprintf("a preview: the tutorial creates `%s` later (line %d)", later.file, later.line)
+			}
+			break
+		}
+	}
 }
 
 // attachOutput gives an output block to the command right before it (the last command

@@ -226,3 +226,40 @@ func TestReadMySTBlocksPlaceholdersAndLinesBelow(t *testing.T) {
 	assert.Contains(t, skipped["ssh-copy-id deploy@server.example.org"], "substitutes", "a host to connect to is a placeholder")
 	assert.Equal(t, []string{"data.log"}, files, "the block right under the commands is the file")
 }
+
+// How a reader takes a README's usage preview, their own name, captions and emphasis
+// that name files, a code group of several files, an append under a titled fence, and a
+// crontab line.
+func TestReadPreviewsOwnValuesCaptionsAndGroups(t *testing.T) {
+	t.Parallel()
+	md := "# tally\n\nCount things.\n\n```\n$ ./tally.sh -n 3 notes.txt\n```\n\n## Set up\n\n" +
+		"```bash\ngit config --global user.name \"<your-name>\"\ngit config --global user.email \"<your-email>\"\n```\n\n" +
+		"Put this in *bin/tally.sh*:\n\n<span class=\"filename\">Filename: bin/tally.sh</span>\n\n```bash\n#!/bin/sh\nwc -l \"$@\"\n```\n\n" +
+		"Create a file named **Rakefile** in the project root:\n\n```ruby\ntask default: :test\n```\n\n" +
+		"::: code-group\n\n```go [main.go]\npackage main\n```\n\n```go [util.go]\npackage main\n```\n\n:::\n\n" +
+		"Append these lines to the end of `util.go`:\n\n```go title=\"util.go\"\nfunc helper() {}\n```\n\n" +
+		"Finally open your crontab with `crontab -e` and add:\n\n```\n0 * * * * $HOME/bin/tally.sh notes.txt\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var run, files, skipped []string
+	appends := map[string]bool{}
+	for _, s := range read(tut) {
+		switch s.kind {
+		case runStep:
+			run = append(run, s.command.Text)
+		case fileStep:
+			files = append(files, s.file)
+			appends[s.file] = appends[s.file] || s.appendF
+		case skipStep:
+			skipped = append(skipped, s.reason)
+		}
+	}
+	assert.Equal(t, []string{`git config --global user.name "Ada"`, `git config --global user.email "ada@learner.test"`}, run,
+		"the reader types their own name and e-mail; the usage preview is not run")
+	assert.Equal(t, []string{"bin/tally.sh", "Rakefile", "main.go", "util.go", "util.go"}, files)
+	assert.True(t, appends["util.go"], "append these lines to the end of `util.go`")
+	assert.False(t, appends["main.go"])
+	require.Len(t, skipped, 2)
+	assert.Contains(t, skipped[0], "a preview: the tutorial creates `bin/tally.sh` later")
+	assert.Contains(t, skipped[1], "crontab")
+}

@@ -1,6 +1,7 @@
 package none
 
 import (
+	"path"
 	"regexp"
 	"strings"
 
@@ -355,8 +356,8 @@ func groupSkip(sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) s
 			labels = append(labels, groupLabel(b))
 		}
 	}
-	if len(labels) < 2 {
-		return ""
+	if len(labels) < 2 || distinctFiles(labels) {
+		return "" // a group of different files (```go [freq.go], ```go [main.go]): each is written
 	}
 	if chosen, own := chosenTab(labels), groupLabel(cb); chosen != own {
 		return "tab \"" + own + "\" of a code group (followed \"" + chosen + "\" instead)"
@@ -376,4 +377,21 @@ func groupLabel(cb tutorial.CodeBlock) string {
 		return strings.Join(f[1:], " ")
 	}
 	return cb.Lang
+}
+
+// distinctFiles: every label names a file and no two are one file in two languages
+// (vite.config.js and vite.config.ts are alternatives; freq.go and main.go are not).
+func distinctFiles(labels []string) bool {
+	stems := map[string]bool{}
+	for _, l := range labels {
+		if !looksLikePath(l) {
+			return false
+		}
+		stem := strings.TrimSuffix(l, path.Ext(l))
+		if stems[stem] {
+			return false
+		}
+		stems[stem] = true
+	}
+	return true
 }

@@ -14,7 +14,10 @@ const sessionFile = "/tmp/.smile-session"
 // cwdMarker ends the stderr of every command with the directory it ended in.
 const cwdMarker = "\x1esmile-cwd="
 
-// prelude restores the session; its EXIT trap saves it and reports the cwd. sudo is a
+// prelude restores the session; its EXIT trap saves it and reports the cwd. The saved
+// environment leaves out SMILE_EXEC_ID, the sandbox's mark of each command's processes:
+// restored, it would give the next command the previous one's mark, and a timeout
+// could not find the processes to kill (a server started twice: address in use). sudo is a
 // pass-through when the image has none and we are root, so a tutorial written for a
 // workstation does not fail on `sudo` alone. The prelude is one line and the command
 // starts on that same line, so the shell's "line N" in error messages is the line of
@@ -24,7 +27,7 @@ var prelude = strings.Join([]string{
 	`if [ -f "$__smile_s.env" ]; then . "$__smile_s.env" >/dev/null 2>&1; fi`,
 	`if [ -f "$__smile_s.cwd" ]; then cd "$(cat "$__smile_s.cwd")" 2>/dev/null || true; fi`,
 	`if ! command -v sudo >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then sudo() { while [ "${1#-}" != "$1" ]; do shift; done; "$@"; }; fi`,
-	`__smile_save() { __smile_rc=$?; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_)='; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; return $__smile_rc; }`,
+	`__smile_save() { __smile_rc=$?; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_|SMILE_EXEC_ID)='; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; return $__smile_rc; }`,
 	`trap __smile_save EXIT`,
 }, "; ") + "; "
 

@@ -13,6 +13,9 @@ import (
 
 var reAppendVerb = regexp.MustCompile(`(?i)\b(paste|add|insert|append|beneath|below|above|after|replace|update|change)\b`)
 
+// reCrontabEdit: the block is a line for the reader's crontab, edited interactively.
+var reCrontabEdit = regexp.MustCompile(`(?i)crontab -e\b|\b(?:to|in|into) (?:your|the) crontab\b`)
+
 // skipWhy says why a whole block is not followed ("" when it is).
 func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock, lead string, followed map[string]string) string {
 	if windowsLangs[cb.Lang] {
@@ -30,6 +33,9 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	}
 	if reDontRun.MatchString(lead) {
 		return "the tutorial says not to run it"
+	}
+	if reCrontabEdit.MatchString(last) {
+		return "a crontab entry, added with `crontab -e` (no cron daemon runs in the container)"
 	}
 	if m := reOSLead.FindStringSubmatch(last); m != nil && reOtherOS.MatchString(m[1]) && !reLinux.MatchString(m[1]) {
 		return "for another system (\"" + strings.TrimSpace(last) + "\")"

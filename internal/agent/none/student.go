@@ -286,20 +286,21 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	ss.task.Events.Emit(loop.NewEvent(loop.EventCommand, rec))
 	ss.task.Events.Emit(loop.NewEvent(loop.EventStepEnd, loop.StepData{Step: firstLine(cmd.Text), Line: cmd.StartLine, OK: !failed}))
 	if !failed {
-		ss.lastRun = i
 		if cdTarget(cmd.Text) != "" || strings.HasPrefix(strings.TrimSpace(cmd.Text), "cd ") {
 			ss.cwdRoot = -1
 		}
 		ss.clearTaint(cmd.Text)
 		if !rec.Background {
-			ss.checkOutput(st, rec, output)
+			ss.checkOutput(st, rec, output) // lastRun is still the step before this one
 		}
+		ss.lastRun = i
 		return nil
 	}
 	ss.cov.Failed++
 	ss.prevFailed = ss.lastFailedStep == ss.lastRun && ss.lastRun >= 0
 	defer func() { ss.lastRun = i }()
-	before := len(ss.roots)
+	before, nf := len(ss.roots), len(ss.res.Findings)
+	prevRoot, prevFailRoot, prevFailed, prevCwdRoot := ss.lastRoot, ss.lastFailRoot, ss.lastFailedStep, ss.cwdRoot
 	ss.failRoot = -1
 	ss.judge(ctx, i, st, rec, output)
 	ss.lastFailRoot = ss.failRoot
@@ -319,7 +320,62 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		}
 	}
 	ss.lastFailedStep = i
+	if fix := ss.recoveryFix(nf, rec, output); len(fix) > 0 && !background && !ss.noVerify && ss.recover(ctx, st, fix) {
+		// the reader applied the fix and went on: what follows runs from the state the
+		// tutorial meant, so later failures are its own and nothing more depends on this one
+		ss.lastRoot, ss.lastFailRoot, ss.lastFailedStep, ss.cwdRoot = prevRoot, prevFailRoot, prevFailed, prevCwdRoot
+		ss.lastFailTool = ""
+		ss.clearTaint(cmd.Text)
+		if kind, name := loop.MissingDependency(rec.ExitCode, output); kind == "command" || rec.ExitCode == 127 {
+			delete(ss.missing, toolOf(firstNonEmpty(name, firstWord(cmd.Text))).Name)
+		}
+	}
 	return nil
+}
+
+// recoveryFix is what a reader stuck at this failure would do before going on: the
+// concrete fix of the finding just recorded (an install, a chmod, a mkdir, a cd, a Git
+// identity) or, for a failure folded into an earlier one, the fix its own output names.
+// Nil when there is none.
+func (ss *session) recoveryFix(nf int, rec loop.CommandRecord, output string) []string {
+	if len(ss.res.Findings) > nf {
+		f := ss.res.Findings[nf]
+		if f.Edit != nil && len(f.Edit.InsertBefore) > 0 && !f.Environment {
+			return localIdentity(f.Edit.InsertBefore)
+		}
+		return nil // an environment finding is the run's set-up to change (smile.json's setup), not the reader's
+	}
+	if _, e := failureFix(rec, output); e != nil && len(ss.roots) > 0 && ss.failRoot >= 0 && ss.roots[ss.failRoot].finding >= 0 {
+		return localIdentity(e.InsertBefore)
+	}
+	return nil
+}
+
+// localIdentity sets a Git identity for the repository at hand only: the reader's
+// ~/.gitconfig is the tutorial's to write (a dotfiles tutorial stows its own).
+func localIdentity(fix []string) []string {
+	out := make([]string, len(fix))
+	for i, c := range fix {
+		out[i] = strings.Replace(c, "git config --global user.", "git config user.", 1)
+	}
+	return out
+}
+
+// recover runs fix and then the failed step again; true when the step then works.
+func (ss *session) recover(ctx context.Context, st step, fix []string) bool {
+	timeout := time.Duration(max(ss.task.Behavior.TimeoutSeconds, 1)) * time.Second
+	for _, c := range append(append([]string(nil), fix...), st.command.Text) {
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script(c), Timeout: timeout, User: ss.user})
+		if err != nil || r.ExitCode != 0 || r.TimedOut {
+			return false
+		}
+		if _, cwd := splitCwd(r.Stderr); cwd != "" {
+			ss.cwd = cwd
+		}
+	}
+	ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line,
+		Reason: fmt.Sprintf("went on after applying the fix (`%s`): the step then worked", strings.Join(fix, "; "))})
+	return true
 }
 
 func (ss *session) backgroundRequest(command string, timeout time.Duration) loop.ExecRequest {

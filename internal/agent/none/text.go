@@ -51,20 +51,25 @@ func firstNonEmpty(ss ...string) string {
 
 var (
 	reProgress  = regexp.MustCompile(`^\s*(?:\d+(?:\.\d+)?%|[#=>.\s]{8,}|\d+\s+\d+\s+\d+\s+\d+|  % Total)|\r`)
-	reErrorLine = regexp.MustCompile(`(?i)\b(error|fatal|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|invalid|unknown|missing|not installed|panic|exception|traceback)\b`)
+	reErrorLine = regexp.MustCompile(`(?i)\b(error|fatal|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|invalid|unknown|missing|not installed|panic|exception|traceback)\b|\w(?:Error|Exception)\b`)
 )
 
 // reNoise: lines package managers print on every run that say nothing about a failure.
+// reSummaryError: a tool's closing line that only says the real error came before it.
+var reSummaryError = regexp.MustCompile(`(?i)^error: failed to push some refs|^traceback \(most recent call last\)|^fatal: the remote end hung up|^aborting\.?$|^error: could not compile|^make: \*\*\* .*error \d+|^npm err! a complete log`)
+
 var reNoise = regexp.MustCompile(`^(?:debconf: |dpkg-preconfigure: |WARNING: apt does not have a stable CLI|\(Reading database|Reading package lists|Building dependency tree|Reading state information)`)
 
 // keyLine is the most informative line of a command's output: the last line that reads
 // like an error, else the last line that is not a progress meter.
 func keyLine(output string) string {
 	lines := strings.Split(strings.TrimSpace(output), "\n")
-	for i := len(lines) - 1; i >= 0; i-- {
-		l := strings.TrimSpace(lines[i])
-		if l != "" && reErrorLine.MatchString(l) && !reProgress.MatchString(lines[i]) && !reNoise.MatchString(l) {
-			return loop.Clip(l, 240)
+	for _, summary := range []bool{false, true} {
+		for i := len(lines) - 1; i >= 0; i-- {
+			l := strings.TrimSpace(lines[i])
+			if l != "" && reErrorLine.MatchString(l) && !reProgress.MatchString(lines[i]) && !reNoise.MatchString(l) && reSummaryError.MatchString(l) == summary {
+				return loop.Clip(l, 240)
+			}
 		}
 	}
 	for i := len(lines) - 1; i >= 0; i-- {
