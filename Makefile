@@ -59,7 +59,8 @@ e2e: build images
 # Prints figures; fails only when a tutorial cannot be run.
 eval: build images
 	@if [ -d testdata/corpus ]; then echo "== eval: testdata/corpus"; ./$(BIN) eval -v testdata/corpus; fi
-	@if [ -d testdata/corpus-blind ]; then echo "== eval: testdata/corpus-blind"; ./$(BIN) eval -v testdata/corpus-blind; fi
+	@for c in testdata/corpus-blind testdata/corpus-blind2 testdata/corpus-blind3; do \
+	  if [ -d $$c ]; then echo "== eval: $$c"; ./$(BIN) eval -v $$c || exit 1; fi; done
 	@if [ -d ../shared/corpus ]; then echo "== eval: ../shared/corpus"; ./$(BIN) eval -v ../shared/corpus; \
 	  elif [ "$$CI" = true ]; then echo "CI=true needs ../shared/corpus beside the checkout"; exit 1; fi
 

@@ -48,7 +48,7 @@ var reLocalURL = regexp.MustCompile(`(?i)\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|
 // reRemoteGit: git subcommands that talk to a remote (the network and an account).
 // reGitLocal: a remote Git command that failed for a reason of the local repository (or
 // a remote on this machine), which the network does not explain.
-var reGitLocal = regexp.MustCompile(`(?i)src refspec \S+ does not match any|\[rejected\]|non-fast-forward|not a git repository|does not appear to be a git repository|couldn't find remote ref|no such (?:branch|ref)|does not have any commits|unknown revision`)
+var reGitLocal = regexp.MustCompile(`(?i)src refspec \S+ does not match any|\[rejected\]|non-fast-forward|couldn't find remote ref`)
 
 var reRefspec = regexp.MustCompile(`src refspec (\S+) does not match any`)
 
@@ -220,6 +220,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, ss.lastFailRoot)
 		return
 	}
+	if r, ok := ss.sameBranchGap(output); ok {
+		// the branch an earlier gap already found missing (main where Git made master)
+		ss.consequence(r, rec)
+		return
+	}
 	if r, ok := ss.failedIdentity(output); ok {
 		// no identity because the step that was to set it failed
 		ss.consequence(r, rec)
@@ -329,9 +334,15 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	}
 	// it printed what the tutorial shows: it does what the tutorial expects, whatever
 	// its exit code (grep -c with no match, a deliberate error)
+	// (its first line, when what it shows is an error; all of it otherwise: a progress
+	// line the tutorial shows says nothing about an error after it)
+	got := strings.Join(strings.Fields(sameHome(output)), " ")
 	if first := strings.Join(strings.Fields(sameHome(strings.SplitN(strings.TrimSpace(shown), "\n", 2)[0])), " "); len(first) >= 4 &&
-		strings.Contains(strings.Join(strings.Fields(sameHome(output)), " "), first) {
+		strings.Contains(got, first) && (reErrorLine.MatchString(shown) || strings.Contains(got, strings.Join(strings.Fields(sameHome(shown)), " "))) {
 		return true
+	}
+	if all := strings.Join(strings.Fields(sameHome(shown)), " "); all != "" && got == all {
+		return true // grep -c printing the 0 the tutorial shows
 	}
 	if !reErrorLine.MatchString(shown) {
 		return false
@@ -612,4 +623,28 @@ func (ss *session) missingParent(ctx context.Context, output string) string {
 		}
 	}
 	return ""
+}
+
+var reMissingBranch = regexp.MustCompile(`(?i)invalid reference: (\S+)|src refspec (\S+) does not match any|pathspec '([^']+)' did not match|not a valid branch name:? '?([^'\s]+)`)
+
+// sameBranchGap: a Git command fails on a branch that an earlier gap already found
+// missing; it returns that gap's root.
+func (ss *session) sameBranchGap(output string) (int, bool) {
+	m := reMissingBranch.FindStringSubmatch(output)
+	if m == nil {
+		return 0, false
+	}
+	branch := strings.Trim(m[1]+m[2]+m[3]+m[4], "'")
+	for r := range ss.roots {
+		fi := ss.roots[r].finding
+		if fi < 0 {
+			continue
+		}
+		if f := ss.res.Findings[fi]; strings.Contains(f.Problem, "no such branch") {
+			if bm := reMissingBranch.FindStringSubmatch(f.Problem); bm != nil && strings.Trim(bm[1]+bm[2]+bm[3]+bm[4], "'") == branch {
+				return r, true
+			}
+		}
+	}
+	return 0, false
 }

@@ -53,7 +53,9 @@ func (s step) commandCount() int {
 
 var (
 	// "The output is similar to:", "you should see"
-	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will|shows?)|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|produces?:\s*$|\b(?:reports?|says|prints|shows|displays|responds|answers|complains|warns|confirms|tells you)\b[^.]*:\s*$)`)
+	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will|shows?)|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|produces?:\s*$)`)
+	// "so Git stops and reports a conflict:": output, unless the block has prompts
+	reOutputVerb = regexp.MustCompile(`(?i)\b(?:reports?|says|prints|shows|displays|responds|answers|complains|warns|confirms|tells you)\b[^.]*:\s*$`)
 	// "Alternatively", "If your system doesn't have curl", "For example", "You can also"
 	reAltLead = regexp.MustCompile(`(?i)^(?:\d+\.\s*)?(alternatively|or,|or you can|you (?:can|could|may) also|if you (?:prefer|'d prefer|would prefer|want to use|use|are using|'re using|need to|want to|do not want|don't want|would like)|if your (?:system|machine|distribution|distro|shell)|however,?[^.]*\bcan also\b|for example|e\.g\.|(?:to )?request a specific|if installing (?:from|with|via|using)|when another|optionally)`)
 	reDontRun = regexp.MustCompile(`(?i)\b(do not|don't) (?:run|execute|type)\b|\bnot meant to be run\b`)

@@ -13,6 +13,9 @@ import (
 
 var reAppendVerb = regexp.MustCompile(`(?i)\b(paste|add|insert|append|beneath|below|above|after|replace|update|change)\b`)
 
+// plainLangs: info strings of blocks that show text (output) rather than code.
+var plainLangs = map[string]bool{"": true, "text": true, "txt": true, "plaintext": true, "output": true, "plain": true, "log": true}
+
 // reCrontabEdit: the block is a line for the reader's crontab, edited interactively.
 var reCrontabEdit = regexp.MustCompile(`(?i)crontab -e\b|\b(?:to|in|into) (?:your|the) crontab\b`)
 
@@ -48,7 +51,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	if reExampleLead.MatchString(last) && !reRunLeadStrong.MatchString(last) {
 		return "an example (\"" + loop.Clip(last, 80) + "\")"
 	}
-	if (cb.Shell || cb.Lang == "") && reOutputLead.MatchString(last) && !reRunLeadStrong.MatchString(last) {
+	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(last) || reOutputVerb.MatchString(last) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
