@@ -625,26 +625,32 @@ func (ss *session) missingParent(ctx context.Context, output string) string {
 	return ""
 }
 
-var reMissingBranch = regexp.MustCompile(`(?i)invalid reference: (\S+)|src refspec (\S+) does not match any|pathspec '([^']+)' did not match|not a valid branch name:? '?([^'\s]+)`)
+var reMissingBranch = regexp.MustCompile(`(?i)invalid reference: ([\w./-]+)|src refspec ([\w./-]+) does not match any|pathspec '([^']+)' did not match|not a valid branch name:? '?([\w./-]+)`)
 
 // sameBranchGap: a Git command fails on a branch that an earlier gap already found
 // missing; it returns that gap's root.
 func (ss *session) sameBranchGap(output string) (int, bool) {
-	m := reMissingBranch.FindStringSubmatch(output)
-	if m == nil {
+	branch := missingBranch(output)
+	if branch == "" {
 		return 0, false
 	}
-	branch := strings.Trim(m[1]+m[2]+m[3]+m[4], "'")
 	for r := range ss.roots {
 		fi := ss.roots[r].finding
 		if fi < 0 {
 			continue
 		}
-		if f := ss.res.Findings[fi]; strings.Contains(f.Problem, "no such branch") {
-			if bm := reMissingBranch.FindStringSubmatch(f.Problem); bm != nil && strings.Trim(bm[1]+bm[2]+bm[3]+bm[4], "'") == branch {
-				return r, true
-			}
+		if f := ss.res.Findings[fi]; strings.Contains(f.Problem, "no such branch") && missingBranch(f.Problem) == branch {
+			return r, true
 		}
 	}
 	return 0, false
+}
+
+// missingBranch is the branch a Git error says does not exist ("" when none).
+func missingBranch(s string) string {
+	m := reMissingBranch.FindStringSubmatch(s)
+	if m == nil {
+		return ""
+	}
+	return m[1] + m[2] + m[3] + m[4]
 }

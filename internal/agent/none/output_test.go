@@ -34,3 +34,16 @@ func TestOutputMismatch(t *testing.T) {
 		})
 	}
 }
+
+func TestMissingBranch(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"fatal: invalid reference: main":                                          "main",
+		"`git switch main` fails: fatal: invalid reference: main; no such branch": "main",
+		"error: src refspec main does not match any":                              "main",
+		"error: pathspec 'feature/x' did not match any file(s) known to git":      "feature/x",
+		"Everything up-to-date":                                                   "",
+	} {
+		assert.Equal(t, want, missingBranch(in), in)
+	}
+}
