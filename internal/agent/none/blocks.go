@@ -32,9 +32,15 @@ func shellSteps(cb tutorial.CodeBlock, lead, heuristic string) []step {
 		return []step{{kind: skipStep, block: cb, line: cb.StartLine, lead: lead, reason: "output only: no prompt line to run"}}
 	}
 	var out []step
+	lines := strings.Split(cb.Content, "\n")
 	for i := range cmds {
 		c := &cmds[i]
 		s := step{kind: runStep, block: cb, command: c, line: c.StartLine, lead: lead, reason: heuristic}
+		if sys := commentSystem(lines, cb.ContentStartLine, c.StartLine); sys != "" {
+			// "# macOS / Windows" above the line: that part of the block is for another system
+			out = append(out, step{kind: skipStep, block: cb, command: c, line: c.StartLine, lead: lead, reason: "for another system (comment \"" + sys + "\")"})
+			continue
+		}
 		if text, note := substitutePersonal(c.Text); note != "" {
 			// the reader types their own name or e-mail: any plausible value runs the same
 			sub := *c
@@ -350,4 +356,26 @@ func (s step) String() string {
 func blockIsFile(cb tutorial.CodeBlock, lead, file string) bool {
 	f, _, _, ok := fileTarget(cb, lead)
 	return ok && path.Base(f) == path.Base(file)
+}
+
+var reComment = regexp.MustCompile(`^\s*#\s*(.+?)\s*:?\s*$`)
+
+// commentSystem is the nearest comment line above line (within the block) when it names
+// only other systems ("# macOS / Windows"); "" otherwise.
+func commentSystem(lines []string, first, line int) string {
+	for n := line - 1; n >= first; n-- {
+		i := n - first
+		if i < 0 || i >= len(lines) {
+			break
+		}
+		m := reComment.FindStringSubmatch(lines[i])
+		if m == nil || strings.HasPrefix(strings.TrimSpace(lines[i]), "#!") {
+			continue
+		}
+		if len(m[1]) < 40 && reOtherOS.MatchString(m[1]) && !reLinux.MatchString(m[1]) {
+			return m[1]
+		}
+		return ""
+	}
+	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
 var (
@@ -90,6 +91,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	kind, name := loop.MissingDependency(rec.ExitCode, output)
 	if kind == "" && rec.ExitCode == 127 {
 		kind, name = "command", firstWord(rec.Command)
+	}
+	if m := reShNotFound.FindStringSubmatch(output); kind == "" && m != nil {
+		kind, name = "command", m[1] // a program the command runs (tar --zstd runs zstd)
 	}
 	if kind == "command" {
 		t := toolOf(name).Name
@@ -236,6 +240,14 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		f.Category = "missing step"
 	}
 	if f.Edit == nil {
+		if pkg, what := ss.errorPackage(ctx, output); pkg != "" {
+			f.Problem += "; " + what + " is not installed"
+			f.Fix = fmt.Sprintf("add a step before line %d that installs %s (on Debian: `sudo apt-get install -y %s`), or list it under Prerequisites", rec.Line, what, pkg)
+			f.Edit = &loop.Edit{InsertBefore: []string{"sudo apt-get update && sudo apt-get install -y " + pkg}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
 		if dir := ss.missingParent(ctx, output); dir != "" {
 			// the program writes into a directory nothing created
 			f.Problem += fmt.Sprintf("; the directory `%s` does not exist and nothing in the tutorial creates it", dir)
@@ -328,6 +340,9 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	shown := st.expected
 	if st.command != nil && st.command.Output != "" {
 		shown = st.command.Output
+	}
+	if st.block.EndLine > 0 && ss.task.Tutorial != nil && reSaysFails.MatchString(proseAfter(ss.task.Tutorial, st.block.EndLine)) {
+		return true // the prose right after says it fails
 	}
 	if shown == "" {
 		return false
@@ -547,20 +562,8 @@ func (ss *session) anticipated(st step, output string) (string, string) {
 	if t == nil || t.Map == nil || st.block.EndLine <= 0 {
 		return "", ""
 	}
-	n := st.block.EndLine + 1
-	for n <= t.Map.LineCount() && strings.TrimSpace(t.Map.Line(n)) == "" {
-		n++
-	}
-	var para []string
-	for ; n <= t.Map.LineCount() && len(para) < 4; n++ {
-		l := strings.TrimSpace(t.Map.Line(n))
-		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") || strings.HasPrefix(l, "<") || strings.HasPrefix(l, "{") {
-			break
-		}
-		para = append(para, l)
-	}
 	low := strings.ToLower(output)
-	for _, sent := range reProseSentence.Split(strings.Join(para, " "), -1) {
+	for _, sent := range reProseSentence.Split(proseAfter(t, st.block.EndLine), -1) {
 		if !reForesees.MatchString(sent) {
 			continue
 		}
@@ -654,3 +657,62 @@ func missingBranch(s string) string {
 	}
 	return m[1] + m[2] + m[3] + m[4]
 }
+
+// reShNotFound: the shell a program started could not find a program ("/bin/sh: 1:
+// zstd: not found"), whatever the exit code of the program that started it.
+var reShNotFound = regexp.MustCompile(`(?m)(?:^|\s)(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:\d+: |line \d+: )?([\w.+-]+): (?:command )?not found`)
+
+var (
+	reCMakeCompiler = regexp.MustCompile(`No CMAKE_(CXX|C)_COMPILER could be found`)
+	rePerlModule    = regexp.MustCompile(`Can't locate ([\w/]+)\.pm in @INC`)
+	rePyModule      = regexp.MustCompile(`No module named '([\w]+)`)
+)
+
+// errorPackage names the Debian package an error says is missing (a compiler CMake
+// looked for, a Perl or Python module) and what it provides; "" when none, or when the
+// package lists have no such package.
+func (ss *session) errorPackage(ctx context.Context, output string) (string, string) {
+	var pkg, what string
+	switch {
+	case reCMakeCompiler.MatchString(output):
+		if reCMakeCompiler.FindStringSubmatch(output)[1] == "CXX" {
+			pkg, what = "g++", "a C++ compiler"
+		} else {
+			pkg, what = "gcc", "a C compiler"
+		}
+	case rePerlModule.MatchString(output):
+		mod := rePerlModule.FindStringSubmatch(output)[1]
+		pkg, what = "lib"+strings.ToLower(strings.ReplaceAll(mod, "/", "-"))+"-perl", "the Perl module "+strings.ReplaceAll(mod, "/", "::")
+	case rePyModule.MatchString(output):
+		mod := rePyModule.FindStringSubmatch(output)[1]
+		pkg, what = "python3-"+strings.ToLower(mod), "the Python module "+mod
+	default:
+		return "", ""
+	}
+	if ss.debianPackage(ctx, pkg) == "" {
+		return "", ""
+	}
+	return pkg, what
+}
+
+// proseAfter is the paragraph right after line (up to four lines; "" when a heading,
+// a block or markup comes first).
+func proseAfter(t *tutorial.Tutorial, line int) string {
+	n := line + 1
+	for n <= t.Map.LineCount() && strings.TrimSpace(t.Map.Line(n)) == "" {
+		n++
+	}
+	var para []string
+	for ; n <= t.Map.LineCount() && len(para) < 4; n++ {
+		l := strings.TrimSpace(t.Map.Line(n))
+		if l == "" || strings.HasPrefix(l, "#") || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") || strings.HasPrefix(l, "<") || strings.HasPrefix(l, "{") {
+			break
+		}
+		para = append(para, l)
+	}
+	return strings.Join(para, " ")
+}
+
+// reSaysFails: the prose says the command fails on purpose ("the runner reports one
+// failure and exits with status 1", "this fails because …").
+var reSaysFails = regexp.MustCompile(`(?i)\bexits? with (?:status|code|exit code) [1-9]|\breports? (?:one|a|an|\d+) (?:failure|error)|\b(?:fails|will fail|should fail) (?:with|because|as expected)|\bexpected to fail\b`)

@@ -125,9 +125,12 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		}
 		for _, m := range rePathTick.FindAllStringSubmatchIndex(sentence, -1) {
 			p := sentence[m[2]:m[3]]
-			if m[0] > v[0] && looksLikePath(p) {
+			// a script saved under a bare name ("save the script as `csvsum`")
+			script := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!") && reBareName.MatchString(p)
+			if m[0] > v[0] && (looksLikePath(p) || script) {
 				// a shell block is file content only when the prose says to create or save it
-				if cb.Shell && (!reCreateVerb.MatchString(sentence) || looksLikeShell(cb) && !reScriptFile.MatchString(p) && !strings.Contains(strings.ToLower(sentence), "script")) {
+				shebang := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!")
+				if cb.Shell && !shebang && (!reCreateVerb.MatchString(sentence) || looksLikeShell(cb) && !reScriptFile.MatchString(p) && !strings.Contains(strings.ToLower(sentence), "script")) {
 					// commands are not the content of a data file: "save the lines below
 					// as `access.log`" names the block after them
 					return "", "", false, false
@@ -146,6 +149,8 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 var reOwnHome = regexp.MustCompile("(?i)(?:instead of|replace|replacing|in place of|rather than)\\s+`((?:/home|/Users)/[\\w.-]+)`")
 
 var reThatFile = regexp.MustCompile(`(?i)^\w+\s+(?:that|this|the) file\b|^\w+\s+it\b`)
+
+var reBareName = regexp.MustCompile(`^[a-z][\w-]*$`)
 
 var reScriptFile = regexp.MustCompile(`\.(?:sh|bash|zsh|ksh)$|^[^.]*$`)
 

@@ -89,6 +89,10 @@ func read(t *tutorial.Tutorial) []step {
 			}
 			steps = append(steps, s)
 		}
+		if d := mystDirective(cb.Info); mystAsides[d] {
+			add(step{kind: skipStep, reason: "optional: inside a side note (MyST {" + d + "})"})
+			continue
+		}
 		// prose that names a file to create with no block of its own comes first
 		if f, dir, at := proseFile(t, cb); f != "" && !blockIsFile(cb, lead, f) {
 			add(step{kind: fileStep, file: f, dir: dir, line: at, reason: "the prose says to create it; no content shown"})
@@ -220,4 +224,13 @@ func attachOutput(steps []step, out tutorial.CodeBlock) {
 		}
 		return
 	}
+}
+
+// mystDirective is the directive of a MyST fence's info string ("{note}" → "note").
+func mystDirective(info string) string {
+	f := strings.Fields(info)
+	if len(f) == 0 || !strings.HasPrefix(f[0], "{") || !strings.HasSuffix(f[0], "}") {
+		return ""
+	}
+	return strings.Trim(f[0], "{}")
 }

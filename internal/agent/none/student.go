@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path"
+	"regexp"
 	"strings"
 	"time"
 
@@ -233,7 +234,7 @@ func section(t *tutorial.Tutorial, line int) string {
 func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
 	timeout := time.Duration(max(ss.task.Behavior.TimeoutSeconds, 1)) * time.Second
-	background := isServer(cmd.Text)
+	background := isServer(cmd.Text) || reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead))
 	req := loop.ExecRequest{Command: script(cmd.Text), Timeout: timeout, User: ss.user}
 	if background {
 		req = ss.backgroundRequest(cmd.Text, timeout)
@@ -377,6 +378,9 @@ func (ss *session) recover(ctx context.Context, st step, fix []string) bool {
 		Reason: fmt.Sprintf("went on after applying the fix (`%s`): the step then worked", strings.Join(fix, "; "))})
 	return true
 }
+
+// reKeepsRunning: the prose says the command does not end by itself (a server).
+var reKeepsRunning = regexp.MustCompile(`(?i)keeps? running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)|leave it running`)
 
 func (ss *session) backgroundRequest(command string, timeout time.Duration) loop.ExecRequest {
 	ss.bg++
