@@ -230,3 +230,22 @@ func TestUnknownServerIsRestartedCleanly(t *testing.T) {
 	assert.True(t, res.Commands[1].Background, "%+v", res.Commands[1])
 	assert.Contains(t, res.Commands[2].Output, "200")
 }
+
+// A module an error names is installed from Debian as the fix (and the reader goes on);
+// a command the prose says keeps running is a server from the start; a failure the prose
+// right after states is deliberate.
+func TestModulesServersAndStatedFailures(t *testing.T) {
+	t.Parallel()
+	md := "# Config\n\n```bash\npython3 -c 'import yaml; print(yaml.safe_dump({\"a\": 1}))'\n```\n\n" +
+		"Start the listener; it keeps running until you press Ctrl+C:\n\n```bash\npython3 -c 'import http.server as h; h.HTTPServer((\"127.0.0.1\", 8766), h.SimpleHTTPRequestHandler).serve_forever()'\n```\n\n" +
+		"```bash\ncurl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8766/\n```\n\n" +
+		"```bash\npython3 -c 'import sys; sys.exit(2)'\n```\n\nThis one exits with status 2, on purpose.\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 4, f.Line)
+	assert.Contains(t, f.Fix, "sudo apt-get install -y python3-yaml")
+	require.Len(t, res.Commands, 4)
+	assert.True(t, res.Commands[1].Background, "%+v", res.Commands[1])
+	assert.Contains(t, res.Commands[2].Output, "200")
+}

@@ -263,3 +263,19 @@ func TestReadPreviewsOwnValuesCaptionsAndGroups(t *testing.T) {
 	assert.Contains(t, skipped[0], "a preview: the tutorial creates `bin/tally.sh` later")
 	assert.Contains(t, skipped[1], "crontab")
 }
+
+// Scripts saved under bare names or "put" in a file, MyST note fences, and the part of
+// a block a comment gives to another system.
+func TestReadScriptsNotesAndOSComments(t *testing.T) {
+	t.Parallel()
+	md := "# Tools\n\nSave the script as `sumcol`:\n\n```perl\n#!/usr/bin/perl\nprint 1;\n```\n\n" +
+		"Put it together in `~/bin/backup.sh`:\n\n```sh\n#!/bin/sh\nset -eu\ntar -cf /tmp/x.tar .\n```\n\n" +
+		"```{note}\nOutput differs on your machine.\n```\n\n" +
+		"```bash\n# Debian / Ubuntu\nsudo apt-get install -y python3-pytest\n\n# macOS / Windows\npython3 -m pip install pytest\n```\n"
+	run, files, skipped, asks := readMD(t, md)
+	assert.Equal(t, []string{"sumcol", "~/bin/backup.sh"}, files)
+	assert.Equal(t, []string{"sudo apt-get install -y python3-pytest"}, run)
+	assert.Contains(t, skipped["python3 -m pip install pytest"], "macOS / Windows")
+	assert.Contains(t, skipped["Output differs on your machine."], "MyST {note}")
+	assert.Empty(t, asks)
+}
