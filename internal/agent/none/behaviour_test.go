@@ -249,3 +249,13 @@ func TestModulesServersAndStatedFailures(t *testing.T) {
 	assert.True(t, res.Commands[1].Background, "%+v", res.Commands[1])
 	assert.Contains(t, res.Commands[2].Output, "200")
 }
+
+// A pipeline cut short by `head` fails only under pipefail; a reader's shell shows no
+// failure, so neither does the run.
+func TestPipeCutShortByHeadIsNotAFailure(t *testing.T) {
+	t.Parallel()
+	res, _ := attempt(t, "# Peek\n\n```bash\nyes line | head -n 3\n```\n", nil)
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+	require.Len(t, res.Commands, 1)
+	assert.Equal(t, 0, res.Commands[0].ExitCode)
+}

@@ -326,7 +326,7 @@ func proseFile(t *tutorial.Tutorial, cb tutorial.CodeBlock) (file, dir string, l
 			continue
 		}
 		file = strings.Trim(m[1], "`")
-		if d := reInDir.FindStringSubmatch(text[strings.Index(text, m[0])+len(m[0]):]); d != nil {
+		if d := reInDir.FindStringSubmatch(text[strings.Index(text, m[0])+len(m[0]):]); d != nil && !reHereDir.MatchString(d[1]) {
 			dir = strings.Trim(d[1], "`")
 		}
 		return file, dir, n
@@ -336,7 +336,9 @@ func proseFile(t *tutorial.Tutorial, cb tutorial.CodeBlock) (file, dir string, l
 
 var (
 	reCreateCalled = regexp.MustCompile("(?i)\\bcreate (?:a|an|the) (?:new )?file (?:called|named) `?([\\w./-]+\\.\\w+)`?")
-	reInDir        = regexp.MustCompile("(?i)^\\s*in (?:the|your) `?([\\w./-]+)`?\\s+(?:directory|folder)")
+	reInDir        = regexp.MustCompile("(?i)^\\s*in (?:the|your) `?((?:[\\w./-]+))`?\\s+(?:directory|folder)")
+	// "in the working directory", "in your current folder": where the reader already is
+	reHereDir = regexp.MustCompile(`(?i)^(?:working|current|present|same|project)$`)
 )
 
 // String describes a step for the record ("line 12: run `make`").

@@ -135,7 +135,7 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 					// as `access.log`" names the block after them
 					return "", "", false, false
 				}
-				if d := reInDir.FindStringSubmatch(sentence[m[1]:]); d != nil {
+				if d := reInDir.FindStringSubmatch(sentence[m[1]:]); d != nil && !reHereDir.MatchString(d[1]) {
 					dir = strings.Trim(d[1], "`")
 				}
 				return p, dir, reAppend.MatchString(sentence), true

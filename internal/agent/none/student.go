@@ -252,6 +252,14 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			return fmt.Errorf("run line %d in the background: %w", cmd.StartLine, err)
 		}
 	}
+	if !background && (r.ExitCode != 0 && !r.TimedOut) && reEarlyReader.MatchString(cmd.Text) {
+		// `… | head -n 3`: with pipefail the writer's broken pipe fails the line, which a
+		// reader's shell (no pipefail) never shows; run it as they would
+		if r2, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script("set +o pipefail; " + cmd.Text), Timeout: timeout, User: ss.user}); err == nil && r2.ExitCode == 0 && !r2.TimedOut {
+			r = r2
+			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "failed only under pipefail (the reader of the pipe stops early); run without it"})
+		}
+	}
 	stderr, cwd := splitCwd(r.Stderr)
 	if cwd != "" {
 		ss.cwd = cwd
@@ -378,6 +386,9 @@ func (ss *session) recover(ctx context.Context, st step, fix []string) bool {
 		Reason: fmt.Sprintf("went on after applying the fix (`%s`): the step then worked", strings.Join(fix, "; "))})
 	return true
 }
+
+// reEarlyReader: a pipeline whose last stage may stop reading before the writer ends.
+var reEarlyReader = regexp.MustCompile(`\|\s*(?:head|grep -[a-zA-Z]*[qm]|sed -n \S*q|awk\b[^|]*\bexit\b|less|more)\b[^|]*$`)
 
 // reKeepsRunning: the prose says the command does not end by itself (a server).
 var reKeepsRunning = regexp.MustCompile(`(?i)keeps? running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)|leave it running`)
