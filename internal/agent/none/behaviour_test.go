@@ -259,3 +259,13 @@ func TestPipeCutShortByHeadIsNotAFailure(t *testing.T) {
 	require.Len(t, res.Commands, 1)
 	assert.Equal(t, 0, res.Commands[0].ExitCode)
 }
+
+// A file the prose says the reader gets from someone else is not the tutorial's gap.
+func TestFileFromSomeoneElseIsUnverified(t *testing.T) {
+	t.Parallel()
+	res, _ := attempt(t, "# Keys\n\nTo read the notes your colleague sent you:\n\n```bash\ncat colleague-notes.txt\n```\n", nil)
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+	require.NotNil(t, res.Coverage)
+	require.Len(t, res.Coverage.Unverified, 1)
+	assert.Contains(t, res.Coverage.Unverified[0].Reason, "from someone else")
+}

@@ -224,6 +224,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, ss.lastFailRoot)
 		return
 	}
+	if reNotThere.MatchString(output) && reBroughtFile.MatchString(st.lead) {
+		// "To import someone else's public key that they sent you:": nothing here has it
+		r := ss.unverified(rec, "needs a file the reader gets from someone else (\""+loop.Clip(lastSentence(st.lead), 80)+"\")")
+		ss.taint(rec.Command, r)
+		return
+	}
 	if r, ok := ss.sameBranchGap(output); ok {
 		// the branch an earlier gap already found missing (main where Git made master)
 		ss.consequence(r, rec)
@@ -657,6 +663,9 @@ func missingBranch(s string) string {
 	}
 	return m[1] + m[2] + m[3] + m[4]
 }
+
+// reBroughtFile: the prose says the file comes from elsewhere, not from the tutorial.
+var reBroughtFile = regexp.MustCompile(`(?i)\b(?:(?:they|someone|a colleague|your colleague|the server|your team) (?:sent|gave|emailed|shared)|sent (?:to )?you|you (?:received|were given|got)|someone else's|your own (?:file|data|key|certificate|export))\b`)
 
 // reShNotFound: the shell a program started could not find a program ("/bin/sh: 1:
 // zstd: not found"), whatever the exit code of the program that started it.
