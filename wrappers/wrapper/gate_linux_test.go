@@ -48,6 +48,19 @@ func call(u string) int {
 	return resp.StatusCode
 }
 
+// startRunning starts cmd and waits until its process runs exe; it returns its stdout.
+func startRunning(t *testing.T, cmd *exec.Cmd, exe string) *strings.Builder {
+	t.Helper()
+	var out strings.Builder
+	cmd.Stdout = &out
+	require.NoError(t, cmd.Start())
+	require.Eventually(t, func() bool {
+		l, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", cmd.Process.Pid))
+		return l == exe
+	}, 10*time.Second, 20*time.Millisecond)
+	return &out
+}
+
 // upstreamKeys is the key proxy: it records the key of each request it gets.
 func upstreamKeys(t *testing.T) (*httptest.Server, *[]string) {
 	var mu sync.Mutex
@@ -80,21 +93,10 @@ func TestGateLetsOnlyTheCLIThrough(t *testing.T) {
 	shim := filepath.Join(t.TempDir(), "shim.sh")
 	require.NoError(t, os.WriteFile(shim, []byte(headless.Shim), 0o644))
 	release := filepath.Join(t.TempDir(), "release")
-	var env []string
-	for _, kv := range g.env(os.Environ(), "ANTHROPIC_BASE_URL", []string{"ANTHROPIC_API_KEY"}) {
-		env = append(env, kv)
-	}
-	env = append(env, "BASH_ENV="+shim, "GATE_HELPER_URL="+g.URL(), "GATE_HELPER_WAIT="+release)
 	execd := exec.Command("bash", "-c", `exec "$0"`, self)
-	execd.Env = env
-	var execdOut strings.Builder
-	execd.Stdout = &execdOut
-	require.NoError(t, execd.Start())
-	// wait until the shell has announced itself and exec'd
-	require.Eventually(t, func() bool {
-		l, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", execd.Process.Pid))
-		return l == self
-	}, 10*time.Second, 20*time.Millisecond)
+	execd.Env = append(g.env(os.Environ(), "ANTHROPIC_BASE_URL", []string{"ANTHROPIC_API_KEY"}),
+		"BASH_ENV="+shim, "GATE_HELPER_URL="+g.URL(), "GATE_HELPER_WAIT="+release)
+	execdOut := startRunning(t, execd, self) // the shell has announced itself and exec'd
 
 	// The CLI's first request.
 	assert.Equal(t, http.StatusOK, call(g.URL()))
@@ -134,13 +136,7 @@ func TestGateOwnProcessesAreFixedAtTheFirstRequest(t *testing.T) {
 	release := filepath.Join(t.TempDir(), "release")
 	child := exec.Command(self)
 	child.Env = append(os.Environ(), "GATE_HELPER_URL="+g.URL(), "GATE_HELPER_WAIT="+release)
-	var out strings.Builder
-	child.Stdout = &out
-	require.NoError(t, child.Start())
-	require.Eventually(t, func() bool {
-		l, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", child.Process.Pid))
-		return l == self
-	}, 10*time.Second, 20*time.Millisecond)
+	out := startRunning(t, child, self)
 	assert.Equal(t, http.StatusOK, call(g.URL()))
 	require.NoError(t, os.WriteFile(release, nil, 0o644))
 	require.NoError(t, child.Wait())

@@ -558,6 +558,7 @@ var (
 	reForesees      = regexp.MustCompile(`(?i)^(?:if|when|should)\b.*\b(?:get|see|says?|prints?|fails?|errors?|not found|no such file|missing|not installed|isn't installed)\b`)
 	reNotFoundWords = regexp.MustCompile(`(?i)not found|no such file|not installed|isn't installed|missing`)
 	reProseSentence = regexp.MustCompile(`[.!?]\s+`)
+	reCodeSpan      = regexp.MustCompile("`([^`]+)`") // spaces allowed: a command or an error text
 )
 
 // anticipated: the prose right after the step's block foresees this failure and says
@@ -575,8 +576,8 @@ func (ss *session) anticipated(st step, output string) (string, string) {
 		}
 		seen := reNotFoundWords.MatchString(sent) && reNotThere.MatchString(output)
 		fix := ""
-		for _, q := range rePathTick.FindAllStringSubmatch(strings.ReplaceAll(sent, " ", "\x00"), -1) {
-			span := strings.ReplaceAll(q[1], "\x00", " ")
+		for _, q := range reCodeSpan.FindAllStringSubmatch(sent, -1) {
+			span := q[1]
 			switch {
 			case len(span) >= 6 && strings.Contains(low, strings.ToLower(span)):
 				seen = true
