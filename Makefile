@@ -56,12 +56,13 @@ e2e: build images
 # Precision and recall of the deterministic mode on labelled tutorials: the repository's
 # own held-out sets (testdata/corpus, testdata/corpus-blind) and, when it is beside the
 # checkout (required in CI), ../shared/corpus.
-# Prints figures; fails only when a tutorial cannot be run.
+# Prints figures; fails only when a tutorial cannot be run. EVAL_JOBS tutorials run at once.
+EVAL_JOBS ?= 2
 eval: build images
-	@if [ -d testdata/corpus ]; then echo "== eval: testdata/corpus"; ./$(BIN) eval -v testdata/corpus; fi
+	@if [ -d testdata/corpus ]; then echo "== eval: testdata/corpus"; ./$(BIN) eval -j $(EVAL_JOBS) -v testdata/corpus; fi
 	@for c in testdata/corpus-blind testdata/corpus-blind2 testdata/corpus-blind3; do \
-	  if [ -d $$c ]; then echo "== eval: $$c"; ./$(BIN) eval -v $$c || exit 1; fi; done
-	@if [ -d ../shared/corpus ]; then echo "== eval: ../shared/corpus"; ./$(BIN) eval -v ../shared/corpus; \
+	  if [ -d $$c ]; then echo "== eval: $$c"; ./$(BIN) eval -j $(EVAL_JOBS) -v $$c || exit 1; fi; done
+	@if [ -d ../shared/corpus ]; then echo "== eval: ../shared/corpus"; ./$(BIN) eval -j $(EVAL_JOBS) -v ../shared/corpus; \
 	  elif [ "$$CI" = true ]; then echo "CI=true needs ../shared/corpus beside the checkout"; exit 1; fi
 
 # The README's test command: lint, unit tests (with -race), end-to-end runs and the

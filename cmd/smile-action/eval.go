@@ -9,8 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/eval"
@@ -27,8 +30,9 @@ func cmdEval(ctx context.Context, e *env, args []string) error {
 	output := fs.String("output", "", "keep each tutorial's report under DIR/<name> (default: a temporary directory, removed afterwards)")
 	jsonOut := fs.String("json", "", "also write the figures and every scored gap as JSON to this file")
 	verbose := fs.Bool("v", false, "list every reported gap with its verdict, and every missed gap")
+	jobs := fs.Int("j", 1, "run up to N tutorials at once (each in its own container); the table keeps the corpus order")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: smile-action eval [--image IMG] [--output DIR] [--json FILE] [-v] DIR...\n\nRuns each labelled tutorial (a directory with tutorial.md and expected.json, or a corpus of them) in\ndeterministic mode and scores the reported gaps against expected.json.")
+		fmt.Fprintln(fs.Output(), "Usage: smile-action eval [--image IMG] [--output DIR] [--json FILE] [-j N] [-v] DIR...\n\nRuns each labelled tutorial (a directory with tutorial.md and expected.json, or a corpus of them) in\ndeterministic mode and scores the reported gaps against expected.json.")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -36,6 +40,9 @@ func cmdEval(ctx context.Context, e *env, args []string) error {
 	}
 	if fs.NArg() == 0 {
 		return usageError{errors.New("eval needs at least one corpus directory, e.g. smile-action eval ../shared/corpus")}
+	}
+	if *jobs < 1 {
+		return usageError{fmt.Errorf("-j %d: the number of tutorials run at once must be at least 1", *jobs)}
 	}
 	cases, err := eval.Discover(fs.Args()...)
 	if err != nil {
@@ -48,16 +55,29 @@ func cmdEval(ctx context.Context, e *env, args []string) error {
 		}
 		defer func() { _ = os.RemoveAll(root) }()
 	}
-	var results []eval.Result
-	for _, c := range cases {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		res := evalCase(ctx, e, c, *image, filepath.Join(root, c.Name))
-		results = append(results, res)
-		fmt.Fprintf(e.stderr, "eval: %s: %s\n", c.Name, res.Line())
+	start := time.Now()
+	results := make([]eval.Result, len(cases))
+	dirs := outputDirs(root, cases)
+	var mu sync.Mutex // serialises the progress lines
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(*jobs)
+	for i, c := range cases {
+		g.Go(func() error {
+			if err := gctx.Err(); err != nil {
+				return err
+			}
+			results[i] = evalCase(gctx, e, c, *image, dirs[i])
+			mu.Lock()
+			fmt.Fprintf(e.stderr, "eval: %s: %s\n", c.Name, results[i].Line())
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return err
 	}
 	printEval(e.stdout, results, *verbose)
+	fmt.Fprintf(e.stdout, "eval: wall time %.0f s with up to %d tutorial(s) at once\n", time.Since(start).Seconds(), *jobs)
 	if *jsonOut != "" {
 		data, err := json.MarshalIndent(eval.Summarise(results), "", "  ")
 		if err != nil {
@@ -73,6 +93,22 @@ func cmdEval(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// outputDirs gives each case its own report directory under root, named after the case;
+// cases of different corpora that share a name get a numbered suffix.
+func outputDirs(root string, cases []eval.Case) []string {
+	seen := map[string]int{}
+	dirs := make([]string, len(cases))
+	for i, c := range cases {
+		seen[c.Name]++
+		name := c.Name
+		if n := seen[c.Name]; n > 1 {
+			name = fmt.Sprintf("%s-%d", c.Name, n)
+		}
+		dirs[i] = filepath.Join(root, name)
+	}
+	return dirs
 }
 
 func countErrs(rs []eval.Result) int {
