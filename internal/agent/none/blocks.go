@@ -134,7 +134,8 @@ func promptLines(lines []string) bool {
 	return false
 }
 
-// looksLikeShell: every non-blank, non-comment line starts with a known command.
+// looksLikeShell: every non-blank, non-comment line starts with a known command or
+// runs a program from the working directory (./name).
 func looksLikeShell(cb tutorial.CodeBlock) bool {
 	n := 0
 	for _, l := range strings.Split(cb.Content, "\n") {
@@ -143,7 +144,7 @@ func looksLikeShell(cb tutorial.CodeBlock) bool {
 			continue
 		}
 		n++
-		if !knownCommands[firstWord(t)] {
+		if w := firstWord(t); !knownCommands[w] && !strings.HasPrefix(w, "./") {
 			return false
 		}
 	}

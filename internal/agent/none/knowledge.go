@@ -151,7 +151,10 @@ var knownCommands = func() map[string]bool {
 		curl wget git tar unzip grep sed awk sh bash env which type printf test install systemctl service
 		pip pip3 python python3 node npm npx yarn pnpm go cargo rustc rustup deno bun docker kubectl minikube helm k6
 		make gcc java javac mvn gradle ruby gem bundle php composer dotnet terraform gh nvm uv uvx pipx redis-cli
-		redis-server psql sqlite3 hugo zola jq openssl ssh scp tee head tail less more diff`) {
+		redis-server psql sqlite3 hugo zola jq openssl ssh scp tee head tail less more diff
+		perl lua lua5.4 tclsh php Rscript ghc runghc ocaml guile gawk g++ cc clang cmake ninja pytest
+		sort uniq wc cut tr find xargs du df ps kill date seq file stat basename dirname sleep
+		gzip gunzip zip xz bzip2 zstd whoami id hostname uname man`) {
 		m[c] = true
 	}
 	return m

@@ -64,6 +64,24 @@ func TestIsServer(t *testing.T) {
 	}
 }
 
+func TestStepTimeout(t *testing.T) {
+	t.Parallel()
+	for cmd, want := range map[string]time.Duration{
+		"sudo apt install -y cargo":          300 * time.Second,
+		"sudo apt-get -q update":             300 * time.Second,
+		"python3 -m pip install requests":    300 * time.Second,
+		"cd wc && cargo build --release":     300 * time.Second,
+		"cmake --build build":                300 * time.Second,
+		"make":                               300 * time.Second,
+		"cargo run":                          60 * time.Second,
+		"npm run dev":                        60 * time.Second,
+		"ls -l":                              60 * time.Second,
+		"echo 'apt install is slow' > notes": 60 * time.Second,
+	} {
+		assert.Equal(t, want, stepTimeout(60, cmd), cmd)
+	}
+}
+
 func TestSplitCwd(t *testing.T) {
 	t.Parallel()
 	rest, cwd := splitCwd("warning\n" + cwdMarker + "/workspace/work/proj\n")

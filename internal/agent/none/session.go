@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // sessionFile keeps the terminal session between commands inside the container:
@@ -84,6 +85,23 @@ func isServer(command string) bool {
 		return false
 	}
 	return reServer.MatchString(c)
+}
+
+// reSlowStep: package installs, downloads and builds, which a reader waits for longer
+// than for an ordinary command (a toolchain from Debian's mirror can take minutes).
+var reSlowStep = regexp.MustCompile(`(?:^|[\s;&|(])(?:(?:apt|apt-get|aptitude) (?:-\S+ )*(?:install|update|upgrade|full-upgrade|build-dep)\b|pip3? install\b|python3? -m pip install\b|pipx install\b|uv (?:sync|pip install|tool install)\b|(?:cargo|go) (?:build|install|test|get|mod download)\b|(?:npm|yarn|pnpm) (?:install|ci|add|i)\b|npm run build\b|gem install\b|bundle install\b|mvn\b|gradle\b|make\b|ninja\b|cmake --build\b|docker (?:build|pull)\b|git clone\b)`)
+
+// slowFactor is how many times the step timeout a slow step gets.
+const slowFactor = 5
+
+// stepTimeout is the time a command gets: studentBehavior.timeoutSeconds, and five
+// times that for a package install, download or build.
+func stepTimeout(seconds int, command string) time.Duration {
+	d := time.Duration(max(seconds, 1)) * time.Second
+	if reSlowStep.MatchString(command) && !isServer(command) {
+		return slowFactor * d
+	}
+	return d
 }
 
 func shellQuote(s string) string {

@@ -233,7 +233,7 @@ func section(t *tutorial.Tutorial, line int) string {
 // run executes one command in the session and judges a failure.
 func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
-	timeout := time.Duration(max(ss.task.Behavior.TimeoutSeconds, 1)) * time.Second
+	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
 	background := isServer(cmd.Text) || reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead))
 	req := loop.ExecRequest{Command: script(cmd.Text), Timeout: timeout, User: ss.user}
 	if background {
@@ -372,8 +372,8 @@ func localIdentity(fix []string) []string {
 
 // recover runs fix and then the failed step again; true when the step then works.
 func (ss *session) recover(ctx context.Context, st step, fix []string) bool {
-	timeout := time.Duration(max(ss.task.Behavior.TimeoutSeconds, 1)) * time.Second
 	for _, c := range append(append([]string(nil), fix...), st.command.Text) {
+		timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, c)
 		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script(c), Timeout: timeout, User: ss.user})
 		if err != nil || r.ExitCode != 0 || r.TimedOut {
 			return false
