@@ -14,9 +14,10 @@ import (
 // heldOutSets are the repository's own labelled corpora: tutorials written for the tests,
 // never used to tune the deterministic Student. testdata/corpus/README.md describes the
 // first; testdata/corpus-blind/README.md the second, testdata/corpus-blind2/README.md
-// the third, testdata/corpus-blind3/README.md the fourth and testdata/corpus-blind4/README.md
-// the fifth, each labelled before the Student ever ran on it.
-var heldOutSets = []string{"../../testdata/corpus", "../../testdata/corpus-blind", "../../testdata/corpus-blind2", "../../testdata/corpus-blind3", "../../testdata/corpus-blind4"}
+// the third, testdata/corpus-blind3/README.md the fourth, testdata/corpus-blind4/README.md
+// the fifth and testdata/corpus-blind5/README.md the sixth, each labelled before the Student
+// ever ran on it.
+var heldOutSets = []string{"../../testdata/corpus", "../../testdata/corpus-blind", "../../testdata/corpus-blind2", "../../testdata/corpus-blind3", "../../testdata/corpus-blind4", "../../testdata/corpus-blind5"}
 
 // TestHeldOutCorpusLoads checks that every case of each held-out corpus loads: its
 // expected.json is valid JSON with only the format's fields, and every marker (gap, alsoAt,
