@@ -322,6 +322,13 @@ func (b *builder) code(idx int, n ast.Node) {
 		lines[i] = strings.TrimSuffix(string((&s).Value(b.src)), "\n")
 		lineNos[i] = b.lineOf(s.Start)
 	}
+	if strings.HasPrefix(blk.Info, "{") {
+		var opts []string
+		lines, lineNos, opts = directiveOptions(lines, lineNos)
+		if len(opts) > 0 {
+			blk.Info += " " + strings.Join(opts, " ")
+		}
+	}
 	content := strings.Join(lines, "\n")
 	blk.Text = content
 	cb := CodeBlock{Content: content, Lang: language(blk.Info), ContentLines: lineNos}
@@ -346,6 +353,35 @@ func (b *builder) code(idx int, n ast.Node) {
 	b.lastLeaf = idx
 	cb.Block = *blk
 	b.m.code = append(b.m.code, cb)
+}
+
+// reDirectiveOption: a MyST directive's option line, ":caption: greet.py".
+var reDirectiveOption = regexp.MustCompile(`^:([\w-]+):(?:\s+(.*))?$`)
+
+// directiveOptions takes a MyST directive's leading option lines (":caption: greet.py",
+// ":emphasize-lines: 4,5", and the blank line after them) out of its content and returns
+// them as info-string attributes (caption=greet.py): they are not code.
+func directiveOptions(lines []string, nos []int) ([]string, []int, []string) {
+	var opts []string
+	i := 0
+	for ; i < len(lines); i++ {
+		m := reDirectiveOption.FindStringSubmatch(strings.TrimSpace(lines[i]))
+		if m == nil {
+			break
+		}
+		if v := strings.TrimSpace(m[2]); v != "" && !strings.ContainsAny(v, " \t\"'") {
+			opts = append(opts, m[1]+"="+v)
+		} else {
+			opts = append(opts, m[1])
+		}
+	}
+	if i == 0 {
+		return lines, nos, nil
+	}
+	if i < len(lines) && strings.TrimSpace(lines[i]) == "" {
+		i++
+	}
+	return lines[i:], nos[i:], opts
 }
 
 // language is the first word of an info string, lower-cased: "bash", "{.python}" → "python".

@@ -269,3 +269,76 @@ func TestFileFromSomeoneElseIsUnverified(t *testing.T) {
 	require.Len(t, res.Coverage.Unverified, 1)
 	assert.Contains(t, res.Coverage.Unverified[0].Reason, "from someone else")
 }
+
+// A fence titled with a path without extension (Docusaurus title="bin/greet") and a
+// MyST code-block with a :caption: option are files; the option lines are not content.
+// A script that a test file the failing command runs calls as ./name needs chmod.
+func TestTitledFilesCaptionsAndScriptsRunByTests(t *testing.T) {
+	t.Parallel()
+	md := "# Greeter\n\n```bash\nmkdir -p bin tests\n```\n\n" + // 1-5
+		"```bash title=\"bin/greet\"\n#!/bin/sh\necho \"hi $1\"\n```\n\n" + // 7-10
+		"```{code-block} python\n:caption: tests/run_greet.py\n:linenos:\n\nimport subprocess, sys\nout = subprocess.run([\"./bin/greet\", \"Ada\"], capture_output=True, text=True)\nsys.exit(0 if out.stdout == \"hi Ada\\n\" else 1)\n```\n\n" + // 12-19
+		"Run the test:\n\n```bash\npython3 tests/run_greet.py\n```\n\n" + // 21-25
+		"Then greet directly:\n\n```bash\n./bin/greet Bo\n```\n" // 27-31
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 24, f.Line)
+	assert.Contains(t, f.Problem, "`bin/greet`, which the tutorial created, is not executable")
+	assert.Contains(t, f.Fix, "chmod +x bin/greet")
+	assert.Empty(t, f.AlsoAt, "after chmod the direct run works")
+	var paths []string
+	for _, w := range res.Files {
+		paths = append(paths, w.Path)
+	}
+	assert.Contains(t, strings.Join(paths, " "), "/bin/greet")
+	assert.Contains(t, strings.Join(paths, " "), "/tests/run_greet.py")
+}
+
+// A program that writes into a relative directory nothing created gets `mkdir -p` as
+// its fix; a file named two ways is a mismatch, and what the failed step would have
+// written is a consequence of it; a shown success followed by an error is not a
+// deliberate failure.
+func TestOutputDirectoriesNameMismatchesAndErrorsAfterShownOutput(t *testing.T) {
+	t.Parallel()
+	md := "# Sorting\n\n```bash\nprintf 'b\\na\\n' > names-v1.txt\nsort names-v1.txt -o out/sorted.txt\n```\n\n" + // 1-6
+		"```bash\nsort name-v1.txt -o merged.txt\n```\n\n```bash\nwc -l merged.txt\n```\n\n" + // 8-14
+		"```bash\nsh -c 'echo preparing names; echo \"error: the index is corrupt\" >&2; exit 1'\n```\n\nThe output looks similar to:\n\n```text\npreparing names\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	dir, name, shown := res.Findings[0], res.Findings[1], res.Findings[2]
+	assert.Equal(t, 5, dir.Line)
+	assert.Contains(t, dir.Fix, "mkdir -p out")
+	require.NotNil(t, dir.FixVerified, dir.FixEvidence)
+	assert.True(t, *dir.FixVerified, dir.FixEvidence)
+	assert.Equal(t, 9, name.Line)
+	assert.Contains(t, name.Problem, "`name-v1.txt` does not exist, but `names-v1.txt` does")
+	assert.Equal(t, []int{13}, name.AlsoAt, "merged.txt was never written")
+	assert.Equal(t, 17, shown.Line)
+}
+
+// Installs and builds get more time than ordinary commands; commands of one Debian
+// package are one tool.
+func TestDebianGroupsAndRequiredFiles(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, toolOf("xgettext").Name, toolOf("msginit").Name)
+	assert.Equal(t, "sudo apt-get install -y gettext", toolOf("msgfmt").Debian)
+	assert.Equal(t, "sudo apt-get install -y imagemagick", toolOf("mogrify").Debian)
+	assert.Empty(t, toolsNamed("Any file will do, in a tree of your choice."), "everyday words are not tools")
+	assert.Equal(t, []string{"NEWS", "AUTHORS"}, requiredFiles("Makefile.am: error: required file './NEWS' not found\nMakefile.am: error: required file './AUTHORS' not found\nMakefile.am: error: required file './NEWS' not found"))
+	assert.Equal(t, 1, editDistance("notes-v1.txt", "note-v1.txt"))
+	assert.True(t, repeatsStart("import os\nx = 1\n", "import os\nx = 1\ny = 2\n"))
+	assert.False(t, repeatsStart("import os\n", "def f():\n    pass\n"))
+}
+
+// "Add … at the end of calc.py:" over a "Filename: calc.py" caption appends.
+func TestAppendUnderAFilenameCaption(t *testing.T) {
+	t.Parallel()
+	md := "# Calc\n\nCreate *calc.py*:\n\nFilename: calc.py\n\n```python\ntotal = 2 + 3\n```\n\n" +
+		"Add a report and print it at the end of *calc.py*:\n\nFilename: calc.py\n\n```python\nprint(\"total\", total)\n```\n\n" +
+		"```console\n$ python3 calc.py\ntotal 5\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+	require.NotEmpty(t, res.Commands)
+	assert.Contains(t, res.Commands[len(res.Commands)-1].Output, "total 5")
+}

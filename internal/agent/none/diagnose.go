@@ -3,8 +3,10 @@ package none
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -217,6 +219,18 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if missing, near := ss.nearName(ctx, rec.Command, output); near != "" {
+		// "chord-faded.wav" where the tutorial made "chord-fade.wav": a name mismatch
+		f := loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) fails: `%s` does not exist, but `%s` does; the tutorial names the same file two ways", firstLine(rec.Command), rec.Line, missing, near),
+			Fix:      fmt.Sprintf("use one name for the file: `%s` at line %d (or create `%s` earlier)", near, rec.Line, missing),
+			Category: "command failure",
+		}
+		r := ss.addFinding(rec, f, output)
+		ss.taint(rec.Command, r)
+		ss.taintMissingArgs(ctx, rec.Command, r)
+		return
+	}
 	if ss.prevFailed && ss.lastFailRoot >= 0 && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output)) {
 		// a file or program the failed step right before it would have made, or the same
 		// tool going on from a state that step left broken
@@ -245,6 +259,23 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if f.Edit != nil {
 		f.Category = "missing step"
 	}
+	if files := requiredFiles(output); f.Edit == nil && len(files) > 0 {
+		// automake's GNU strictness: NEWS, AUTHORS, ChangeLog… that nothing creates
+		f.Problem += fmt.Sprintf("; the build requires %s, which the tutorial never creates", quoteList(files))
+		f.Fix = fmt.Sprintf("create them before line %d (`touch %s`), or relax the requirement (for Automake, `AM_INIT_AUTOMAKE([foreign])`)", rec.Line, strings.Join(files, " "))
+		f.Edit = &loop.Edit{InsertBefore: []string{"touch " + strings.Join(files, " ")}}
+		f.Category = "missing step"
+	}
+	if f.Edit == nil {
+		if script := ss.unexecutable(ctx, rec.Command, output); script != "" {
+			// a script the tutorial wrote runs through another program (a test runner, a
+			// package builder) that needs it executable
+			f.Problem += fmt.Sprintf("; `%s`, which the tutorial created, is not executable", script)
+			f.Fix = fmt.Sprintf("make the script executable after creating it: add `chmod +x %s` before line %d", script, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{"chmod +x " + script}}
+			f.Category = "missing step"
+		}
+	}
 	if f.Edit == nil {
 		if pkg, what := ss.errorPackage(ctx, output); pkg != "" {
 			f.Problem += "; " + what + " is not installed"
@@ -254,7 +285,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
-		if dir := ss.missingParent(ctx, output); dir != "" {
+		if dir := firstNonEmpty(ss.missingParent(ctx, output), ss.missingArgDir(ctx, rec.Command, output)); dir != "" {
 			// the program writes into a directory nothing created
 			f.Problem += fmt.Sprintf("; the directory `%s` does not exist and nothing in the tutorial creates it", dir)
 			f.Fix = fmt.Sprintf("add `mkdir -p %s` before line %d (or say that the program needs it)", dir, rec.Line)
@@ -350,7 +381,9 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	if st.block.EndLine > 0 && ss.task.Tutorial != nil && reSaysFails.MatchString(proseAfter(ss.task.Tutorial, st.block.EndLine)) {
 		return true // the prose right after says it fails
 	}
-	if shown == "" {
+	if shown == "" || !reErrorLine.MatchString(reQuoted.ReplaceAllString(shown, "''")) && reErrorLine.MatchString(output) {
+		// nothing shown, or the tutorial shows a success and the run printed an error
+		// besides (autoreconf's "installing" lines, then "error: required file")
 		return false
 	}
 	// it printed what the tutorial shows: it does what the tutorial expects, whatever
@@ -375,6 +408,10 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	}
 	return false
 }
+
+// reQuoted: a quoted name in output ('./missing', `error.log`), which says nothing of
+// success or failure.
+var reQuoted = regexp.MustCompile("'[^'\n]*'|`[^`\n]*`|\"[^\"\n]*\"")
 
 // reErrorWord: the distinctive words of an error line (an exception type, an error code).
 var reErrorWord = regexp.MustCompile(`\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\bE[A-Z]{3,}\b|\berror(?:\[|:)\s*\S+|\b[a-z]+Error\b`)
@@ -407,6 +444,13 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 			Problem: fmt.Sprintf("`%s` is installed (%s) but not on PATH in this shell: the tutorial never says to restart the shell or add its directory to PATH", name, found),
 			Fix:     fmt.Sprintf("after the install step, tell the reader to open a new shell or run `export PATH=\"%s:$PATH\"` before line %d", path.Dir(found), rec.Line),
 			Edit:    &loop.Edit{InsertBefore: []string{fmt.Sprintf(`export PATH="%s:$PATH"`, path.Dir(found))}},
+		}, output)
+	}
+	if pkg, provides := ss.installedLookalike(ctx, name); pkg != "" {
+		// `magick` after installing Debian's imagemagick (version 6: convert, mogrify…)
+		return ss.addFinding(rec, loop.Finding{
+			Problem: fmt.Sprintf("`%s` is not found although the tutorial installed `%s`: Debian's `%s` provides no `%s` command; it provides %s", name, pkg, pkg, name, quoteList(provides)),
+			Fix:     fmt.Sprintf("use the commands Debian's `%s` has (%s) at line %d, or say which version of the tool the tutorial needs and how to install it", pkg, quoteList(provides), rec.Line),
 		}, output)
 	}
 	if t.Debian == "" && t.Guide == "" {
@@ -635,6 +679,220 @@ func (ss *session) missingParent(ctx context.Context, output string) string {
 	return ""
 }
 
+// reRequiredFile: a build tool naming a file it requires ("required file './NEWS' not
+// found").
+var reRequiredFile = regexp.MustCompile(`required file '(?:\./)?([\w.-]+)' not found`)
+
+// requiredFiles are the files a build tool says it requires, in order, once each.
+func requiredFiles(output string) []string {
+	var out []string
+	for _, m := range reRequiredFile.FindAllStringSubmatch(output, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = "`" + x + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+// reBadMode: a program refusing a file for its mode.
+var reBadMode = regexp.MustCompile(`(?i)permission denied|bad permissions|not executable`)
+
+// unexecutable is a script the tutorial wrote (it starts with #!) that is not executable
+// and that the failed command needs to run: the output names it beside a permission
+// error, or a file the command reads (a test the runner runs) calls it as ./name. "" when none. The path is
+// relative to the current directory when it is under it.
+func (ss *session) unexecutable(ctx context.Context, cmd, output string) string {
+	files := slices.Sorted(maps.Keys(ss.written))
+	for _, p := range files {
+		if !strings.HasPrefix(ss.written[p], "#!") {
+			continue
+		}
+		base := path.Base(p)
+		used := reBadMode.MatchString(output) && strings.Contains(output, base)
+		for _, q := range files {
+			if q != p && strings.Contains(ss.written[q], "./"+base) && (refersTo(cmd, ss.rel(q)) || refersTo(cmd, path.Dir(ss.rel(q)))) {
+				used = true // a test file the command runs calls ./name
+			}
+		}
+		if !used {
+			continue
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ -f " + shellQuote(p) + " ] && [ ! -x " + shellQuote(p) + " ]", Timeout: 10 * time.Second, User: ss.user})
+		if err == nil && r.ExitCode == 0 {
+			return ss.rel(p)
+		}
+	}
+	return ""
+}
+
+// rel writes p relative to the current directory when it is under it.
+func (ss *session) rel(p string) string {
+	if r := strings.TrimPrefix(p, ss.cwd+"/"); r != p {
+		return r
+	}
+	return p
+}
+
+// nearName: a relative file argument of the failed command that does not exist, which
+// the output names as missing, while a file of a very similar name (same extension, one
+// or two characters apart) does exist beside it. Both are "" when there is none.
+func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
+	if !reNotThere.MatchString(output) {
+		return "", ""
+	}
+	for _, f := range strings.Fields(cmd) {
+		f = strings.Trim(f, `"'`)
+		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") || !looksLikePath(f) || !strings.Contains(output, path.Base(f)) {
+			continue
+		}
+		dir := path.Join(ss.cwd, path.Dir(f))
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(dir) + " 2>/dev/null && [ ! -e " + shellQuote(path.Base(f)) + " ] && ls -1A", Timeout: 10 * time.Second, User: ss.user})
+		if err != nil || r.ExitCode != 0 {
+			continue
+		}
+		base := path.Base(f)
+		for _, have := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
+			if have != "" && have != base && path.Ext(have) == path.Ext(base) && editDistance(have, base) <= 2 && len(base) >= 5 {
+				return f, path.Join(path.Dir(f), have)
+			}
+		}
+	}
+	return "", ""
+}
+
+// taintMissingArgs marks the relative file arguments of a failed command that do not
+// exist after it: the files it would have written.
+func (ss *session) taintMissingArgs(ctx context.Context, cmd string, r int) {
+	var args []string
+	for _, f := range strings.Fields(cmd) {
+		f = strings.Trim(f, `"'`)
+		if !strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "~") && looksLikePath(f) {
+			args = append(args, shellQuote(f))
+		}
+	}
+	if len(args) == 0 {
+		return
+	}
+	res, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && for f in " + strings.Join(args, " ") + "; do [ -e \"$f\" ] || echo \"$f\"; done", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || res.ExitCode != 0 {
+		return
+	}
+	for _, f := range strings.Fields(res.Stdout) {
+		if _, ok := ss.taintPaths[ss.abs(f)]; !ok {
+			ss.taintPaths[ss.abs(f)] = r
+		}
+	}
+}
+
+// editDistance is the Levenshtein distance of a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// reAptInstall: an apt install command and its package list.
+var reAptInstall = regexp.MustCompile(`\bapt(?:-get)?\s+(?:-\S+\s+)*install\s+(.*)`)
+
+// installedLookalike: a package that an earlier step of the tutorial installed and whose
+// name contains the missing command's (imagemagick for magick), with the commands it
+// does provide. "" when there is none.
+func (ss *session) installedLookalike(ctx context.Context, name string) (string, []string) {
+	if len(name) < 3 || strings.Contains(name, "/") {
+		return "", nil
+	}
+	for _, c := range ss.res.Commands {
+		m := reAptInstall.FindStringSubmatch(c.Command)
+		if m == nil || c.ExitCode != 0 {
+			continue
+		}
+		for _, pkg := range strings.Fields(m[1]) {
+			if strings.HasPrefix(pkg, "-") || pkg == name || !strings.Contains(pkg, strings.ToLower(name)) {
+				continue
+			}
+			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: providesScript(pkg), Timeout: 20 * time.Second, User: ss.user})
+			if err != nil || r.ExitCode != 0 {
+				continue
+			}
+			if cmds := strings.Fields(r.Stdout); len(cmds) > 0 {
+				return pkg, cmds
+			}
+		}
+	}
+	return "", nil
+}
+
+// providesScript lists the commands a package and the packages it depends on put on
+// PATH, each by its shortest name (convert, not convert-im6.q16, for imagemagick whose
+// programs live in imagemagick-6.q16 behind alternatives).
+func providesScript(pkg string) string {
+	q := shellQuote(pkg)
+	return "{ for p in " + q + " $(apt-cache depends --installed " + q + " 2>/dev/null | awk '/Depends:/{print $2}'); do dpkg -L \"$p\" 2>/dev/null; done; } | grep -E '^/usr/s?bin/[^/]+$' | sort -u > /tmp/.smile-provides; " +
+		"for f in /usr/bin/* /usr/sbin/*; do t=$(readlink -f \"$f\"); grep -qxF \"$t\" /tmp/.smile-provides && echo \"$t ${f##*/}\"; done | awk '{ if (!($1 in best) || length($2) < length(best[$1])) best[$1] = $2 } END { for (t in best) print best[t] }' | sort | head -n 8"
+}
+
+// reDirFlag: options whose value is a directory a program writes into.
+var reDirFlag = regexp.MustCompile(`^(?:-path|--output-dir|--outdir|--out-dir|--target-dir|--destdir|--dest)$`)
+
+// reCannotOpen: how programs say they could not open or write a path.
+var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|cannot (?:write|open|create)|can't (?:write|open|create)|unable to (?:open|write|create)|could not (?:open|write|create)|failed to (?:open|write|create)`)
+
+// missingArgDir is a relative directory that a path argument of the failed command
+// (runs/joblog.tsv, --output-file=locale/fr/x.mo, -path thumbs) lives in when that
+// directory does not exist and the output says a path could not be opened: the program
+// writes there and does not create directories.
+func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string {
+	if !reCannotOpen.MatchString(output) {
+		return ""
+	}
+	var dirs []string
+	fields := strings.Fields(cmd)
+	for i, f := range fields {
+		f = strings.Trim(f, `"'`)
+		if j := strings.IndexByte(f, '='); j > 0 && strings.HasPrefix(f, "-") {
+			f = strings.Trim(f[j+1:], `"'`)
+		}
+		switch {
+		case reDirFlag.MatchString(f) && i+1 < len(fields):
+			dirs = append(dirs, strings.Trim(fields[i+1], `"'`))
+		case strings.Contains(f, "/") && !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "~") && !strings.HasPrefix(f, "-") && !strings.ContainsAny(f, "*?$<>|;&(){}") && !strings.Contains(f, "://"):
+			dirs = append(dirs, path.Dir(f))
+		}
+	}
+	for _, d := range dirs {
+		if d == "." || d == "" || strings.HasPrefix(d, "..") || strings.HasPrefix(d, "-") || !strings.Contains(output, d) && !strings.Contains(strings.ToLower(output), "no such file or directory") {
+			continue
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ ! -e " + shellQuote(d) + " ]", Timeout: 10 * time.Second, User: ss.user})
+		if err == nil && r.ExitCode == 0 {
+			return d
+		}
+	}
+	return ""
+}
+
 var reMissingBranch = regexp.MustCompile(`(?i)invalid reference: ([\w./-]+)|src refspec ([\w./-]+) does not match any|pathspec '([^']+)' did not match|not a valid branch name:? '?([\w./-]+)`)
 
 // sameBranchGap: a Git command fails on a branch that an earlier gap already found
@@ -674,6 +932,8 @@ var reShNotFound = regexp.MustCompile(`(?m)(?:^|\s)(?:/bin/|/usr/bin/)?(?:ba|da)
 
 var (
 	reCMakeCompiler = regexp.MustCompile(`No CMAKE_(CXX|C)_COMPILER could be found`)
+	reConfigureCC   = regexp.MustCompile(`no acceptable C compiler found|C compiler cannot create executables`)
+	reSoxFormat     = regexp.MustCompile("no handler for (?:given )?file (?:extension|type) `?'?(\\w+)")
 	rePerlModule    = regexp.MustCompile(`Can't locate ([\w/]+)\.pm in @INC`)
 	rePyModule      = regexp.MustCompile(`No module named '([\w]+)`)
 )
@@ -690,6 +950,12 @@ func (ss *session) errorPackage(ctx context.Context, output string) (string, str
 		} else {
 			pkg, what = "gcc", "a C compiler"
 		}
+	case reConfigureCC.MatchString(output):
+		// autoconf's configure: a C compiler, and the make it goes on with
+		pkg, what = "build-essential", "a C compiler (gcc) and make"
+	case reSoxFormat.MatchString(output):
+		// Debian's sox brings the base formats only (no MP3, no Ogg writer)
+		pkg, what = "libsox-fmt-all", "SoX's handler for "+reSoxFormat.FindStringSubmatch(output)[1]+" files"
 	case rePerlModule.MatchString(output):
 		mod := rePerlModule.FindStringSubmatch(output)[1]
 		pkg, what = "lib"+strings.ToLower(strings.ReplaceAll(mod, "/", "-"))+"-perl", "the Perl module "+strings.ReplaceAll(mod, "/", "::")

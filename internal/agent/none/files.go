@@ -60,7 +60,11 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 	}
 	// nearest paragraph first in the slice; keep the nearest and the list item's start
 	texts := []string{strings.Join(paras[0], " ")}
-	if len(paras) > 1 {
+	if len(paras) > 1 && len(paras[0]) == 1 && len(paras[0][0]) < 80 && reCaptionLine.MatchString(paras[0][0]) {
+		// a caption ("Filename: split.tcl") between the block and the sentence that says
+		// what to do with it ("print it at the end of split.tcl:")
+		texts = append([]string{strings.Join(paras[1], " ")}, texts...)
+	} else if len(paras) > 1 {
 		last := paras[len(paras)-1]
 		if reListItem.MatchString(last[0]) {
 			texts = append([]string{strings.Join(last, " ")}, texts...)
@@ -68,6 +72,8 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 	}
 	return strings.Join(texts, " ")
 }
+
+var reCaptionLine = regexp.MustCompile(`(?i)^(?:filename|file|listing [\w.-]+):`)
 
 var reListItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`)
 
@@ -87,7 +93,7 @@ var (
 	rePathTick     = regexp.MustCompile("`([^`\\s]+)`")
 	// the info string names the file: ```py title="app.py" (Docusaurus, MkDocs),
 	// ```js [vite.config.js] (VitePress), ```rust,file=src/main.rs
-	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name)=["']?([^"'\s}]+)|\[([^\]\s]+)\]`)
+	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name|caption)=["']?([^"'\s}]+)|\[([^\]\s]+)\]`)
 	reFilenameLine = regexp.MustCompile("(?i)(?:^|\\s)(?:filename|file):\\s*`?([\\w./-]+)`?")
 	reListing      = regexp.MustCompile(`<Listing[^>]*file-name="([^"]+)"`)
 	knownNames     = map[string]bool{"Dockerfile": true, "Makefile": true, "Procfile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "Caddyfile": true, "Jenkinsfile": true, ".env": true,
@@ -99,16 +105,17 @@ var (
 // "Filename:" line or <Listing file-name>, or a sentence of the lead with a write verb
 // and a path after it ("Create `report.sh` with…", "in `app.py`, add:").
 func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, ok bool) {
-	if m := reInfoFile.FindStringSubmatch(cb.Info); m != nil && looksLikePath(m[1]+m[2]) {
+	if m := reInfoFile.FindStringSubmatch(cb.Info); m != nil && infoNamesFile(m[1]+m[2], cb.Content) {
 		// "Append these lines to the end of `report.lua`:" over ```lua title="report.lua"
 		f := m[1] + m[2]
 		return f, "", reAppend.MatchString(lastSentence(lead)) && strings.Contains(lead, path.Base(f)), true
 	}
 	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
-		return m[1], "", false, true
+		return m[1], "", appendsTo(lead, m[1]), true
 	}
 	if m := reFilenameLine.FindStringSubmatch(lead); m != nil && (looksLikePath(m[1]) || strings.Contains(m[1], "/") && !strings.Contains(m[1], "://")) {
-		return m[1], "", false, true
+		// "Add a procedure … at the end of *split.tcl*:" over "Filename: split.tcl"
+		return m[1], "", appendsTo(lead, m[1]), true
 	}
 	for _, sentence := range sentences(lead) {
 		v := reWriteVerb.FindStringIndex(sentence)
@@ -160,6 +167,46 @@ var reCreateVerb = regexp.MustCompile(`(?i)\b(create|save|write|created|saved|wr
 func sentences(text string) []string { return reSentenceEnd.Split(text, -1) }
 
 var reSentenceEnd = regexp.MustCompile(`[.!?:]\s+`)
+
+// repeatsStart: the new block begins with the file's first line, so it is the whole file
+// again (a listing that shows the file with the addition), not an addition to append.
+func repeatsStart(old, block string) bool {
+	first := func(s string) string {
+		for _, l := range strings.Split(s, "\n") {
+			if t := strings.TrimSpace(l); t != "" {
+				return t
+			}
+		}
+		return ""
+	}
+	f := first(old)
+	return f != "" && f == first(block)
+}
+
+// appendsTo: a sentence of the lead that names the file says to add to it ("print it at
+// the end of split.tcl", "append to app.py").
+func appendsTo(lead, file string) bool {
+	base := path.Base(file)
+	for _, sentence := range sentences(lead) {
+		if strings.Contains(sentence, base) && !reFilenameLine.MatchString(sentence) && reAppend.MatchString(sentence) {
+			return true
+		}
+	}
+	return false
+}
+
+// infoNamesFile: a name the info string gives a block (title="usr/bin/hello") is a file
+// when it looks like a path, is a relative path with a directory, or is a bare name over
+// a script with a shebang (title="hello").
+func infoNamesFile(name, content string) bool {
+	if looksLikePath(name) {
+		return true
+	}
+	if strings.ContainsAny(name, "$*?<>|;&(){}=\"'") || strings.Contains(name, "://") || strings.HasSuffix(name, "/") {
+		return false
+	}
+	return strings.Contains(name, "/") || reBareName.MatchString(name) && strings.HasPrefix(strings.TrimSpace(content), "#!")
+}
 
 func looksLikePath(s string) bool {
 	if s == "" || strings.HasPrefix(s, "-") || strings.ContainsAny(s, "$*?<>|;&(){}=\"'") || strings.HasSuffix(s, "/") {
@@ -227,7 +274,7 @@ func (ss *session) write(ctx context.Context, s step) error {
 	}
 	if s.appendF {
 		old, err := ss.task.Sandbox.ReadFile(ctx, p, 1<<20)
-		if err == nil && len(old) > 0 {
+		if err == nil && len(old) > 0 && !repeatsStart(string(old), content) {
 			content = string(old) + ensureNL(string(old)) + content
 		}
 	} else if content == "" {

@@ -67,6 +67,75 @@ var tools = []tool{
 	{Name: "GnuPG", Commands: []string{"gpg"}, Aliases: []string{"gpg", "gnupg"}, Debian: "sudo apt-get install -y gpg"},
 }
 
+// debianGroups: Debian packages whose commands are named otherwise, or several commands
+// of one package (so that one missing install is one gap, and its install is the fix).
+// Facts from Debian bookworm's package contents (packages.debian.org, bookworm).
+var debianGroups = []struct{ name, pkg, commands string }{
+	{"GNU gettext", "gettext", "xgettext msgfmt msginit msgmerge msgcat msgunfmt msguniq msgconv"},
+	{"envsubst (gettext-base)", "gettext-base", "envsubst gettext ngettext"},
+	{"ImageMagick", "imagemagick", "convert mogrify identify montage composite compare import conjure stream"},
+	{"SoX", "sox", "sox soxi play rec"},
+	{"the DNS tools", "bind9-dnsutils", "dig nslookup host delv"},
+	{"net-tools", "net-tools", "ifconfig netstat route arp"},
+	{"psmisc", "psmisc", "killall pstree fuser"},
+	{"procps", "procps", "ps top free watch pkill pgrep uptime vmstat"},
+	{"xxd", "xxd", "xxd"},
+	{"bsdextrautils", "bsdextrautils", "column hexdump look write"},
+	{"xmllint (libxml2-utils)", "libxml2-utils", "xmllint xmlcatalog"},
+	{"Poppler's tools", "poppler-utils", "pdftotext pdfinfo pdftoppm pdfimages pdfunite pdfseparate"},
+	{"Ghostscript", "ghostscript", "gs ps2pdf"},
+	{"Graphviz", "graphviz", "dot neato circo fdp sfdp twopi"},
+	{"GNU Autoconf", "autoconf", "autoreconf autoconf autoheader autoscan autom4te"},
+	{"GNU Automake", "automake", "automake aclocal"},
+	{"GNU libtool", "libtool-bin", "libtool"},
+	{"Ninja", "ninja-build", "ninja"},
+	{"CMake", "cmake", "cmake ctest cpack"},
+	{"Meson", "meson", "meson"},
+	{"7-Zip", "p7zip-full", "7z 7za"},
+	{"Apache's tools", "apache2-utils", "ab htpasswd"},
+	{"netcat", "netcat-openbsd", "nc netcat"},
+	{"ripgrep", "ripgrep", "rg"},
+	{"fd", "fd-find", "fdfind"},
+	{"Tcl", "tcl", "tclsh"},
+	{"Lua", "lua5.4", "lua lua5.4"},
+	{"GNU parallel", "parallel", "parallel"},
+	{"bc", "bc", "bc"},
+	{"ShellCheck", "shellcheck", "shellcheck"},
+	{"Bats", "bats", "bats"},
+	{"Pandoc", "pandoc", "pandoc"},
+	{"tree", "tree", "tree"},
+	{"zip", "zip", "zip"},
+	{"zstd", "zstd", "zstd unzstd zstdcat"},
+	{"file", "file", "file"},
+	{"lsof", "lsof", "lsof"},
+	{"strace", "strace", "strace"},
+	{"socat", "socat", "socat"},
+	{"rsync", "rsync", "rsync"},
+	{"the OpenSSH client", "openssh-client", "ssh scp sftp ssh-keygen ssh-copy-id ssh-agent ssh-add"},
+	{"GNU Octave", "octave", "octave octave-cli"},
+	{"R", "r-base-core", "R Rscript"},
+	{"Perl", "perl", "perl cpan"},
+	{"Erlang", "erlang", "erl erlc escript"},
+	{"Mercurial", "mercurial", "hg"},
+	{"Subversion", "subversion", "svn svnadmin"},
+	{"Asciidoctor", "asciidoctor", "asciidoctor"},
+	{"xmlstarlet", "xmlstarlet", "xmlstarlet"},
+	{"age", "age", "age age-keygen"},
+	{"restic", "restic", "restic"},
+	{"BorgBackup", "borgbackup", "borg"},
+	{"FFmpeg", "ffmpeg", "ffmpeg ffprobe ffplay"},
+}
+
+func init() {
+	for _, g := range debianGroups {
+		cmds := strings.Fields(g.commands)
+		if _, ok := knownTool(cmds[0]); ok {
+			continue // the main table knows it already
+		}
+		tools = append(tools, tool{Name: g.name, Commands: cmds, Aliases: append([]string{strings.ToLower(g.pkg)}, cmds...), Debian: "sudo apt-get install -y " + g.pkg})
+	}
+}
+
 // toolOf returns the tool that provides command, or a tool named after the command.
 func toolOf(command string) tool {
 	if t, ok := knownTool(command); ok {
