@@ -109,6 +109,9 @@ rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/* "$rootfs"/var/cac
   "$rootfs"/var/log/*.log "$rootfs"/var/log/apt/* "$rootfs"/tmp/* "$rootfs"/root/.cache
 find "$rootfs/usr/share/doc" -mindepth 2 ! -name copyright -delete 2>/dev/null || true
 find "$rootfs/usr/share/doc" -mindepth 1 -type d -empty -delete 2>/dev/null || true
+# Packages whose maintainer scripts link a man page with update-alternatives (every
+# OpenJDK) fail when the section directory is missing; a full Debian has it.
+mkdir -p "$rootfs"/usr/share/man/man1
 : >"$rootfs/etc/machine-id"
 rm -f "$rootfs/etc/hostname" "$rootfs/etc/resolv.conf"
 
