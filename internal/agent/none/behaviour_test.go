@@ -342,3 +342,16 @@ func TestAppendUnderAFilenameCaption(t *testing.T) {
 	require.NotEmpty(t, res.Commands)
 	assert.Contains(t, res.Commands[len(res.Commands)-1].Output, "total 5")
 }
+
+// "never ends up in your shell history" is no server: the exports of the block stay in
+// the session.
+func TestExportsUnderProseThatMentionsNeverEnding(t *testing.T) {
+	t.Parallel()
+	assert.False(t, reKeepsRunning.MatchString("The password is read from a file so it never ends up in your shell history:"))
+	assert.True(t, reKeepsRunning.MatchString("The watcher never exits on its own:"))
+	md := "# Vars\n\nExport it; the value is kept in a file so it never ends up in your shell history:\n\n```bash\nexport APP_HOME=~/app\n```\n\n```bash\ntest -n \"$APP_HOME\" && echo set\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+	require.Len(t, res.Commands, 2)
+	assert.Equal(t, "set", res.Commands[1].Output)
+}

@@ -118,7 +118,7 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string) ([]step, bool) {
 		return shellSteps(cb, lead, "untagged block read as a shell session ($ prompts)"), true
 	}
 	last := lastSentence(lead)
-	if reOutputLead.MatchString(last) || !reRunLead.MatchString(lead) || !looksLikeShell(cb) {
+	if reOutputLead.MatchString(last) || !(reRunLead.MatchString(lead) || onlyInstalls(cb)) || !looksLikeShell(cb) {
 		return nil, false
 	}
 	cb.Commands = tutorial.SplitCommands(lines, cb.ContentLines, false)
@@ -132,6 +132,26 @@ func promptLines(lines []string) bool {
 		}
 	}
 	return false
+}
+
+// reAptLine: a Debian package-manager command, which nothing but a shell runs.
+var reAptLine = regexp.MustCompile(`^(?:sudo\s+)?(?:apt|apt-get)\s+(?:-\S+\s+)*(?:install|update)\b`)
+
+// onlyInstalls: every line of the block is an apt command ("On Debian it is packaged as
+// xmlstarlet:" over an indented `sudo apt install xmlstarlet`).
+func onlyInstalls(cb tutorial.CodeBlock) bool {
+	n := 0
+	for _, l := range strings.Split(cb.Content, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if !reAptLine.MatchString(t) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // looksLikeShell: every non-blank, non-comment line starts with a known command or
@@ -207,7 +227,12 @@ var langExt = map[string][]string{
 	"go": {".go"}, "python": {".py"}, "py": {".py"}, "javascript": {".js", ".mjs", ".cjs"}, "js": {".js", ".mjs"},
 	"typescript": {".ts"}, "ts": {".ts"}, "rust": {".rs"}, "rs": {".rs"}, "toml": {".toml"}, "yaml": {".yaml", ".yml"},
 	"yml": {".yaml", ".yml"}, "json": {".json"}, "html": {".html"}, "css": {".css"}, "java": {".java"}, "ruby": {".rb"},
-	"c": {".c", ".h"}, "cpp": {".cpp", ".cc", ".h"},
+	"c": {".c", ".h"}, "cpp": {".cpp", ".cc", ".h"}, "php": {".php"}, "r": {".r", ".R"}, "prolog": {".pl", ".pro"},
+	"perl": {".pl", ".pm"}, "lua": {".lua"}, "tcl": {".tcl"}, "xml": {".xml"}, "ini": {".ini", ".cfg", ".conf"},
+	"csv": {".csv"}, "sql": {".sql"}, "meson": {"meson.build"}, "erlang": {".erl", ".escript"}, "octave": {".m"},
+	"matlab": {".m"}, "nim": {".nim"}, "haskell": {".hs"}, "kotlin": {".kt"}, "swift": {".swift"}, "scala": {".scala"},
+	"markdown": {".md"}, "md": {".md"}, "asciidoc": {".adoc"}, "rst": {".rst"}, "dockerfile": {"Dockerfile"},
+	"makefile": {"Makefile"}, "make": {"Makefile"}, "cmake": {"CMakeLists.txt", ".cmake"}, "sh": {".sh"}, "bash": {".sh"},
 }
 
 func sameLanguage(lang, file string) bool {

@@ -116,6 +116,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.consequence(ss.lastFailRoot, rec)
 			return
 		}
+		if cmd, ln := ss.inlineInstall(name, rec.Line); cmd != "" && !ss.noVerify && ss.recover(ctx, st, []string{cmd}) {
+			// "| Debian / Ubuntu | `sudo apt install mercurial` |": the reader ran it
+			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: fmt.Sprintf("installed with `%s`, which the prose gives at line %d", cmd, ln)})
+			return
+		}
 		r := ss.missingCommand(ctx, i, st, rec, output, name)
 		ss.missing[t] = r
 		ss.taint(rec.Command, r)
@@ -853,6 +858,30 @@ func providesScript(pkg string) string {
 		"for f in /usr/bin/* /usr/sbin/*; do t=$(readlink -f \"$f\"); grep -qxF \"$t\" /tmp/.smile-provides && echo \"$t ${f##*/}\"; done | awk '{ if (!($1 in best) || length($2) < length(best[$1])) best[$1] = $2 } END { for (t in best) print best[t] }' | sort | head -n 8"
 }
 
+// reInlineApt: an apt install command written in the prose, in code.
+var reInlineApt = regexp.MustCompile("`((?:sudo\\s+)?(?:apt|apt-get)\\s+(?:-\\S+\\s+)*install\\s+[^`]+)`")
+
+// inlineInstall is an apt install command the prose (a paragraph or a table row, not a
+// code block) gives before line for the tool that provides name, and its line.
+func (ss *session) inlineInstall(name string, before int) (string, int) {
+	if ss.task.Tutorial == nil {
+		return "", 0
+	}
+	t := toolOf(name)
+	pkgs := strings.Fields(strings.TrimPrefix(t.Debian, "sudo apt-get install -y "))
+	for ln := 1; ln < before && ln <= ss.task.Tutorial.Map.LineCount(); ln++ {
+		for _, m := range reInlineApt.FindAllStringSubmatch(ss.task.Tutorial.Map.Line(ln), -1) {
+			args := strings.Fields(m[1])
+			for _, a := range args {
+				if a == name || slices.Contains(pkgs, a) || strings.EqualFold(a, t.Name) {
+					return strings.Replace(m[1], " install ", " install -y ", 1), ln
+				}
+			}
+		}
+	}
+	return "", 0
+}
+
 // reDirFlag: options whose value is a directory a program writes into.
 var reDirFlag = regexp.MustCompile(`^(?:-path|--output-dir|--outdir|--out-dir|--target-dir|--destdir|--dest)$`)
 
@@ -934,6 +963,8 @@ var (
 	reCMakeCompiler = regexp.MustCompile(`No CMAKE_(CXX|C)_COMPILER could be found`)
 	reConfigureCC   = regexp.MustCompile(`no acceptable C compiler found|C compiler cannot create executables`)
 	reSoxFormat     = regexp.MustCompile("no handler for (?:given )?file (?:extension|type) `?'?(\\w+)")
+	reRPackage      = regexp.MustCompile(`there is no package called [‘'"]([\w.]+)[’'"]`)
+	reDevDependency = regexp.MustCompile(`Dependency lookup for ([\w.+-]+) with method \S+ failed|Dependency "([\w.+-]+)" not found|No package '([\w.+-]+)' found`)
 	rePerlModule    = regexp.MustCompile(`Can't locate ([\w/]+)\.pm in @INC`)
 	rePyModule      = regexp.MustCompile(`No module named '([\w]+)`)
 )
@@ -956,6 +987,18 @@ func (ss *session) errorPackage(ctx context.Context, output string) (string, str
 	case reSoxFormat.MatchString(output):
 		// Debian's sox brings the base formats only (no MP3, no Ogg writer)
 		pkg, what = "libsox-fmt-all", "SoX's handler for "+reSoxFormat.FindStringSubmatch(output)[1]+" files"
+	case reRPackage.MatchString(output):
+		mod := reRPackage.FindStringSubmatch(output)[1]
+		pkg, what = "r-cran-"+strings.ToLower(mod), "the R package "+mod
+	case reDevDependency.MatchString(output):
+		m := reDevDependency.FindStringSubmatch(output)
+		dep := strings.ToLower(firstNonEmpty(m[1], m[2], m[3]))
+		for _, cand := range []string{"lib" + dep + "-dev", dep + "-dev", dep + "1g-dev", strings.TrimPrefix(dep, "lib") + "-dev"} {
+			if ss.debianPackage(ctx, cand) != "" {
+				return cand, "the development files of " + dep
+			}
+		}
+		return "", ""
 	case rePerlModule.MatchString(output):
 		mod := rePerlModule.FindStringSubmatch(output)[1]
 		pkg, what = "lib"+strings.ToLower(strings.ReplaceAll(mod, "/", "-"))+"-perl", "the Perl module "+strings.ReplaceAll(mod, "/", "::")

@@ -149,7 +149,29 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 			}
 		}
 	}
+	if f := namedByLanguage(cb, lead); f != "" {
+		return f, "", false, true
+	}
 	return "", "", false, false
+}
+
+// namedByLanguage: the sentence right before a block that is not shell names one file,
+// in code, whose extension is the block's language, and ends with a colon ("First a
+// warm-up, `greet.php`:", "`db.php` creates the table:"): the block is that file.
+func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
+	t := strings.TrimSpace(lead)
+	if cb.Shell || !strings.HasSuffix(t, ":") {
+		return ""
+	}
+	last := lastSentence(strings.TrimSuffix(t, ":"))
+	if reOutputLead.MatchString(last) {
+		return ""
+	}
+	ms := rePathTick.FindAllStringSubmatch(last, -1)
+	if len(ms) != 1 || !looksLikePath(ms[0][1]) || !sameLanguage(cb.Lang, ms[0][1]) {
+		return ""
+	}
+	return ms[0][1]
 }
 
 // reOwnHome: the prose says the home directory in the file stands for the reader's own.

@@ -66,7 +66,7 @@ var (
 	// "Package: redis" lines: configuration, not commands
 	reKeyValue = regexp.MustCompile(`^\s*[A-Z][\w-]*:\s+\S`)
 	// imperative leads before untagged command blocks
-	reRunLead = regexp.MustCompile(`(?i)\b(run|type|enter|execute|issue|invoke|use the (?:following )?command|command|terminal|shell|prompt|install|start|create (?:a|the|your) (?:new )?(?:directory|folder|project)|(?:check|verify|confirm|make sure|test) that)\b`)
+	reRunLead = regexp.MustCompile(`(?i)\b(run|type|enter|execute|issue|invoke|use the (?:following )?command|command|terminal|shell|prompt|install|start|(?:create|make) (?:a|the|your) (?:new )?(?:directory|folder|project)|(?:check|verify|confirm|make sure|test) that)\b`)
 	// parents whose sub-sections are alternatives to each other
 	reMethodsHeading = regexp.MustCompile(`(?i)\b(methods?|options|alternatives|ways to|other ways|choose)\b`)
 	// sub-sections naming an alternative way to install
@@ -74,14 +74,38 @@ var (
 )
 
 // read turns the tutorial into steps.
+// reEveryFileIn: the prose says where every file of the tutorial goes ("Make a folder for
+// this lab. Save every file from this sheet in it.").
+var reEveryFileIn = regexp.MustCompile(`(?i)\b(?:save|put|keep|create|store) (?:every|all|each)(?: of)?(?: the| your)? files?\b[^.]*?\b(?:in it|in there|there|in (?:that|this|the new) (?:folder|directory))\b`)
+
+// everyFileIn is the directory a block creates with mkdir when its lead says every file
+// goes in it ("" otherwise).
+func everyFileIn(cb tutorial.CodeBlock, lead string) string {
+	if !reEveryFileIn.MatchString(lead) {
+		return ""
+	}
+	for _, l := range strings.Split(cb.Content, "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), "$ "))
+		if len(f) >= 2 && f[0] == "mkdir" {
+			return f[len(f)-1]
+		}
+	}
+	return ""
+}
+
 func read(t *tutorial.Tutorial) []step {
 	sc := scan(t.Map)
 	blocks := allBlocks(t)
 	var steps []step
 	followed := map[string]string{} // methods parent heading path → the sub-section followed
 	current := ""                   // the file the tutorial last told the reader to write
+	written := map[string]bool{}    // files blocks were written to so far
+	filesDir := ""                  // the directory the prose says every file goes in
 	for _, cb := range blocks {
 		lead := leadText(t, cb)
+		if d := everyFileIn(cb, lead); d != "" {
+			filesDir = d
+		}
 		add := func(s step) {
 			s.block, s.lead = cb, lead
 			if s.line == 0 {
@@ -140,6 +164,15 @@ func read(t *tutorial.Tutorial) []step {
 			}
 		}
 		if file, dir, appendF, ok := fileTarget(cb, fileLead); ok && !isHeredocOnly(cb) {
+			if written[joinDir(dir, file)] && file == namedByLanguage(cb, fileLead) {
+				// "In `app.py`, the part that matters:" once app.py exists: an excerpt
+				add(step{kind: skipStep, reason: "an excerpt of " + file + ", which an earlier block wrote"})
+				continue
+			}
+			if dir == "" && filesDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
+				dir = filesDir // "save every file from this sheet in it"
+			}
+			written[joinDir(dir, file)] = true
 			add(step{kind: fileStep, file: file, dir: dir, appendF: appendF, content: fileContent(cb)})
 			current = joinDir(dir, file)
 			continue

@@ -234,7 +234,7 @@ func section(t *tutorial.Tutorial, line int) string {
 func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
 	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
-	background := isServer(cmd.Text) || reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead))
+	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && (reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)))
 	req := loop.ExecRequest{Command: script(cmd.Text), Timeout: timeout, User: ss.user}
 	if background {
 		req = ss.backgroundRequest(cmd.Text, timeout)
@@ -391,7 +391,11 @@ func (ss *session) recover(ctx context.Context, st step, fix []string) bool {
 var reEarlyReader = regexp.MustCompile(`\|\s*(?:head|grep -[a-zA-Z]*[qm]|sed -n \S*q|awk\b[^|]*\bexit\b|less|more)\b[^|]*$`)
 
 // reKeepsRunning: the prose says the command does not end by itself (a server).
-var reKeepsRunning = regexp.MustCompile(`(?i)keeps? running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)|leave it running`)
+// sessionBuiltin: commands that change the shell itself, which a background subshell
+// would lose (whatever the prose says of the block they are in).
+var sessionBuiltin = map[string]bool{"export": true, "cd": true, "source": true, ".": true, "alias": true, "set": true, "unset": true, "shopt": true, "umask": true}
+
+var reKeepsRunning = regexp.MustCompile(`(?i)keeps? running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)(?:[^\w ]|$| (?:on|by|until|unless|and|but|so)\b)|leave it running`)
 
 func (ss *session) backgroundRequest(command string, timeout time.Duration) loop.ExecRequest {
 	ss.bg++
