@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agnivade/levenshtein"
 	invopop "github.com/invopop/jsonschema"
 )
 
@@ -83,7 +84,7 @@ func near(a, b string) (int, bool) {
 	if na == nb {
 		return 0, true
 	}
-	d := levenshtein(na, nb)
+	d := levenshtein.ComputeDistance(na, nb)
 	limit := 1
 	switch {
 	case len(nb) > 10:
@@ -113,26 +114,4 @@ func join(prefix, key string) string {
 		return key
 	}
 	return prefix + "." + key
-}
-
-// levenshtein is the edit distance between a and b, by runes.
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agnivade/levenshtein"
+
 	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
@@ -765,7 +767,7 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		}
 		base := path.Base(f)
 		for _, have := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
-			if have != "" && have != base && path.Ext(have) == path.Ext(base) && editDistance(have, base) <= 2 && len(base) >= 5 {
+			if have != "" && have != base && path.Ext(have) == path.Ext(base) && levenshtein.ComputeDistance(have, base) <= 2 && len(base) >= 5 {
 				return f, path.Join(path.Dir(f), have)
 			}
 		}
@@ -795,27 +797,6 @@ func (ss *session) taintMissingArgs(ctx context.Context, cmd string, r int) {
 			ss.taintPaths[ss.abs(f)] = r
 		}
 	}
-}
-
-// editDistance is the Levenshtein distance of a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // reAptInstall: an apt install command and its package list.
