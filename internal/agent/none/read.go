@@ -73,7 +73,6 @@ var (
 	reAltMethodHeading = regexp.MustCompile(`(?i)^(git|manual(?:ly)?|source|from source|binary|binaries|docker|pip|pipx|cargo|npm|brew|homebrew|snap|package manager|github releases|unofficial|community)\b.*|.*\b(?:install(?:ation)?|upgrade|update) (?:from|with|via|using)\b.*|^manual (?:install|upgrade|update)`)
 )
 
-// read turns the tutorial into steps.
 // reEveryFileIn: the prose says where every file of the tutorial goes ("Make a folder for
 // this lab. Save every file from this sheet in it.").
 var reEveryFileIn = regexp.MustCompile(`(?i)\b(?:save|put|keep|create|store) (?:every|all|each)(?: of)?(?: the| your)? files?\b[^.]*?\b(?:in it|in there|there|in (?:that|this|the new) (?:folder|directory))\b`)
@@ -93,6 +92,7 @@ func everyFileIn(cb tutorial.CodeBlock, lead string) string {
 	return ""
 }
 
+// read turns the tutorial into steps.
 func read(t *tutorial.Tutorial) []step {
 	sc := scan(t.Map)
 	blocks := allBlocks(t)
@@ -164,13 +164,13 @@ func read(t *tutorial.Tutorial) []step {
 			}
 		}
 		if file, dir, appendF, ok := fileTarget(cb, fileLead); ok && !isHeredocOnly(cb) {
+			if dir == "" && filesDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
+				dir = filesDir // "save every file from this sheet in it"
+			}
 			if written[joinDir(dir, file)] && file == namedByLanguage(cb, fileLead) {
 				// "In `app.py`, the part that matters:" once app.py exists: an excerpt
 				add(step{kind: skipStep, reason: "an excerpt of " + file + ", which an earlier block wrote"})
 				continue
-			}
-			if dir == "" && filesDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
-				dir = filesDir // "save every file from this sheet in it"
 			}
 			written[joinDir(dir, file)] = true
 			add(step{kind: fileStep, file: file, dir: dir, appendF: appendF, content: fileContent(cb)})

@@ -279,3 +279,21 @@ func TestReadScriptsNotesAndOSComments(t *testing.T) {
 	assert.Contains(t, skipped["Output differs on your machine."], "MyST {note}")
 	assert.Empty(t, asks)
 }
+
+// A sentence that names one file of the block's language is that file (an excerpt of a
+// file already written is not); "save every file in it" puts the files in the folder
+// the block creates; an indented apt install runs whatever the sentence before it says.
+func TestReadNamedFilesFoldersAndIndentedInstalls(t *testing.T) {
+	t.Parallel()
+	md := "# Lab\n\nOn Debian the interpreter is packaged as `php-cli`:\n\n    sudo apt install php-cli\n\n" +
+		"Make a folder for the lab. **Save every file of this lab in it.**\n\n```\nmkdir -p ~/lab3\n```\n\n" +
+		"First a warm-up, `hello.php`:\n\n```php\n<?php echo \"hi\\n\";\n```\n\n" +
+		"In `hello.php`, the line that matters:\n\n```php\necho \"hi\\n\";\n```\n\n" +
+		"The examples use `books.xml` in the current directory:\n\n```xml\n<books/>\n```\n\n" +
+		"Run it:\n\n```console\n$ php hello.php\nhi\n```\n"
+	run, files, skipped, asks := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install php-cli", "mkdir -p ~/lab3", "php hello.php"}, run)
+	assert.Equal(t, []string{"~/lab3/hello.php", "~/lab3/books.xml"}, files)
+	assert.Contains(t, skipped[`echo "hi\n";`], "an excerpt of hello.php")
+	assert.Empty(t, asks)
+}
