@@ -354,3 +354,15 @@ func TestExportsUnderProseThatMentionsNeverEnding(t *testing.T) {
 	require.Len(t, res.Commands, 2)
 	assert.Equal(t, "set", res.Commands[1].Output)
 }
+
+// A script that opens a data file under another name than the one the tutorial saved
+// is a name mismatch that names the saved file.
+func TestScriptOpensTheDataFileUnderAnotherName(t *testing.T) {
+	t.Parallel()
+	md := "# Grades\n\nSave the data as `grades.csv`:\n\n```csv\nann,12\nbob,15\n```\n\n" +
+		"Save the script as `average.py`:\n\n```python\nrows = open('marks.csv').read().split()\nprint(len(rows))\n```\n\n```bash\npython3 average.py\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	assert.Equal(t, 18, res.Findings[0].Line)
+	assert.Contains(t, res.Findings[0].Problem, "`marks.csv` does not exist, but `grades.csv` does")
+}

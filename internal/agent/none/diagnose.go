@@ -748,16 +748,36 @@ func (ss *session) rel(p string) string {
 	return p
 }
 
-// nearName: a relative file argument of the failed command that does not exist, which
-// the output names as missing, while a file of a very similar name (same extension, one
-// or two characters apart) does exist beside it. Both are "" when there is none.
+// nearName: a relative file that the failed command needs (an argument, or a name the
+// output quotes as missing and a file the tutorial wrote mentions: a script opening
+// marks.csv) does not exist, while the file the tutorial made instead does: one of a
+// very similar name (same extension, one or two characters apart), or the only file of
+// that extension the tutorial wrote there. Both are "" when there is none.
 func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
 	if !reNotThere.MatchString(output) {
 		return "", ""
 	}
+	var names []string
 	for _, f := range strings.Fields(cmd) {
-		f = strings.Trim(f, `"'`)
-		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") || !looksLikePath(f) || !strings.Contains(output, path.Base(f)) {
+		if f = strings.Trim(f, `"'`); !strings.HasPrefix(f, "-") && strings.Contains(output, path.Base(f)) {
+			names = append(names, f)
+		}
+	}
+	for _, l := range strings.Split(output, "\n") {
+		if !reNotThere.MatchString(l) {
+			continue
+		}
+		for _, m := range reQuotedFile.FindAllStringSubmatch(l, -1) {
+			for _, content := range ss.written {
+				if strings.Contains(content, m[1]) {
+					names = append(names, m[1])
+					break
+				}
+			}
+		}
+	}
+	for _, f := range names {
+		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") || !looksLikePath(f) || len(path.Base(f)) < 5 {
 			continue
 		}
 		dir := path.Join(ss.cwd, path.Dir(f))
@@ -766,14 +786,27 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			continue
 		}
 		base := path.Base(f)
+		var sameExt []string
 		for _, have := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
-			if have != "" && have != base && path.Ext(have) == path.Ext(base) && levenshtein.ComputeDistance(have, base) <= 2 && len(base) >= 5 {
+			if have == "" || have == base || path.Ext(have) != path.Ext(base) {
+				continue
+			}
+			if levenshtein.ComputeDistance(have, base) <= 2 {
 				return f, path.Join(path.Dir(f), have)
 			}
+			if _, ok := ss.written[path.Join(dir, have)]; ok {
+				sameExt = append(sameExt, have)
+			}
+		}
+		if len(sameExt) == 1 {
+			return f, path.Join(path.Dir(f), sameExt[0])
 		}
 	}
 	return "", ""
 }
+
+// reQuotedFile: a file name quoted in an error line (`marks.csv', "data.json").
+var reQuotedFile = regexp.MustCompile("[`'‘\"]([\\w./-]+\\.\\w+)['’\"]")
 
 // taintMissingArgs marks the relative file arguments of a failed command that do not
 // exist after it: the files it would have written.
