@@ -105,7 +105,9 @@ var (
 // "Filename:" line or <Listing file-name>, or a sentence of the lead with a write verb
 // and a path after it ("Create `report.sh` with…", "in `app.py`, add:").
 func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, ok bool) {
-	if m := reInfoFile.FindStringSubmatch(cb.Info); m != nil && infoNamesFile(m[1]+m[2], cb.Content) {
+	// a title= attribute names a file more surely than a VitePress [label], which is
+	// often a tab's title ([Debian/Ubuntu])
+	if m := reInfoFile.FindStringSubmatch(cb.Info); m != nil && (m[1] != "" && infoNamesFile(m[1], cb.Content) || m[2] != "" && looksLikePath(m[2])) {
 		// "Append these lines to the end of `report.lua`:" over ```lua title="report.lua"
 		f := m[1] + m[2]
 		return f, "", reAppend.MatchString(lastSentence(lead)) && strings.Contains(lead, path.Base(f)), true

@@ -167,7 +167,7 @@ func read(t *tutorial.Tutorial) []step {
 			if dir == "" && filesDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
 				dir = filesDir // "save every file from this sheet in it"
 			}
-			if written[joinDir(dir, file)] && file == namedByLanguage(cb, fileLead) {
+			if !appendF && written[joinDir(dir, file)] && file == namedByLanguage(cb, fileLead) && !reAppendVerb.MatchString(fileLead) {
 				// "In `app.py`, the part that matters:" once app.py exists: an excerpt
 				add(step{kind: skipStep, reason: "an excerpt of " + file + ", which an earlier block wrote"})
 				continue

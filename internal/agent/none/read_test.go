@@ -297,3 +297,14 @@ func TestReadNamedFilesFoldersAndIndentedInstalls(t *testing.T) {
 	assert.Contains(t, skipped[`echo "hi\n";`], "an excerpt of hello.php")
 	assert.Empty(t, asks)
 }
+
+// A VitePress label with a slash is a tab's title, not a file; a title= with a path
+// without extension is a file.
+func TestReadVitePressLabelsAndTitledPaths(t *testing.T) {
+	t.Parallel()
+	md := "# Go\n\n::: code-group\n\n```sh [Debian/Ubuntu]\nsudo apt install -y golang-go\n```\n\n```sh [macOS]\nbrew install go\n```\n\n:::\n\n" +
+		"```sh title=\"bin/hello\"\n#!/bin/sh\necho hello\n```\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install -y golang-go"}, run)
+	assert.Equal(t, []string{"bin/hello"}, files)
+}
