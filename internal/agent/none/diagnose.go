@@ -851,7 +851,7 @@ func (ss *session) installedLookalike(ctx context.Context, name string) (string,
 			if strings.HasPrefix(pkg, "-") || pkg == name || !strings.Contains(pkg, strings.ToLower(name)) {
 				continue
 			}
-			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: providesScript(pkg), Timeout: 20 * time.Second, User: ss.user})
+			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: providesScript(pkg), Timeout: time.Minute, User: ss.user})
 			if err != nil || r.ExitCode != 0 {
 				continue
 			}
@@ -869,7 +869,8 @@ func (ss *session) installedLookalike(ctx context.Context, name string) (string,
 func providesScript(pkg string) string {
 	q := shellQuote(pkg)
 	return "{ for p in " + q + " $(apt-cache depends --installed " + q + " 2>/dev/null | awk '/Depends:/{print $2}'); do dpkg -L \"$p\" 2>/dev/null; done; } | grep -E '^/usr/s?bin/[^/]+$' | sort -u > /tmp/.smile-provides; " +
-		"for f in /usr/bin/* /usr/sbin/*; do t=$(readlink -f \"$f\"); grep -qxF \"$t\" /tmp/.smile-provides && echo \"$t ${f##*/}\"; done | awk '{ if (!($1 in best) || length($2) < length(best[$1])) best[$1] = $2 } END { for (t in best) print best[t] }' | sort | head -n 8"
+		"ls -d /usr/bin/* /usr/sbin/* > /tmp/.smile-names; xargs -d '\\n' readlink -f < /tmp/.smile-names > /tmp/.smile-targets; " +
+		"paste /tmp/.smile-targets /tmp/.smile-names | awk 'NR==FNR { want[$1] = 1; next } ($1 in want) { n = $2; sub(/.*\\//, \"\", n); if (!($1 in best) || length(n) < length(best[$1])) best[$1] = n } END { for (t in best) print best[t] }' /tmp/.smile-provides - | sort | head -n 8"
 }
 
 // reInlineApt: an apt install command written in the prose, in code.
