@@ -105,7 +105,10 @@ func commandSkip(cmd string) string {
 
 // untaggedSteps reads an untagged or text block as commands when it is clearly a shell
 // session ("$ " prompts) or a list of commands introduced as such.
-func untaggedSteps(cb tutorial.CodeBlock, lead string) ([]step, bool) {
+//
+// programs are those the tutorial names (prosePrograms): a block whose lines run one of
+// them, under a lead that introduces it ("Load it into the interpreter:"), is commands too.
+func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool) ([]step, bool) {
 	lines := strings.Split(cb.Content, "\n")
 	if len(cb.ContentLines) < len(lines) {
 		return nil, false
@@ -118,7 +121,13 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string) ([]step, bool) {
 		return shellSteps(cb, lead, "untagged block read as a shell session ($ prompts)"), true
 	}
 	last := lastSentence(lead)
-	if reOutputLead.MatchString(last) || !(reRunLead.MatchString(lead) || onlyInstalls(cb)) || !looksLikeShell(cb) {
+	if reOutputLead.MatchString(last) {
+		return nil, false
+	}
+	switch {
+	case (reRunLead.MatchString(lead) || onlyInstalls(cb)) && looksLikeShell(cb, programs):
+	case strings.HasSuffix(strings.TrimSpace(lead), ":") && runsNamedProgram(cb, programs) && looksLikeShell(cb, programs):
+	default:
 		return nil, false
 	}
 	cb.Commands = tutorial.SplitCommands(lines, cb.ContentLines, false)
@@ -156,7 +165,7 @@ func onlyInstalls(cb tutorial.CodeBlock) bool {
 
 // looksLikeShell: every non-blank, non-comment line starts with a known command or
 // runs a program from the working directory (./name).
-func looksLikeShell(cb tutorial.CodeBlock) bool {
+func looksLikeShell(cb tutorial.CodeBlock, programs map[string]bool) bool {
 	n := 0
 	for _, l := range strings.Split(cb.Content, "\n") {
 		t := strings.TrimSpace(l)
@@ -164,11 +173,23 @@ func looksLikeShell(cb tutorial.CodeBlock) bool {
 			continue
 		}
 		n++
-		if w := firstWord(t); !knownCommands[w] && !strings.HasPrefix(w, "./") {
+		if w := firstWord(t); !knownCommands[w] && !strings.HasPrefix(w, "./") && !(programs[w] && len(strings.Fields(t)) > 1) {
 			return false
 		}
 	}
 	return n > 0
+}
+
+// runsNamedProgram: some line of the block runs, with arguments, a program the tutorial
+// names in its prose.
+func runsNamedProgram(cb tutorial.CodeBlock, programs map[string]bool) bool {
+	for _, l := range strings.Split(cb.Content, "\n") {
+		t := strings.TrimSpace(l)
+		if programs[firstWord(t)] && len(strings.Fields(t)) > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 func isTree(content string) bool {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -139,7 +140,7 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 			if m[0] > v[0] && (looksLikePath(p) || script) {
 				// a shell block is file content only when the prose says to create or save it
 				shebang := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!")
-				if cb.Shell && !shebang && (!reCreateVerb.MatchString(sentence) || looksLikeShell(cb) && !reScriptFile.MatchString(p) && !strings.Contains(strings.ToLower(sentence), "script")) {
+				if cb.Shell && !shebang && (!reCreateVerb.MatchString(sentence) || looksLikeShell(cb, nil) && !reScriptFile.MatchString(p) && !strings.Contains(strings.ToLower(sentence), "script")) {
 					// commands are not the content of a data file: "save the lines below
 					// as `access.log`" names the block after them
 					return "", "", false, false
@@ -159,7 +160,9 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 
 // namedByLanguage: the sentence right before a block that is not shell names one file,
 // in code, whose extension is the block's language, and ends with a colon ("First a
-// warm-up, `greet.php`:", "`db.php` creates the table:"): the block is that file.
+// warm-up, `greet.php`:", "`db.php` creates the table:"), or it names none and the
+// paragraph names just one ("Now `api.php`. It checks the JSON first:"): the block is
+// that file.
 func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 	t := strings.TrimSpace(lead)
 	if cb.Shell || !strings.HasSuffix(t, ":") {
@@ -170,10 +173,26 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 		return ""
 	}
 	ms := rePathTick.FindAllStringSubmatch(last, -1)
-	if len(ms) != 1 || !looksLikePath(ms[0][1]) || !sameLanguage(cb.Lang, ms[0][1]) {
+	if len(ms) == 1 && looksLikePath(ms[0][1]) && sameLanguage(cb.Lang, ms[0][1]) {
+		return ms[0][1]
+	}
+	for _, m := range ms {
+		if looksLikePath(m[1]) {
+			return "" // the sentence names another file, or several
+		}
+	}
+	// "Now `api.php`. … I use `json_validate()` to reject broken JSON:": the paragraph
+	// names one file of the block's language, and its last sentence no other file
+	var named []string
+	for _, m := range rePathTick.FindAllStringSubmatch(t, -1) {
+		if looksLikePath(m[1]) && sameLanguage(cb.Lang, m[1]) && !slices.Contains(named, m[1]) {
+			named = append(named, m[1])
+		}
+	}
+	if len(named) != 1 {
 		return ""
 	}
-	return ms[0][1]
+	return named[0]
 }
 
 // reOwnHome: the prose says the home directory in the file stands for the reader's own.
@@ -275,7 +294,7 @@ func (ss *session) write(ctx context.Context, s step) error {
 		// "in the app directory" while the reader is in it
 		p = path.Join(ss.cwd, s.file)
 	} else if s.dir != "" && !path.IsAbs(s.dir) {
-		if ok, _ := ss.exists(ctx, path.Join(ss.cwd, s.dir)); !ok {
+		if ok, _ := ss.exists(ctx, ss.abs(s.dir)); !ok {
 			ss.missingDir(s)
 			p = path.Join(ss.cwd, s.file) // where the reader most likely is: the project directory
 		}

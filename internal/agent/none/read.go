@@ -92,6 +92,61 @@ func everyFileIn(cb tutorial.CodeBlock, lead string) string {
 	return ""
 }
 
+// reREPL: the prompt of an interactive interpreter at the start of a line (Prolog's
+// `?-`, Python's `>>>`, irb, GHCi, Scala, Guile, SQLite, MySQL, psql).
+var reREPL = regexp.MustCompile(`^(\?-|>>>|irb\([^)]*\):\d+:\d+>|ghci>|Prelude>|scala>|scheme@\([\w-]+\)>|sqlite>|mysql>|\w+=[#>]|iex\(\d+\)>|julia>|utop #|gap>)(?:\s|$)`)
+
+// replPrompt is the interpreter prompt a block opens with ("" when it does not): a
+// session typed into a running program, with its answers, which is neither commands for
+// a shell nor the content of a file.
+func replPrompt(content string) string {
+	for _, l := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		if m := reREPL.FindStringSubmatch(t); m != nil {
+			return m[1]
+		}
+		return ""
+	}
+	return ""
+}
+
+// reProgramSpan: a lone program name in code in the prose (`swipl`, `ledger`, `lua5.4`).
+var reProgramSpan = regexp.MustCompile("`([a-z][a-z0-9_+-]*[a-z0-9](?:\\.[0-9]+)?)`")
+
+// prosePrograms are the programs the tutorial names in its prose (a lone word in code)
+// and those of the packages its commands install: a line of an untagged block that runs
+// one of them is a command the tutorial means, though no table knows the program.
+func prosePrograms(t *tutorial.Tutorial, blocks []tutorial.CodeBlock) map[string]bool {
+	out := map[string]bool{}
+	inBlock := map[int]bool{}
+	for _, cb := range blocks {
+		for ln := cb.StartLine; ln <= cb.EndLine; ln++ {
+			inBlock[ln] = true
+		}
+		for _, c := range cb.Commands {
+			if f := strings.Fields(c.Text); len(f) > 2 && reAptLine.MatchString(c.Text) {
+				for _, pkg := range f[2:] {
+					for _, p := range packageCommands(pkg) {
+						out[p] = true
+					}
+				}
+			}
+		}
+	}
+	for ln := 1; ln <= t.Map.LineCount(); ln++ {
+		if inBlock[ln] {
+			continue
+		}
+		for _, m := range reProgramSpan.FindAllStringSubmatch(t.Map.Line(ln), -1) {
+			out[m[1]] = true
+		}
+	}
+	return out
+}
+
 // read turns the tutorial into steps.
 func read(t *tutorial.Tutorial) []step {
 	sc := scan(t.Map)
@@ -101,6 +156,7 @@ func read(t *tutorial.Tutorial) []step {
 	current := ""                   // the file the tutorial last told the reader to write
 	written := map[string]bool{}    // files blocks were written to so far
 	filesDir := ""                  // the directory the prose says every file goes in
+	programs := prosePrograms(t, blocks)
 	for _, cb := range blocks {
 		lead := leadText(t, cb)
 		if d := everyFileIn(cb, lead); d != "" {
@@ -124,6 +180,10 @@ func read(t *tutorial.Tutorial) []step {
 		}
 		if isTree(cb.Content) {
 			add(step{kind: skipStep, reason: "a directory tree, not commands"})
+			continue
+		}
+		if p := replPrompt(cb.Content); p != "" {
+			add(step{kind: skipStep, reason: "typed at an interactive prompt (`" + p + "`), not in a shell or a file"})
 			continue
 		}
 		if cb.Shell && notShell(cb.Content) && (reNamelessFile.MatchString(lead) || reFileWord.MatchString(lastSentence(lead))) && sc.skipByScope(cb.StartLine) == "" {
@@ -181,11 +241,11 @@ func read(t *tutorial.Tutorial) []step {
 		case shell:
 			steps = append(steps, shellSteps(cb, lead, "")...)
 		case cb.Lang == "" || cb.Lang == "text" || cb.Lang == "txt" || cb.Lang == "plaintext":
-			if ss, ok := untaggedSteps(cb, lead); ok {
+			if ss, ok := untaggedSteps(cb, lead, programs); ok {
 				steps = append(steps, ss...)
 				continue
 			}
-			if current != "" && reAppendVerb.MatchString(lead) && !looksLikeShell(cb) {
+			if current != "" && reAppendVerb.MatchString(lead) && !looksLikeShell(cb, programs) {
 				add(step{kind: fileStep, file: current, appendF: true, content: fileContent(cb), reason: "a fragment of " + current + " (the prose says to add it)"})
 				continue
 			}

@@ -308,3 +308,20 @@ func TestReadVitePressLabelsAndTitledPaths(t *testing.T) {
 	assert.Equal(t, []string{"sudo apt install -y golang-go"}, run)
 	assert.Equal(t, []string{"bin/hello"}, files)
 }
+
+// A block typed at an interpreter's prompt is neither commands nor a file fragment; an
+// untagged block that runs a program the prose names (and no table knows) is commands.
+func TestReadInterpreterPromptsAndProseNamedPrograms(t *testing.T) {
+	t.Parallel()
+	md := "# Lab\n\nInstall the interpreter, `frobc`:\n\n```bash\nsudo apt install frob-tools\n```\n\n" +
+		"Save the following as `rules.frb`:\n\n```frob\nrule(a).\n```\n\nLoad it into the interpreter:\n\n```\nfrobc rules.frb\n```\n\n" +
+		"You get the `?-` prompt. Type the queries below, then add more of your own:\n\n```frob\n?- rule(X).\nX = a.\n```\n\n" +
+		"Try it on purpose:\n\n```\nfrob-tools --check rules.frb\necho $?\n```\n\n" +
+		"Its settings look like this:\n\n```\nwidth 80\n```\n\n" +
+		"Now `api.php`. It calls `json_validate()` before decoding:\n\n```php\n<?php echo 1;\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install frob-tools", "frobc rules.frb", "frob-tools --check rules.frb", "echo $?"}, run,
+		"frobc is named in the prose and frob-tools is installed: their untagged lines are commands; `width 80` is not")
+	assert.Equal(t, []string{"rules.frb", "api.php"}, files, "the queries are not appended to rules.frb; the paragraph names api.php")
+	assert.Contains(t, skipped["?- rule(X)."], "interactive prompt")
+}
