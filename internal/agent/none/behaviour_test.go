@@ -366,3 +366,53 @@ func TestScriptOpensTheDataFileUnderAnotherName(t *testing.T) {
 	assert.Equal(t, 18, res.Findings[0].Line)
 	assert.Contains(t, res.Findings[0].Problem, "`marks.csv` does not exist, but `grades.csv` does")
 }
+
+// A file saved in the folder the tutorial made, used from where the session is, gets
+// `cd folder` as its fix (the tilde understood); a failure the lead announces ("on
+// purpose") or the prose quotes ("You will see `…`") is no gap.
+func TestFolderNeverEnteredAndAnnouncedFailures(t *testing.T) {
+	t.Parallel()
+	md := "# Lab\n\nMake a folder for this lab. **Save every file from this sheet in it.**\n\n```bash\nmkdir -p ~/lab5\n```\n\n" +
+		"Save the following as `count.py`:\n\n```python\nimport sys\nprint(len(open(sys.argv[1]).read().split()))\n```\n\n" +
+		"and this as `words.txt`:\n\n```text\none two three\n```\n\nRun it:\n\n```bash\npython3 count.py words.txt\n```\n\n" +
+		"Try it on purpose with a file that is not there:\n\n```bash\npython3 count.py nothing.txt\n```\n\n" +
+		"Once more:\n\n```bash\npython3 -c 'import sys; sys.exit(\"ERROR: no words at all\")'\n```\n\nYou will see `ERROR: no words at all`.\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 25, f.Line)
+	assert.Contains(t, f.Problem, "the tutorial saved `count.py` in `~/lab5`")
+	assert.Contains(t, f.Fix, "add `cd ~/lab5` before line 25")
+	require.NotNil(t, f.Edit)
+	assert.Equal(t, []string{"cd ~/lab5"}, f.Edit.InsertBefore)
+}
+
+// What a server the tutorial started logs while a request fails is the evidence; an
+// error it logs that an earlier step already hit is folded into that step's gap.
+func TestServerLogExplainsAFailedRequest(t *testing.T) {
+	t.Parallel()
+	md := "# API\n\nCheck the helper module:\n\n```bash\npython3 -c 'import frobzlib'\n```\n\n" +
+		"Save this as `app.py`:\n\n```python\nimport http.server\n\nclass H(http.server.BaseHTTPRequestHandler):\n    def do_GET(self):\n" +
+		"        if self.path == '/a':\n            import frobzlib\n        undefined_helper()\n\n" +
+		"http.server.HTTPServer(('127.0.0.1', 8765), H).serve_forever()\n```\n\n" +
+		"Start it; it keeps running until you press Ctrl+C:\n\n```bash\npython3 app.py\n```\n\n" +
+		"In a second terminal:\n\n```console\n$ curl -s localhost:8765/a\nok\n$ curl -s localhost:8765/b\nok\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	root, server := res.Findings[0], res.Findings[1]
+	assert.Equal(t, 6, root.Line)
+	assert.Contains(t, root.AlsoAt, 32, "the server fails on the same missing module")
+	assert.Equal(t, 34, server.Line)
+	assert.Contains(t, server.Problem, "NameError: name 'undefined_helper' is not defined")
+}
+
+// An option the installed program does not know names the Debian package and version
+// the image has, as a newer-version lead.
+func TestUnknownOptionNamesTheInstalledVersion(t *testing.T) {
+	t.Parallel()
+	md := "# Archive\n\n```bash\ntar --frobnicate -cf x.tar /etc/hostname\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	assert.Contains(t, res.Findings[0].Problem, "`tar` here is Debian's tar 1.34")
+	assert.Contains(t, res.Findings[0].Fix, "say which version of tar line 4 needs")
+}

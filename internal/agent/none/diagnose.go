@@ -92,6 +92,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		return
 	}
+	if r, ok := ss.rootWithError(serverLines(output)); ok && serverLines(output) != "" {
+		// the server the request went to fails as an earlier step did
+		ss.consequence(r, rec)
+		return
+	}
 	kind, name := loop.MissingDependency(rec.ExitCode, output)
 	if kind == "" && rec.ExitCode == 127 {
 		kind, name = "command", firstWord(rec.Command)
@@ -284,11 +289,27 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if file, dir := ss.writtenElsewhere(ctx, rec.Command, output); dir != "" {
+			// the tutorial saved the file in a folder it never says to go into
+			f.Problem += fmt.Sprintf("; the tutorial saved `%s` in `%s`, but the session is in `%s` and no step changes into it", file, dir, ss.homeRel(ss.cwd))
+			f.Fix = fmt.Sprintf("add `cd %s` before line %d", dir, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
 		if pkg, what := ss.errorPackage(ctx, output); pkg != "" {
 			f.Problem += "; " + what + " is not installed"
 			f.Fix = fmt.Sprintf("add a step before line %d that installs %s (on Debian: `sudo apt-get install -y %s`), or list it under Prerequisites", rec.Line, what, pkg)
 			f.Edit = &loop.Edit{InsertBefore: []string{"sudo apt-get update && sudo apt-get install -y " + pkg}}
 			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
+		if prog, pkg, version := ss.olderVersion(ctx, rec.Command, output); version != "" {
+			// `restic backup --skip-if-unchanged` on a restic from before the flag
+			f.Problem += fmt.Sprintf("; `%s` here is Debian's %s %s, which may be older than the version the tutorial was written for", prog, pkg, version)
+			f.Fix = fmt.Sprintf("say which version of %s line %d needs and how to install it, or use what %s %s offers", prog, rec.Line, pkg, version)
 		}
 	}
 	if f.Edit == nil {
@@ -387,6 +408,12 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	}
 	if st.block.EndLine > 0 && ss.task.Tutorial != nil && reSaysFails.MatchString(proseAfter(ss.task.Tutorial, st.block.EndLine)) {
 		return true // the prose right after says it fails
+	}
+	if reOnPurpose.MatchString(lastSentence(st.lead)) {
+		return true // "Try it on purpose:"
+	}
+	if st.block.EndLine > 0 && ss.task.Tutorial != nil && quotesOutput(proseAfter(ss.task.Tutorial, st.block.EndLine), output) {
+		return true // "You will see `ERROR: -g parent(jim, _): false` and then `1`."
 	}
 	if shown == "" || !reErrorLine.MatchString(reQuoted.ReplaceAllString(shown, "''")) && reErrorLine.MatchString(output) {
 		// nothing shown, or the tutorial shows a success and the run printed an error
@@ -740,6 +767,82 @@ func (ss *session) unexecutable(ctx context.Context, cmd, output string) string 
 	return ""
 }
 
+// writtenElsewhere: a relative file the failed command names does not exist where the
+// session is, while the tutorial wrote a file of that name in one other directory (“~“
+// for the home): the reader was to go there first. Both "" when there is none.
+func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (file, dir string) {
+	if !reNotThere.MatchString(output) {
+		return "", ""
+	}
+	for _, a := range positional(strings.Fields(cmd)[1:]) {
+		if a == "" || path.IsAbs(a) || strings.HasPrefix(a, "~") || !strings.Contains(output, path.Base(a)) {
+			continue
+		}
+		if _, ok := ss.written[ss.abs(a)]; ok {
+			continue
+		}
+		var dirs []string
+		for p := range ss.written {
+			if strings.HasSuffix(p, "/"+path.Clean(a)) {
+				if d := strings.TrimSuffix(p, "/"+path.Clean(a)); d != ss.cwd && !slices.Contains(dirs, d) {
+					dirs = append(dirs, d)
+				}
+			}
+		}
+		if len(dirs) != 1 {
+			continue
+		}
+		if ok, _ := ss.exists(ctx, ss.abs(a)); ok {
+			continue
+		}
+		return a, ss.homeRel(dirs[0])
+	}
+	return "", ""
+}
+
+// reTooNew: a program refusing an option, subcommand or function it does not have.
+var reTooNew = regexp.MustCompile(`(?i)\bunknown (?:flag|option|command|subcommand|shorthand flag|argument|switch)\b|\bunrecognized (?:option|arguments?|command)\b|\binvalid choice\b|\bno such (?:option|subcommand)\b|Call to undefined function|could not find function|has no attribute|undefined method|is not a [\w-]+ command|unexpected argument`)
+
+// olderVersion: the failed command (or the server it talked to) refused something
+// newer than the program the image has, which comes from a Debian package: the
+// program, its package and that package's version ("" when not so).
+func (ss *session) olderVersion(ctx context.Context, cmd, output string) (prog, pkg, version string) {
+	if !reTooNew.MatchString(output) {
+		return "", "", ""
+	}
+	prog = firstWord(cmd)
+	if logged := serverLines(output); logged != "" && reTooNew.MatchString(logged) {
+		for _, s := range ss.servers {
+			if s.root == -1 {
+				prog = firstWord(s.command)
+			}
+		}
+	}
+	if !reDebianName.MatchString(prog) {
+		return "", "", ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `f=$(readlink -f "$(command -v ` + prog + `)") && p=$({ dpkg -S "$f" || dpkg -S "${f#/usr}"; } 2>/dev/null | head -n 1 | cut -d: -f1) && [ -n "$p" ] && dpkg-query -W -f '${Package} ${Version}' "$p"`, Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", "", ""
+	}
+	f := strings.Fields(r.Stdout)
+	if len(f) != 2 {
+		return "", "", ""
+	}
+	return prog, f[0], f[1]
+}
+
+// homeRel writes p with ~ for the reader's home, or relative to the work directory.
+func (ss *session) homeRel(p string) string {
+	if home := firstNonEmpty(ss.home, "/root"); p == home || strings.HasPrefix(p, home+"/") {
+		return "~" + strings.TrimPrefix(p, home)
+	}
+	if r := strings.TrimPrefix(p, loop.WorkMount+"/"); r != p {
+		return r
+	}
+	return p
+}
+
 // rel writes p relative to the current directory when it is under it.
 func (ss *session) rel(p string) string {
 	if r := strings.TrimPrefix(p, ss.cwd+"/"); r != p {
@@ -982,7 +1085,44 @@ var (
 	reDevDependency = regexp.MustCompile(`Dependency lookup for ([\w.+-]+) with method \S+ failed|Dependency "([\w.+-]+)" not found|No package '([\w.+-]+)' found`)
 	rePerlModule    = regexp.MustCompile(`Can't locate ([\w/]+)\.pm in @INC`)
 	rePyModule      = regexp.MustCompile(`No module named '([\w]+)`)
+	reRubyLib       = regexp.MustCompile(`cannot load such file -- ([\w-]+) \(LoadError\)`)
+	reLuaModule     = regexp.MustCompile(`module '([\w-]+)' not found`)
+	rePDODriver     = regexp.MustCompile(`PDOException: could not find driver`)
+	rePDODSN        = regexp.MustCompile(`new PDO\(\s*['"](\w+):`)
+	rePHPMissing    = regexp.MustCompile(`Call to undefined function ([a-z]+)_\w*\(|Class "?(\w+)"? not found`)
 )
+
+// phpExtensions: the Debian package of a PHP extension that php-cli lacks, by the prefix
+// of its functions or the name of its class (bookworm's php8.2-* packages).
+var phpExtensions = map[string]string{
+	"mb": "php-mbstring", "curl": "php-curl", "simplexml": "php-xml", "xml": "php-xml", "xmlwriter": "php-xml",
+	"dom": "php-xml", "DOMDocument": "php-xml", "SimpleXMLElement": "php-xml", "XMLWriter": "php-xml",
+	"image": "php-gd", "gd": "php-gd", "zip": "php-zip", "ZipArchive": "php-zip", "bc": "php-bcmath",
+	"gmp": "php-gmp", "intl": "php-intl", "NumberFormatter": "php-intl", "IntlDateFormatter": "php-intl",
+	"Collator": "php-intl", "SQLite3": "php-sqlite3", "sqlite": "php-sqlite3", "mysql": "php-mysql", "mysqli": "php-mysql",
+	"pgsql": "php-pgsql", "pg": "php-pgsql", "yaml": "php-yaml", "Redis": "php-redis",
+}
+
+// phpPackage is the package of the PHP extension an error says is missing: the PDO
+// driver a script's DSN names, or the extension of an undefined function or class.
+func (ss *session) phpPackage(output string) (string, string) {
+	if rePDODriver.MatchString(output) {
+		for p, content := range ss.written {
+			if m := rePDODSN.FindStringSubmatch(content); m != nil && strings.HasSuffix(p, ".php") {
+				if pkg := phpExtensions[m[1]]; pkg != "" {
+					return pkg, "PHP's PDO driver for " + m[1]
+				}
+			}
+		}
+		return "", ""
+	}
+	if m := rePHPMissing.FindStringSubmatch(output); m != nil {
+		if pkg := phpExtensions[firstNonEmpty(m[1], m[2])]; pkg != "" {
+			return pkg, "the PHP extension " + strings.TrimPrefix(pkg, "php-")
+		}
+	}
+	return "", ""
+}
 
 // errorPackage names the Debian package an error says is missing (a compiler CMake
 // looked for, a Perl or Python module) and what it provides; "" when none, or when the
@@ -1020,6 +1160,16 @@ func (ss *session) errorPackage(ctx context.Context, output string) (string, str
 	case rePyModule.MatchString(output):
 		mod := rePyModule.FindStringSubmatch(output)[1]
 		pkg, what = "python3-"+strings.ToLower(mod), "the Python module "+mod
+	case reRubyLib.MatchString(output):
+		lib := reRubyLib.FindStringSubmatch(output)[1]
+		pkg, what = "ruby-"+strings.ToLower(lib), "the Ruby library "+lib
+	case reLuaModule.MatchString(output):
+		mod := reLuaModule.FindStringSubmatch(output)[1]
+		pkg, what = "lua-"+strings.ToLower(mod), "the Lua module "+mod
+	case rePDODriver.MatchString(output) || rePHPMissing.MatchString(output):
+		if pkg, what = ss.phpPackage(output); pkg == "" {
+			return "", ""
+		}
 	default:
 		return "", ""
 	}
@@ -1045,6 +1195,29 @@ func proseAfter(t *tutorial.Tutorial, line int) string {
 		para = append(para, l)
 	}
 	return strings.Join(para, " ")
+}
+
+// reOnPurpose: the lead says the command is run to show a failure.
+var reOnPurpose = regexp.MustCompile(`(?i)\b(?:on purpose|deliberately|intentionally|(?:watch|see|make) it fail)\b`)
+
+// reYouSee: a sentence saying what the reader will see.
+var reYouSee = regexp.MustCompile(`(?i)^(?:you(?:'ll| will| should)? (?:see|get)|it (?:prints|says|answers|complains|reports)|the (?:output|answer) is)\b`)
+
+// quotesOutput: a sentence of the prose that says what the reader sees quotes, in code,
+// an error line that the output holds.
+func quotesOutput(prose, output string) bool {
+	low := strings.ToLower(output)
+	for _, sent := range reProseSentence.Split(prose, -1) {
+		if !reYouSee.MatchString(strings.TrimSpace(sent)) {
+			continue
+		}
+		for _, q := range reCodeSpan.FindAllStringSubmatch(sent, -1) {
+			if len(q[1]) >= 6 && reErrorLine.MatchString(q[1]) && strings.Contains(low, strings.ToLower(q[1])) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reSaysFails: the prose says the command fails on purpose ("the runner reports one

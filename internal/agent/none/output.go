@@ -1,8 +1,10 @@
 package none
 
 import (
+	"context"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
@@ -84,7 +86,9 @@ func quoteShort(s string) string {
 }
 
 // checkOutput records a mismatch between a command's shown and real output.
-func (ss *session) checkOutput(st step, rec loop.CommandRecord, output string) {
+// logged is what a server the tutorial started logged as errors meanwhile ("" when
+// nothing): the cause of a wrong answer, or a consequence of an earlier gap.
+func (ss *session) checkOutput(st step, rec loop.CommandRecord, output, logged string) {
 	shown := st.command.Output
 	if shown == "" {
 		shown = st.expected
@@ -92,6 +96,15 @@ func (ss *session) checkOutput(st step, rec loop.CommandRecord, output string) {
 	problem := outputMismatch(rec.Command, shown, output)
 	if problem == "" {
 		return
+	}
+	if logged != "" {
+		if r, ok := ss.rootWithError(logged); ok {
+			// the server fails as an earlier step did (a driver that step found missing)
+			ss.consequence(r, rec)
+			return
+		}
+		problem += "; meanwhile the server logged: " + keyLine(logged)
+		output += "\n" + logged
 	}
 	if ss.lastFailedStep >= 0 && ss.lastFailedStep == ss.lastRun && ss.lastFailRoot >= 0 && ss.roots[ss.lastFailRoot].finding >= 0 {
 		// the step right before failed: what it was to do is what this output shows
@@ -104,6 +117,51 @@ func (ss *session) checkOutput(st step, rec loop.CommandRecord, output string) {
 		Category: "failing check",
 		Severity: "medium",
 	}, output)
+}
+
+// serverErrors is what the servers the tutorial left running logged since the last
+// request, as error lines, each marked as the server's ("" when none).
+func (ss *session) serverErrors(ctx context.Context) string {
+	var out []string
+	for i := range ss.servers {
+		s := &ss.servers[i]
+		if s.root != -1 || s.log == "" {
+			continue
+		}
+		data, err := ss.task.Sandbox.ReadFile(ctx, s.log, 1<<20)
+		if err != nil || len(data) <= s.seen {
+			continue
+		}
+		fresh := string(data[s.seen:])
+		s.seen = len(data)
+		for _, l := range strings.Split(fresh, "\n") {
+			if t := strings.TrimSpace(l); t != "" && reErrorLine.MatchString(t) && len(out) < 5 {
+				out = append(out, "[server at line "+strconv.Itoa(s.line)+"] "+loop.Clip(t, 300))
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// reDiffers: what differs between two runs of one error (paths, line numbers, spacing).
+var reDiffers = regexp.MustCompile(`(?:/[\w.+@-]+)+|\d+`)
+
+// rootWithError is the root finding whose error the server logged (a PDO driver that
+// the tutorial's own script found missing), by its key line with paths and numbers left
+// out.
+func (ss *session) rootWithError(logged string) (int, bool) {
+	norm := func(s string) string { return strings.Join(strings.Fields(reDiffers.ReplaceAllString(s, "#")), " ") }
+	text := norm(logged)
+	for i, r := range ss.roots {
+		if r.finding < 0 {
+			continue
+		}
+		f := ss.res.Findings[r.finding]
+		if k := norm(keyLine(f.Output)); len(k) >= 12 && strings.Contains(text, k) {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 var reDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b`)
@@ -139,3 +197,14 @@ var reHomeDir = regexp.MustCompile(`(?:/home|/Users)/[\w.-]+|/root\b`)
 // sameHome writes every home directory as ~, so output shown for /home/alice compares
 // with output for the learner's home.
 func sameHome(s string) string { return reHomeDir.ReplaceAllString(s, "~") }
+
+// serverLines are the lines of output that serverErrors added.
+func serverLines(output string) string {
+	var out []string
+	for _, l := range strings.Split(output, "\n") {
+		if strings.HasPrefix(l, "[server at line ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

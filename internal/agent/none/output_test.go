@@ -47,3 +47,16 @@ func TestMissingBranch(t *testing.T) {
 		assert.Equal(t, want, missingBranch(in), in)
 	}
 }
+
+func TestPHPPackage(t *testing.T) {
+	ss := &session{written: map[string]string{"/w/db.php": "<?php\n$db = new PDO('sqlite:' . __DIR__ . '/n.sqlite');\n"}}
+	pkg, what := ss.phpPackage("PHP Fatal error:  Uncaught PDOException: could not find driver in /w/db.php:2")
+	assert.Equal(t, "php-sqlite3", pkg)
+	assert.Equal(t, "PHP's PDO driver for sqlite", what)
+	pkg, _ = ss.phpPackage("PHP Fatal error:  Uncaught Error: Call to undefined function mb_strlen() in /w/a.php:3")
+	assert.Equal(t, "php-mbstring", pkg)
+	pkg, _ = ss.phpPackage(`PHP Fatal error:  Uncaught Error: Class "DOMDocument" not found in /w/a.php:3`)
+	assert.Equal(t, "php-xml", pkg)
+	pkg, _ = ss.phpPackage("PHP Fatal error:  Uncaught Error: Call to undefined function json_validate() in /w/a.php:3")
+	assert.Empty(t, pkg, "a function of a newer PHP is no extension to install")
+}

@@ -121,7 +121,9 @@ func (ss *session) whoami(ctx context.Context) {
 type server struct {
 	line    int
 	command string
-	root    int // root of its failure, -1 when it is running
+	root    int    // root of its failure, -1 when it is running
+	log     string // the file its output goes to
+	seen    int    // how much of the log earlier requests have read
 }
 
 // Attempt follows the whole tutorial once.
@@ -282,7 +284,13 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		rec.Class, rec.Summary = loop.Classify(cmd.Text, r.ExitCode, output, r.TimedOut)
 	}
 	if background {
-		ss.servers = append(ss.servers, server{line: cmd.StartLine, command: cmd.Text, root: -1})
+		ss.servers = append(ss.servers, server{line: cmd.StartLine, command: cmd.Text, root: -1, log: fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg)})
+	}
+	// what a server the tutorial started logged while this request ran: the reader sees
+	// it in the server's terminal
+	logged := ""
+	if !background && reLocalURL.MatchString(cmd.Text) {
+		logged = ss.serverErrors(ctx)
 	}
 	ss.cov.Run++
 	ss.res.Commands = append(ss.res.Commands, rec)
@@ -300,7 +308,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		}
 		ss.clearTaint(cmd.Text)
 		if !rec.Background {
-			ss.checkOutput(st, rec, output) // lastRun is still the step before this one
+			ss.checkOutput(st, rec, output, logged) // lastRun is still the step before this one
 		}
 		ss.lastRun = i
 		return nil
@@ -311,6 +319,9 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	before, nf := len(ss.roots), len(ss.res.Findings)
 	prevRoot, prevFailRoot, prevFailed, prevCwdRoot := ss.lastRoot, ss.lastFailRoot, ss.lastFailedStep, ss.cwdRoot
 	ss.failRoot = -1
+	if logged != "" {
+		output += "\n" + logged
+	}
 	ss.judge(ctx, i, st, rec, output)
 	ss.lastFailRoot = ss.failRoot
 	if len(ss.roots) > before {
