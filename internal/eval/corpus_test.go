@@ -15,9 +15,11 @@ import (
 // never used to tune the deterministic Student. testdata/corpus/README.md describes the
 // first; testdata/corpus-blind/README.md the second, testdata/corpus-blind2/README.md
 // the third, testdata/corpus-blind3/README.md the fourth, testdata/corpus-blind4/README.md
-// the fifth and testdata/corpus-blind5/README.md the sixth, each labelled before the Student
-// ever ran on it.
-var heldOutSets = []string{"../../testdata/corpus", "../../testdata/corpus-blind", "../../testdata/corpus-blind2", "../../testdata/corpus-blind3", "../../testdata/corpus-blind4", "../../testdata/corpus-blind5"}
+// the fifth, testdata/corpus-blind5/README.md the sixth, and testdata/corpus-blind6 and
+// testdata/corpus-blind7 the seventh and eighth, each labelled before the Student ever ran
+// on it.
+var heldOutSets = []string{"../../testdata/corpus", "../../testdata/corpus-blind", "../../testdata/corpus-blind2", "../../testdata/corpus-blind3",
+	"../../testdata/corpus-blind4", "../../testdata/corpus-blind5", "../../testdata/corpus-blind6", "../../testdata/corpus-blind7"}
 
 // TestHeldOutCorpusLoads checks that every case of each held-out corpus loads: its
 // expected.json is valid JSON with only the format's fields, and every marker (gap, alsoAt,
