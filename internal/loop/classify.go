@@ -10,10 +10,12 @@ import (
 // the thing it extracts (a missing command, module or package) in its first group.
 var (
 	reCommandNotFound = []*regexp.Regexp{
-		regexp.MustCompile(`(?m)(?:^|\s|:)([\w.+-]+): (?:command )?not found\s*$`),          // bash: foo: command not found / sh: 1: foo: not found
-		regexp.MustCompile(`(?m)command not found: ([\w.+-]+)`),                             // zsh
-		regexp.MustCompile(`(?m)exec: "([\w.+-]+)": executable file not found`),             // Go, docker
-		regexp.MustCompile(`(?m)'([\w.+-]+)' is not recognized as an internal or external`), // Windows docs copied
+		regexp.MustCompile(`(?m)(?:^|\s|:)([\w.+-]+): (?:command )?not found\s*$`),                                                            // bash: foo: command not found / sh: 1: foo: not found
+		regexp.MustCompile(`(?m)command not found: ([\w.+-]+)`),                                                                               // zsh
+		regexp.MustCompile(`(?m)exec: "([\w.+-]+)": executable file not found`),                                                               // Go, docker
+		regexp.MustCompile(`(?m)'([\w.+-]+)' is not recognized as an internal or external`),                                                   // Windows docs copied
+		regexp.MustCompile(`(?m)/usr/bin/env: [‘'"]([\w.+-]+)[’'"]: No such file or directory`),                                               // a script's #!/usr/bin/env interpreter
+		regexp.MustCompile(`(?m)(?:^|\s)(?:ba|da)?sh: (?:line \d+: |\d+: )?(\.{0,2}/[\w./+-]+): (?:No such file or directory|not found)\s*$`), // ./prog that no step built
 	}
 	reModule = []*regexp.Regexp{
 		regexp.MustCompile(`ModuleNotFoundError: No module named '([\w.]+)'`),

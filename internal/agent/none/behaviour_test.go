@@ -1,6 +1,7 @@
 package none
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -415,4 +416,35 @@ func TestUnknownOptionNamesTheInstalledVersion(t *testing.T) {
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	assert.Contains(t, res.Findings[0].Problem, "`tar` here is Debian's tar 1.34")
 	assert.Contains(t, res.Findings[0].Fix, "say which version of tar line 4 needs")
+}
+
+// An apt install of a name Debian only knows as a virtual package is the tutorial's gap
+// (the package lists are there), naming the packages that provide it; the reader
+// installs one of them and goes on.
+func TestVirtualPackageNamesItsProviders(t *testing.T) {
+	t.Parallel()
+	md := "# Awk\n\n```bash\nsudo apt-get install -y awk\nawk 'BEGIN { print 6 * 7 }'\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 4, f.Line)
+	assert.Contains(t, f.Problem, "Debian has no installable package `awk`")
+	assert.Contains(t, f.Problem, "mawk")
+	assert.Contains(t, f.Fix, "instead of `awk` at line 4")
+	require.NotNil(t, res.Coverage)
+	assert.Contains(t, fmt.Sprint(res.Coverage.Heuristics), "in its place")
+}
+
+// An error that points at a line of a file the tutorial wrote is reported on that line
+// of the tutorial, with the command that showed it as "also at".
+func TestErrorInAWrittenFileIsLocatedInItsBlock(t *testing.T) {
+	t.Parallel()
+	md := "# Totals\n\nSave this as `total.py`:\n\n```python\nprices = [3, 4]\ntotal = sum(prices)\nprint(totl)\n```\n\nRun it:\n\n```bash\npython3 total.py\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 8, f.Line, "print(totl) is line 3 of total.py, line 8 of the tutorial")
+	assert.Equal(t, "print(totl)", f.Quote)
+	assert.Contains(t, f.AlsoAt, 14)
+	assert.Contains(t, f.Problem, "NameError")
 }

@@ -167,6 +167,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, r)
 		return
 	}
+	if m := reAptNoPackage.FindStringSubmatch(output); m != nil && reAptInstall.MatchString(rec.Command) {
+		if ss.wrongPackage(ctx, st, rec, output, firstNonEmpty(m[1], m[2])) {
+			return
+		}
+	}
 	if reNetwork.MatchString(output) || networkExit(rec) || reRemoteGit.MatchString(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))) && (!reGitLocal.MatchString(output) || reURL.MatchString(rec.Command)) {
 		r := ss.unverified(rec, "needs the network, which the sandbox does not have ("+keyLine(output)+")")
 		ss.taint(rec.Command, r)
@@ -351,6 +356,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	r := ss.addFinding(rec, f, output)
 	ss.taint(rec.Command, r)
+	if f.Edit == nil && kind == "" && serverLines(output) == "" && !reNotThere.MatchString(keyLine(output)) {
+		// an error in what the tutorial wrote, not a missing piece
+		ss.relocate(r, output)
+	}
 }
 
 // reEmptyState: a tool finding nothing where an earlier step (that failed) would have
@@ -798,6 +807,46 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 		return a, ss.homeRel(dirs[0])
 	}
 	return "", ""
+}
+
+// reAptNoPackage: apt has no package of that name to install (a virtual package, or a
+// name Debian does not use).
+var reAptNoPackage = regexp.MustCompile(`E: (?:Unable to locate package ([\w.+-]+)|Package '([\w.+-]+)' has no installation candidate)`)
+
+// wrongPackage judges an apt install of a package Debian does not have, when the package
+// lists are there (so the mirror answered and the name is wrong, not the network): a
+// finding naming the packages that provide it or are named like it, and the reader goes
+// on with the first of them. False when the lists are missing.
+func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRecord, output, name string) bool {
+	q := shellQuote(name)
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `[ -n "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' 2>/dev/null | head -n 1)" ] || exit 3
+{ apt-cache showpkg ` + q + ` 2>/dev/null | sed -n '/^Reverse Provides:/,$p' | tail -n +2 | cut -d' ' -f1; apt-cache search --names-only "^${n}[0-9.-]" 2>/dev/null | cut -d' ' -f1; } | grep -v -e '-dev$' -e '-doc$' -e '-dbg$' | sort -u -V -r | head -n 3`, Env: map[string]string{"n": regexp.QuoteMeta(name)}, Timeout: 30 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return false
+	}
+	alts := strings.Fields(r.Stdout)
+	f := loop.Finding{Problem: fmt.Sprintf("`%s` (line %d) fails: Debian has no installable package `%s` (%s)", firstLine(rec.Command), rec.Line, name, keyLine(output)),
+		Fix: fmt.Sprintf("name the package Debian has at line %d, or say where `%s` comes from", rec.Line, name), Category: "command failure"}
+	if len(alts) > 0 {
+		f.Problem += fmt.Sprintf("; Debian packages it as %s", quoteList(alts))
+		f.Fix = fmt.Sprintf("install `%s` instead of `%s` at line %d", alts[0], name, rec.Line)
+	}
+	root := ss.addFinding(rec, f, output)
+	ss.taint(rec.Command, root)
+	if len(alts) == 0 || ss.noVerify {
+		return true
+	}
+	// the reader installs the package named and goes on
+	fixed := reAptNoPackageWord(name).ReplaceAllString(st.command.Text, "${1}"+alts[0]+"${2}")
+	if fixed != st.command.Text && ss.substitute(ctx, st, fixed) {
+		ss.clearTaint(rec.Command)
+	}
+	return true
+}
+
+// reAptNoPackageWord matches name as a whole word of a command line.
+func reAptNoPackageWord(name string) *regexp.Regexp {
+	return regexp.MustCompile(`(^|\s)` + regexp.QuoteMeta(name) + `(\s|$)`)
 }
 
 // reTooNew: a program refusing an option, subcommand or function it does not have.

@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -87,7 +88,7 @@ var (
 var (
 	// a verb telling the reader to put the block into a file; the path must follow it in
 	// the same sentence
-	reWriteVerb = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append|insert|wrote|created|saved|added|pasted|placed|edited|appended)\b`)
+	reWriteVerb = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append|insert|keep|store|wrote|created|saved|added|pasted|placed|edited|appended|kept|stored)\b`)
 	// "Create a file with this content:" without saying which
 	reNamelessFile = regexp.MustCompile(`(?i)\b(create|save|put|paste|write|set up|add)\b[^.:]*\bfile\b`)
 	reAppend       = regexp.MustCompile(`(?i)\b(append|add\b[^.]*?\b(?:to|at the end of|under|below|beneath)|insert)\b`)
@@ -198,7 +199,9 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 // reOwnHome: the prose says the home directory in the file stands for the reader's own.
 var reOwnHome = regexp.MustCompile("(?i)(?:instead of|replace|replacing|in place of|rather than)\\s+`((?:/home|/Users)/[\\w.-]+)`")
 
-var reThatFile = regexp.MustCompile(`(?i)^\w+\s+(?:that|this|the) file\b|^\w+\s+it\b`)
+// reThatFile: the verb's object is a file named before it ("Create that file in …",
+// "… from `~/.ledgerrc`, so I keep this there:").
+var reThatFile = regexp.MustCompile(`(?i)^\w+\s+(?:that|this|the) file\b|^\w+\s+it\b|^\w+\s+(?:this|these(?: lines)?|them)\s+(?:there|in (?:it|there|that file))\b`)
 
 var reBareName = regexp.MustCompile(`^[a-z][\w-]*$`)
 
@@ -340,6 +343,7 @@ func (ss *session) write(ctx context.Context, s step) error {
 		ss.written = map[string]string{}
 	}
 	ss.written[p] = content
+	ss.segment(p, s, content)
 	ss.res.Files = append(ss.res.Files, loop.FileRecord{Iteration: ss.task.Iteration, Path: p, Size: int64(len(content))})
 	ss.res.FilesCreated = append(ss.res.FilesCreated, p)
 	verb := "wrote"
@@ -410,4 +414,99 @@ func (ss *session) writeFile(ctx context.Context, p, content string) error {
 		return fmt.Errorf("%s", strings.TrimSpace(res.Stderr+res.Stdout))
 	}
 	return nil
+}
+
+// A segment is the part of a written file that one block gave: the file line its first
+// content line became.
+type segment struct {
+	block tutorial.CodeBlock
+	first int // 1-based file line of the block's first content line
+}
+
+// segment records which block wrote which lines of p (an append adds to what is there).
+func (ss *session) segment(p string, s step, content string) {
+	if ss.segments == nil {
+		ss.segments = map[string][]segment{}
+	}
+	if !s.appendF {
+		ss.segments[p] = []segment{{block: s.block, first: 1}}
+		return
+	}
+	added := strings.Count(strings.TrimSuffix(s.content, "\n"), "\n") + 1
+	ss.segments[p] = append(ss.segments[p], segment{block: s.block, first: strings.Count(strings.TrimSuffix(content, "\n"), "\n") + 2 - added})
+}
+
+// tutorialLine is the tutorial line that gave line n of the written file p (0 when no
+// block of the tutorial shows that line as it is in the file).
+func (ss *session) tutorialLine(p string, n int) int {
+	lines := strings.Split(ss.written[p], "\n")
+	if n < 1 || n > len(lines) || ss.task.Tutorial == nil {
+		return 0
+	}
+	want := strings.TrimSpace(lines[n-1])
+	if want == "" {
+		return 0
+	}
+	segs := ss.segments[p]
+	for i := len(segs) - 1; i >= 0; i-- {
+		sg := segs[i]
+		if idx := n - sg.first; idx >= 0 && idx < len(sg.block.ContentLines) {
+			if ln := sg.block.ContentLines[idx]; strings.TrimSpace(ss.task.Tutorial.Map.Line(ln)) == want {
+				return ln
+			}
+		}
+	}
+	// lines the reader's copy leaves out (a caption option) shift the count: the one
+	// tutorial line of the file's blocks with that text
+	found := 0
+	for _, sg := range segs {
+		for _, ln := range sg.block.ContentLines {
+			if strings.TrimSpace(ss.task.Tutorial.Map.Line(ln)) == want {
+				if found != 0 {
+					return 0
+				}
+				found = ln
+			}
+		}
+	}
+	return found
+}
+
+// reFileLine: an error naming a line of a file ("While parsing file \"x.journal\", line
+// 17", "File \"app.py\", line 3", "calc.y:31:", "main.go:12:5:").
+var reFileLine = regexp.MustCompile(`(?m)(?:parsing file|File) "([^"]+)", line (\d+)|(?:^|[\s(])((?:/|\./|~/)?[\w./+-]+\.\w+):(\d+)(?::\d+)?:`)
+
+// contentLine is the tutorial line inside a block the tutorial wrote to a file that the
+// output's error points at, the last such reference winning (0 when none).
+func (ss *session) contentLine(output string) int {
+	at := 0
+	for _, m := range reFileLine.FindAllStringSubmatch(output, -1) {
+		name, num := firstNonEmpty(m[1], m[3]), firstNonEmpty(m[2], m[4])
+		n, err := strconv.Atoi(num)
+		if err != nil {
+			continue
+		}
+		if ln := ss.tutorialLine(ss.abs(name), n); ln > 0 {
+			at = ln
+		}
+	}
+	return at
+}
+
+// relocate puts finding r on the line of the tutorial's file content that its error
+// points at (a transaction that does not balance, a syntax error): that line is what to
+// change; the command that showed it becomes an "also at".
+func (ss *session) relocate(r int, output string) {
+	ln := ss.contentLine(output)
+	if ln <= 0 || ss.roots[r].finding < 0 {
+		return
+	}
+	f := &ss.res.Findings[ss.roots[r].finding]
+	if ln == f.Line {
+		return
+	}
+	f.Problem += fmt.Sprintf(" — the error points at line %d, in the file the tutorial wrote", ln)
+	f.AlsoAt = append([]int{f.Line}, f.AlsoAt...)
+	f.Line, f.EndLine = ln, ln
+	f.Quote = strings.TrimSpace(ss.task.Tutorial.Map.Line(ln))
 }

@@ -147,6 +147,32 @@ func prosePrograms(t *tutorial.Tutorial, blocks []tutorial.CodeBlock) map[string
 	return out
 }
 
+// reToTheNoun: "to the journal", "into your Makefile".
+var reToTheNoun = regexp.MustCompile(`(?i)\b(?:to|into|in|at the end of) (?:the|your) ([\w-]+)\b`)
+
+// fileByNoun is the one file written so far that a sentence names by its kind: its
+// extension or its name without one ("the journal" for 2026.journal); "" when none or
+// several.
+func fileByNoun(sentence string, written map[string]bool) string {
+	m := reToTheNoun.FindStringSubmatch(sentence)
+	if m == nil {
+		return ""
+	}
+	noun := strings.ToLower(m[1])
+	found := ""
+	for f := range written {
+		base := strings.ToLower(path.Base(f))
+		ext := strings.TrimPrefix(path.Ext(base), ".")
+		if ext == noun || strings.TrimSuffix(base, path.Ext(base)) == noun && ext == "" {
+			if found != "" {
+				return ""
+			}
+			found = f
+		}
+	}
+	return found
+}
+
 // read turns the tutorial into steps.
 func read(t *tutorial.Tutorial) []step {
 	sc := scan(t.Map)
@@ -260,6 +286,11 @@ func read(t *tutorial.Tutorial) []step {
 		default:
 			if current != "" && reAppendVerb.MatchString(lead) && sameLanguage(cb.Lang, current) {
 				add(step{kind: fileStep, file: current, appendF: true, content: fileContent(cb), reason: "a fragment of " + current + " (the prose says to add it)"})
+				continue
+			}
+			if f := fileByNoun(lastSentence(lead), written); f != "" && reAppend.MatchString(lastSentence(lead)) {
+				// "Append it to the journal:" when the tutorial wrote 2026.journal
+				add(step{kind: fileStep, file: f, appendF: true, content: fileContent(cb), reason: "appended to " + f + " (the prose names it by its kind)"})
 				continue
 			}
 			if reNamelessFile.MatchString(lead) && !reOutputLead.MatchString(lead) {

@@ -325,3 +325,14 @@ func TestReadInterpreterPromptsAndProseNamedPrograms(t *testing.T) {
 	assert.Equal(t, []string{"rules.frb", "api.php"}, files, "the queries are not appended to rules.frb; the paragraph names api.php")
 	assert.Contains(t, skipped["?- rule(X)."], "interactive prompt")
 }
+
+// A file named before the verb ("… from `~/.ledgerrc`, so I keep this there:") and a
+// file named by its kind ("Append it to the journal:") are written.
+func TestReadFilesNamedBeforeTheVerbAndByTheirKind(t *testing.T) {
+	t.Parallel()
+	md := "# Money\n\nSave this as `2026.journal`:\n\n```ledger\n2026/01/01 Opening\n```\n\n" +
+		"Ledger reads options from `~/.ledgerrc`, so I keep this there:\n\n```text\n--file ~/2026.journal\n```\n\n" +
+		"Append it to the journal:\n\n```ledger\n~ Monthly\n```\n\nKeep it running while you work:\n\n```text\nwidth 80\n```\n"
+	_, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"2026.journal", "~/.ledgerrc", "2026.journal"}, files)
+}

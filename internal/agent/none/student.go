@@ -81,15 +81,17 @@ type session struct {
 	lastRoot   int            // root of the most recent failure, -1 when none
 	// lastFailedStep is the index of the most recent failed step
 	lastFailedStep int
-	blockRoots     map[int]int       // block start line → root of its first unverified command
-	noVerify       bool              // a verification re-run: no nested verification
-	servers        []server          // commands that start servers, in order
-	lastRun        int               // index of the previous step that ran
-	prevFailed     bool              // the previous step that ran failed
-	failRoot       int               // root the failure being judged was folded into, -1 when none
-	lastFailRoot   int               // root of the previous failed command (new or folded)
-	lastFailTool   string            // program of the previous failed command
-	written        map[string]string // files written from the tutorial: path → content
+	blockRoots     map[int]int          // block start line → root of its first unverified command
+	noVerify       bool                 // a verification re-run: no nested verification
+	servers        []server             // commands that start servers, in order
+	lastRun        int                  // index of the previous step that ran
+	prevFailed     bool                 // the previous step that ran failed
+	failRoot       int                  // root the failure being judged was folded into, -1 when none
+	lastFailRoot   int                  // root of the previous failed command (new or folded)
+	lastFailTool   string               // program of the previous failed command
+	written        map[string]string    // files written from the tutorial: path → content
+	substituted    bool                 // the failure just judged was replaced by a command that worked
+	segments       map[string][]segment // written file → the blocks that gave its lines
 	// user is who runs the tutorial: the image's non-root "learner" when it has one and
 	// its sudo works, as a newcomer is not root on their machine; "" for the image's
 	// default user
@@ -254,9 +256,10 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			return fmt.Errorf("run line %d in the background: %w", cmd.StartLine, err)
 		}
 	}
-	if !background && (r.ExitCode != 0 && !r.TimedOut) && reEarlyReader.MatchString(cmd.Text) {
+	if !background && (r.ExitCode != 0 && r.ExitCode != 126 && r.ExitCode != 127 && !r.TimedOut) && reEarlyReader.MatchString(cmd.Text) {
 		// `… | head -n 3`: with pipefail the writer's broken pipe fails the line, which a
-		// reader's shell (no pipefail) never shows; run it as they would
+		// reader's shell (no pipefail) never shows; run it as they would (a program that
+		// is missing, 127, or cannot run, 126, fails for them too)
 		if r2, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script("set +o pipefail; " + cmd.Text), Timeout: timeout, User: ss.user}); err == nil && r2.ExitCode == 0 && !r2.TimedOut {
 			r = r2
 			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "failed only under pipefail (the reader of the pipe stops early); run without it"})
@@ -340,6 +343,13 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		}
 	}
 	ss.lastFailedStep = i
+	if ss.substituted {
+		// the reader ran the corrected command instead: nothing more depends on this failure
+		ss.substituted = false
+		ss.lastRoot, ss.lastFailRoot, ss.lastFailedStep, ss.cwdRoot = prevRoot, prevFailRoot, prevFailed, prevCwdRoot
+		ss.lastFailTool = ""
+		return nil
+	}
 	if fix := ss.recoveryFix(nf, rec, output); len(fix) > 0 && !background && !ss.noVerify && ss.recover(ctx, st, fix) {
 		// the reader applied the fix and went on: what follows runs from the state the
 		// tutorial meant, so later failures are its own and nothing more depends on this one
@@ -395,6 +405,18 @@ func (ss *session) recover(ctx context.Context, st step, fix []string) bool {
 	}
 	ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line,
 		Reason: fmt.Sprintf("went on after applying the fix (`%s`): the step then worked", strings.Join(fix, "; "))})
+	return true
+}
+
+// substitute runs cmd in place of the failed step (the package Debian has, where the
+// tutorial names one it does not); true when it works, and the reader goes on from there.
+func (ss *session) substitute(ctx context.Context, st step, cmd string) bool {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script(cmd), Timeout: stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd), User: ss.user})
+	if err != nil || r.ExitCode != 0 || r.TimedOut {
+		return false
+	}
+	ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line, Reason: fmt.Sprintf("went on after running `%s` in its place", cmd)})
+	ss.substituted = true
 	return true
 }
 
