@@ -1,6 +1,7 @@
 package tutorial
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -327,4 +328,21 @@ func TestComponentMarkupAroundFences(t *testing.T) {
 	assert.Equal(t, 5, tu.Map.CodeBlocks()[0].StartLine)
 	assert.Equal(t, `  <Tab title="Linux">`, tu.Map.OriginalLine(9))
 	assert.Equal(t, "", tu.Map.Line(9))
+}
+
+// MyST container directives written as backtick fences hold code blocks, as MyST renders
+// them; code directives and directives without a block inside stay code blocks.
+func TestMySTBacktickDirectivesHoldCodeBlocks(t *testing.T) {
+	t.Parallel()
+	md := "# T\n\n```{note}\nplain note\n```\n\n`````{tab-set}\n````{tab-item} Debian\n```console\n$ sudo apt install tree\n```\n````\n````{tab-item} Windows\nUse the installer.\n````\n`````\n\n" +
+		"```{code-block} python\n:caption: a.py\nprint(1)\n```\n"
+	tut, err := Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var infos []string
+	for _, cb := range tut.Map.CodeBlocks() {
+		infos = append(infos, fmt.Sprintf("%d:%s", cb.StartLine, cb.Info))
+	}
+	assert.Equal(t, []string{"3:{note}", "9:console", "18:{code-block} python caption=a.py"}, infos)
+	assert.Equal(t, "````{tab-item} Debian", tut.Map.OriginalLine(8), "the original text is kept")
+	assert.Equal(t, 21, tut.Map.LineCount())
 }

@@ -161,3 +161,116 @@ func separateComponents(src []byte) []byte {
 	}
 	return []byte(strings.Join(lines, "\n"))
 }
+
+// reMySTFence: a MyST directive written as a backtick or tilde fence, "````{tab-item} Linux".
+var reMySTFence = regexp.MustCompile("^(\\s*)(`{3,}|~{3,})\\{([\\w-]+)\\}(.*)$")
+
+// mystCode are the MyST/Sphinx directives whose body is code or data, not Markdown.
+var mystCode = map[string]bool{"code-block": true, "code": true, "sourcecode": true, "code-cell": true, "literalinclude": true,
+	"math": true, "eval-rst": true, "mermaid": true, "graphviz": true, "raw": true, "jupyter-execute": true, "ipython": true,
+	"doctest": true, "testcode": true, "testoutput": true, "prompt": true, "parsed-literal": true, "csv-table": true, "toctree": true}
+
+// mystFences rewrites MyST container directives written as backtick fences that hold
+// fenced blocks ("`````{tab-set}" around "````{tab-item} Debian" around "```console") as
+// the equivalent colon fences (":::::{tab-set}"), so that the blocks inside them are code
+// blocks and not the text of one outer block, as MyST renders them. Directives inside a
+// rewritten one are rewritten too; directives without a block inside stay as they are.
+// Line count and order are kept.
+func mystFences(src []byte) []byte {
+	if !bytes.Contains(src, []byte("{")) {
+		return src
+	}
+	lines := strings.Split(string(src), "\n")
+	type open struct {
+		line      int
+		fence     string
+		directive bool
+		inner     bool // holds a fenced block or a directive
+	}
+	var stack []open
+	var pairs []fencePair
+	closes := func(trim, fence string) bool {
+		return strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == ""
+	}
+	for i, l := range lines {
+		trim := strings.TrimSpace(l)
+		if n := len(stack); n > 0 && !stack[n-1].directive {
+			if closes(trim, stack[n-1].fence) {
+				stack = stack[:n-1]
+			}
+			continue
+		}
+		if n := len(stack); n > 0 && stack[n-1].directive && closes(trim, stack[n-1].fence) {
+			o := stack[n-1]
+			stack = stack[:n-1]
+			pairs = append(pairs, fencePair{open: o.line, close: i, fence: o.fence, inner: o.inner})
+			continue
+		}
+		if m := reMySTFence.FindStringSubmatch(l); m != nil && !mystCode[m[3]] {
+			for j := range stack {
+				stack[j].inner = true
+			}
+			stack = append(stack, open{line: i, fence: m[2], directive: true})
+			continue
+		}
+		if strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~") {
+			f := trim[:3]
+			for _, c := range trim[3:] {
+				if c != rune(f[0]) {
+					break
+				}
+				f += string(c)
+			}
+			for j := range stack {
+				stack[j].inner = true
+			}
+			stack = append(stack, open{line: i, fence: f})
+		}
+	}
+	if len(pairs) == 0 {
+		return src
+	}
+	// a pair is rewritten when it holds a block or a directive, or one around it does
+	changed := false
+	for _, p := range pairs {
+		rewrite := p.inner
+		for q := p; !rewrite; {
+			enc, ok := enclosingPair(pairs, q)
+			if !ok {
+				break
+			}
+			rewrite, q = enc.inner, enc
+		}
+		if !rewrite {
+			continue
+		}
+		colons := strings.Repeat(":", len(p.fence))
+		m := reMySTFence.FindStringSubmatch(lines[p.open])
+		lines[p.open] = m[1] + colons + "{" + m[3] + "}" + m[4]
+		lines[p.close] = m[1] + colons
+		changed = true
+	}
+	if !changed {
+		return src
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// fencePair is a MyST directive fence: its opening and closing line (0-based).
+type fencePair struct {
+	open, close int
+	fence       string
+	inner       bool
+}
+
+// enclosingPair is the innermost pair around q.
+func enclosingPair(pairs []fencePair, q fencePair) (fencePair, bool) {
+	var best fencePair
+	found := false
+	for _, p := range pairs {
+		if p.open < q.open && p.close > q.close && (!found || p.open > best.open) {
+			best, found = p, true
+		}
+	}
+	return best, found
+}

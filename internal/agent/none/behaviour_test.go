@@ -448,3 +448,25 @@ func TestErrorInAWrittenFileIsLocatedInItsBlock(t *testing.T) {
 	assert.Contains(t, f.AlsoAt, 14)
 	assert.Contains(t, f.Problem, "NameError")
 }
+
+// A script that writes into a folder nothing created gets `mkdir -p` as its fix when the
+// error quotes the path from the script.
+func TestOutputFolderNamedInsideAScript(t *testing.T) {
+	t.Parallel()
+	md := "# Chart\n\nSave this as `plot.py`:\n\n```python\nimport sys\nout = 'charts/t.txt'\ntry:\n    open(out, 'w').write('x')\nexcept OSError as e:\n    sys.exit(f\"set output '{out}': cannot open file: {e.strerror}\")\n```\n\n```bash\npython3 plot.py\nls charts\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 15, f.Line)
+	assert.Contains(t, f.Fix, "mkdir -p charts")
+}
+
+// A hook the tutorial wrote without making it executable is named by the program that
+// could not run it: `chmod +x` is the fix.
+func TestHookThatIsNotExecutable(t *testing.T) {
+	t.Parallel()
+	md := "# Hooks\n\n```bash\nmkdir -p hooks\n```\n\nSave this as `hooks/pre-commit`:\n\n```bash\n#!/bin/sh\nexit 0\n```\n\nCommit:\n\n```bash\nhooks/pre-commit 2>/dev/null || { echo 'Commit blocked by pre-commit hook (exit code 255) with no output.'; exit 1; }\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	assert.Contains(t, res.Findings[0].Fix, "chmod +x hooks/pre-commit")
+}

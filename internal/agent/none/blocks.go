@@ -254,6 +254,16 @@ var langExt = map[string][]string{
 	"matlab": {".m"}, "nim": {".nim"}, "haskell": {".hs"}, "kotlin": {".kt"}, "swift": {".swift"}, "scala": {".scala"},
 	"markdown": {".md"}, "md": {".md"}, "asciidoc": {".adoc"}, "rst": {".rst"}, "dockerfile": {"Dockerfile"},
 	"makefile": {"Makefile"}, "make": {"Makefile"}, "cmake": {"CMakeLists.txt", ".cmake"}, "sh": {".sh"}, "bash": {".sh"},
+	"fortran": {".f90", ".f95", ".f03", ".f08", ".f", ".for"}, "scheme": {".scm", ".ss"}, "lisp": {".lisp", ".lsp", ".cl"},
+	"ocaml": {".ml", ".mli"}, "elixir": {".ex", ".exs"}, "julia": {".jl"}, "clojure": {".clj"}, "racket": {".rkt"},
+	"d": {".d"}, "pascal": {".pas", ".pp"}, "ada": {".adb", ".ads"}, "nasm": {".asm"}, "asm": {".s", ".asm"},
+	"gnuplot": {".gp", ".plt", ".gnuplot"}, "jinja": {".j2", ".jinja"}, "jinja2": {".j2", ".jinja"},
+	"ledger": {".ledger", ".journal", ".dat"}, "yacc": {".y"}, "bison": {".y"}, "lex": {".l"}, "flex": {".l"},
+	"awk": {".awk"}, "sed": {".sed"}, "vim": {".vim"}, "groovy": {".groovy", ".gradle"}, "proto": {".proto"},
+	"terraform": {".tf"}, "hcl": {".hcl", ".tf"}, "nix": {".nix"}, "tex": {".tex"}, "latex": {".tex"}, "zig": {".zig"},
+	"dart": {".dart"}, "csharp": {".cs"}, "cs": {".cs"}, "fsharp": {".fs", ".fsx"}, "jsx": {".jsx"}, "tsx": {".tsx"},
+	"vue": {".vue"}, "svelte": {".svelte"}, "graphql": {".graphql", ".gql"}, "nginx": {".conf"}, "apache": {".conf", ".htaccess"},
+	"systemd": {".service", ".timer", ".socket"}, "desktop": {".desktop"}, "guile": {".scm"}, "elisp": {".el"},
 }
 
 func sameLanguage(lang, file string) bool {

@@ -746,7 +746,7 @@ func quoteList(xs []string) string {
 }
 
 // reBadMode: a program refusing a file for its mode.
-var reBadMode = regexp.MustCompile(`(?i)permission denied|bad permissions|not executable`)
+var reBadMode = regexp.MustCompile(`(?i)permission denied|bad permissions|not (?:set as )?executable`)
 
 // unexecutable is a script the tutorial wrote (it starts with #!) that is not executable
 // and that the failed command needs to run: the output names it beside a permission
@@ -759,7 +759,9 @@ func (ss *session) unexecutable(ctx context.Context, cmd, output string) string 
 			continue
 		}
 		base := path.Base(p)
-		used := reBadMode.MatchString(output) && strings.Contains(output, base)
+		// a program that runs it says so, or names it as its hook ("Commit blocked by
+		// pre-commit hook (exit code 255) with no output")
+		used := (reBadMode.MatchString(output) || strings.Contains(strings.ToLower(output), base+" hook")) && strings.Contains(output, base)
 		for _, q := range files {
 			if q != p && strings.Contains(ss.written[q], "./"+base) && (refersTo(cmd, ss.rel(q)) || refersTo(cmd, path.Dir(ss.rel(q)))) {
 				used = true // a test file the command runs calls ./name
@@ -1055,10 +1057,14 @@ var reDirFlag = regexp.MustCompile(`^(?:-path|--output-dir|--outdir|--out-dir|--
 // reCannotOpen: how programs say they could not open or write a path.
 var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|cannot (?:write|open|create)|can't (?:write|open|create)|unable to (?:open|write|create)|could not (?:open|write|create)|failed to (?:open|write|create)`)
 
+// reQuotedRelPath: a relative path with a directory, in quotes.
+var reQuotedRelPath = regexp.MustCompile(`['"‘“]([\w.-]+(?:/[\w.-]+)+)['"’”]`)
+
 // missingArgDir is a relative directory that a path argument of the failed command
 // (runs/joblog.tsv, --output-file=locale/fr/x.mo, -path thumbs) lives in when that
 // directory does not exist and the output says a path could not be opened: the program
-// writes there and does not create directories.
+// writes there and does not create directories. A relative path the output quotes (a
+// script's own output file) counts as an argument.
 func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string {
 	if !reCannotOpen.MatchString(output) {
 		return ""
@@ -1076,6 +1082,10 @@ func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string
 		case strings.Contains(f, "/") && !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "~") && !strings.HasPrefix(f, "-") && !strings.ContainsAny(f, "*?$<>|;&(){}") && !strings.Contains(f, "://"):
 			dirs = append(dirs, path.Dir(f))
 		}
+	}
+	for _, m := range reQuotedRelPath.FindAllStringSubmatch(output, 5) {
+		// a path the program echoes from its script ("set output 'charts/temps.png'")
+		dirs = append(dirs, path.Dir(m[1]))
 	}
 	for _, d := range dirs {
 		if d == "." || d == "" || strings.HasPrefix(d, "..") || strings.HasPrefix(d, "-") || !strings.Contains(output, d) && !strings.Contains(strings.ToLower(output), "no such file or directory") {

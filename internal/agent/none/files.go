@@ -137,7 +137,7 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		for _, m := range rePathTick.FindAllStringSubmatchIndex(sentence, -1) {
 			p := sentence[m[2]:m[3]]
 			// a script saved under a bare name ("save the script as `csvsum`")
-			script := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!") && reBareName.MatchString(p)
+			script := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!") && reBareName.MatchString(path.Base(p)) && !strings.Contains(p, "://")
 			if m[0] > v[0] && (looksLikePath(p) || script) {
 				// a shell block is file content only when the prose says to create or save it
 				shebang := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!")
@@ -178,8 +178,8 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 		return ms[0][1]
 	}
 	for _, m := range ms {
-		if looksLikePath(m[1]) {
-			return "" // the sentence names another file, or several
+		if looksLikePath(m[1]) && sameLanguage(cb.Lang, m[1]) {
+			return "" // the sentence names several files of the block's language
 		}
 	}
 	// "Now `api.php`. … I use `json_validate()` to reject broken JSON:": the paragraph

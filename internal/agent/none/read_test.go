@@ -318,7 +318,7 @@ func TestReadInterpreterPromptsAndProseNamedPrograms(t *testing.T) {
 		"You get the `?-` prompt. Type the queries below, then add more of your own:\n\n```frob\n?- rule(X).\nX = a.\n```\n\n" +
 		"Try it on purpose:\n\n```\nfrob-tools --check rules.frb\necho $?\n```\n\n" +
 		"Its settings look like this:\n\n```\nwidth 80\n```\n\n" +
-		"Now `api.php`. It calls `json_validate()` before decoding:\n\n```php\n<?php echo 1;\n```\n"
+		"Now `api.php`. It calls `json_validate()` and writes `notes.log`:\n\n```php\n<?php echo 1;\n```\n"
 	run, files, skipped, _ := readMD(t, md)
 	assert.Equal(t, []string{"sudo apt install frob-tools", "frobc rules.frb", "frob-tools --check rules.frb", "echo $?"}, run,
 		"frobc is named in the prose and frob-tools is installed: their untagged lines are commands; `width 80` is not")
@@ -335,4 +335,26 @@ func TestReadFilesNamedBeforeTheVerbAndByTheirKind(t *testing.T) {
 		"Append it to the journal:\n\n```ledger\n~ Monthly\n```\n\nKeep it running while you work:\n\n```text\nwidth 80\n```\n"
 	_, files, _, _ := readMD(t, md)
 	assert.Equal(t, []string{"2026.journal", "~/.ledgerrc", "2026.journal"}, files)
+}
+
+// MyST directives written as nested backtick fences are containers: the Debian tab's
+// blocks run, the other systems' tabs are skipped, a note without a block stays a note.
+func TestReadMySTBacktickDirectives(t *testing.T) {
+	t.Parallel()
+	md := "# Install\n\n```{note}\nA note without code.\n```\n\n`````{tab-set}\n````{tab-item} Debian / Ubuntu\n```console\n$ sudo apt install subversion\n```\n````\n" +
+		"````{tab-item} Fedora\n```console\n$ sudo dnf install subversion\n```\n````\n````{tab-item} Windows\nInstall TortoiseSVN.\n````\n`````\n\nCheck it:\n\n```console\n$ svn --version --quiet\n1.14.2\n```\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install subversion", "svn --version --quiet"}, run)
+	assert.Contains(t, skipped["sudo dnf install subversion"], "Fedora")
+}
+
+// A parenthetical aside does not make commands output; a language the table knows by its
+// extensions names its file.
+func TestReadAsidesAndMoreLanguages(t *testing.T) {
+	t.Parallel()
+	md := "# Pi\n\nThe main program, `pi_main.f90`, reads the count:\n\n```fortran\nprogram pi_main\nend program pi_main\n```\n\n" +
+		"Compile it (the compiler writes `pi.mod`, which any file that says `use pi` reads), then link:\n\n```bash\ngfortran -c pi_main.f90\n```\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"pi_main.f90"}, files)
+	assert.Equal(t, []string{"gfortran -c pi_main.f90"}, run)
 }

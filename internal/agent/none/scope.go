@@ -113,6 +113,9 @@ func scan(m *tutorial.LineMap) *scopes {
 	}
 	for ln := 1; ln <= n; ln++ {
 		line := m.OriginalLine(ln)
+		if t := m.Line(ln); t != line && strings.HasPrefix(strings.TrimSpace(t), ":::") {
+			line = t // a MyST directive fence the parser reads as colons (tutorial.mystFences)
+		}
 		trim := strings.TrimSpace(line)
 		if fence != "" {
 			if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {

@@ -11,6 +11,9 @@ import (
 // Which blocks a newcomer on Debian leaves alone when reading (another system, an
 // alternative, an example), and why (part of read.go's reading).
 
+// reParenthetical: an aside in parentheses within a sentence.
+var reParenthetical = regexp.MustCompile(`\s*\([^()]*\)`)
+
 var reAppendVerb = regexp.MustCompile(`(?i)\b(paste|add|insert|append|beneath|below|above|after|replace|update|change)\b`)
 
 // plainLangs: info strings of blocks that show text (output) rather than code.
@@ -51,7 +54,10 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	if reExampleLead.MatchString(last) && !reRunLeadStrong.MatchString(last) {
 		return "an example (\"" + loop.Clip(last, 80) + "\")"
 	}
-	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(last) || reOutputVerb.MatchString(last) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) {
+	// an aside in parentheses ("(… wherever a file says `use quadrature`)") is not what
+	// the sentence says of the block
+	bare := reParenthetical.ReplaceAllString(last, "")
+	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || reOutputVerb.MatchString(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
