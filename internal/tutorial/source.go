@@ -171,8 +171,8 @@ var mystCode = map[string]bool{"code-block": true, "code": true, "sourcecode": t
 	"doctest": true, "testcode": true, "testoutput": true, "prompt": true, "parsed-literal": true, "csv-table": true, "toctree": true}
 
 // mystFences rewrites MyST container directives written as backtick fences that hold
-// fenced blocks ("```“{tab-set}" around "````{tab-item} Debian" around "```console") as
-// the equivalent colon fences (":::::{tab-set}"), so that the blocks inside them are code
+// fenced blocks (a tab-set fence of five backticks around tab-item fences of four around
+// a console block of three) as the equivalent colon fences (":::::{tab-set}"), so that the blocks inside them are code
 // blocks and not the text of one outer block, as MyST renders them. Directives inside a
 // rewritten one are rewritten too; directives without a block inside stay as they are.
 // Line count and order are kept.
