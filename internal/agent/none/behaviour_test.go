@@ -470,3 +470,18 @@ func TestHookThatIsNotExecutable(t *testing.T) {
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	assert.Contains(t, res.Findings[0].Fix, "chmod +x hooks/pre-commit")
 }
+
+// A module the tutorial wrote in a directory the interpreter does not search is a
+// load-path gap, fixed by exporting the interpreter's path variable.
+func TestModuleOffTheLoadPath(t *testing.T) {
+	t.Parallel()
+	md := "# Modules\n\n```bash\nmkdir -p ~/proj/lib/util\n```\n\nSave this as `~/proj/lib/util/text.py`:\n\n```python\ndef shout(s):\n    return s.upper()\n```\n\n" +
+		"and this as `~/proj/main.py`:\n\n```python\nfrom util.text import shout\nprint(shout('hi'))\n```\n\n```bash\ncd ~/proj\npython3 main.py\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "not on the interpreter's load path")
+	require.NotNil(t, f.Edit)
+	assert.Equal(t, []string{`export PYTHONPATH="$HOME/proj/lib${PYTHONPATH:+:$PYTHONPATH}"`}, f.Edit.InsertBefore)
+	assert.True(t, f.FixVerified != nil && *f.FixVerified, "%+v", f)
+}

@@ -303,6 +303,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if file, dir, env := ss.offLoadPath(output); dir != "" {
+			// the tutorial wrote the module, where the interpreter does not look
+			f.Problem += fmt.Sprintf("; the tutorial saved `%s` under `%s`, which is not on the interpreter's load path", file, dir)
+			f.Fix = fmt.Sprintf("add `%s` before line %d (or run it from `%s`)", env, rec.Line, dir)
+			f.Edit = &loop.Edit{InsertBefore: []string{env}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
 		if pkg, what := ss.errorPackage(ctx, output); pkg != "" {
 			f.Problem += "; " + what + " is not installed"
 			f.Fix = fmt.Sprintf("add a step before line %d that installs %s (on Debian: `sudo apt-get install -y %s`), or list it under Prerequisites", rec.Line, what, pkg)
@@ -849,6 +858,48 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 // reAptNoPackageWord matches name as a whole word of a command line.
 func reAptNoPackageWord(name string) *regexp.Regexp {
 	return regexp.MustCompile(`(^|\s)` + regexp.QuoteMeta(name) + `(\s|$)`)
+}
+
+// loadPaths: how interpreters say a module is not on their load path, the file a module
+// name is, and the variable that adds a directory to the path.
+var loadPaths = []struct {
+	re   *regexp.Regexp
+	file func(string) string
+	env  func(dir string) string
+}{
+	{regexp.MustCompile(`no code for module \(([^)]+)\)`), func(m string) string { return strings.Join(strings.Fields(m), "/") + ".scm" },
+		func(d string) string { return `export GUILE_LOAD_PATH="` + d + `${GUILE_LOAD_PATH:+:$GUILE_LOAD_PATH}"` }},
+	{regexp.MustCompile(`No module named '([\w.]+)'`), func(m string) string { return strings.ReplaceAll(m, ".", "/") + ".py" },
+		func(d string) string { return `export PYTHONPATH="` + d + `${PYTHONPATH:+:$PYTHONPATH}"` }},
+	{regexp.MustCompile(`module '([\w.]+)' not found`), func(m string) string { return strings.ReplaceAll(m, ".", "/") + ".lua" },
+		func(d string) string { return `export LUA_PATH="` + d + `/?.lua;;"` }},
+	{regexp.MustCompile(`Can't locate ([\w/]+\.pm) in @INC`), func(m string) string { return m },
+		func(d string) string { return `export PERL5LIB="` + d + `${PERL5LIB:+:$PERL5LIB}"` }},
+}
+
+// offLoadPath: the module an interpreter could not find is a file the tutorial wrote, in
+// a directory the interpreter does not search. It returns the file, that directory (~
+// for the home) and the export that adds it; "" when not so.
+func (ss *session) offLoadPath(output string) (file, dir, env string) {
+	for _, lp := range loadPaths {
+		m := lp.re.FindStringSubmatch(output)
+		if m == nil {
+			continue
+		}
+		rel := lp.file(m[1])
+		pkg := "/" + strings.TrimSuffix(rel, path.Ext(rel)) + "/" // a package: a directory of modules
+		for _, p := range slices.Sorted(maps.Keys(ss.written)) {
+			d, ok := strings.CutSuffix(p, "/"+rel)
+			if i := strings.Index(p, pkg); !ok && i > 0 {
+				d, ok, rel = p[:i], true, strings.TrimPrefix(p[i:], "/")
+			}
+			if ok && d != ss.cwd {
+				dir = ss.homeRel(d)
+				return rel, dir, lp.env(strings.Replace(dir, "~", "$HOME", 1))
+			}
+		}
+	}
+	return "", "", ""
 }
 
 // reTooNew: a program refusing an option, subcommand or function it does not have.
