@@ -20,6 +20,8 @@ type env struct {
 	log    *slog.Logger
 	// logMask masks the secrets in log; nil when a test builds env with its own log.
 	logMask *maskedLog
+	// skipFixChecks: the deterministic Student does not re-run fixes to prove them (eval)
+	skipFixChecks bool
 	seams
 }
 

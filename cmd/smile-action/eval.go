@@ -31,8 +31,9 @@ func cmdEval(ctx context.Context, e *env, args []string) error {
 	jsonOut := fs.String("json", "", "also write the figures and every scored gap as JSON to this file")
 	verbose := fs.Bool("v", false, "list every reported gap with its verdict, and every missed gap")
 	jobs := fs.Int("j", 1, "run up to N tutorials at once (each in its own container); the table keeps the corpus order")
+	fixChecks := fs.Bool("fix-checks", false, "also re-run each concrete fix in a fresh container to prove it, as `run` does (slower; the scores do not change)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: smile-action eval [--image IMG] [--output DIR] [--json FILE] [-j N] [-v] DIR...\n\nRuns each labelled tutorial (a directory with tutorial.md and expected.json, or a corpus of them) in\ndeterministic mode and scores the reported gaps against expected.json.")
+		fmt.Fprintln(fs.Output(), "Usage: smile-action eval [--image IMG] [--output DIR] [--json FILE] [-j N] [-fix-checks] [-v] DIR...\n\nRuns each labelled tutorial (a directory with tutorial.md and expected.json, or a corpus of them) in\ndeterministic mode and scores the reported gaps against expected.json.")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -66,7 +67,7 @@ func cmdEval(ctx context.Context, e *env, args []string) error {
 			if err := gctx.Err(); err != nil {
 				return err
 			}
-			results[i] = evalCase(gctx, e, c, *image, dirs[i])
+			results[i] = evalCase(gctx, e, c, *image, dirs[i], *fixChecks)
 			mu.Lock()
 			fmt.Fprintf(e.stderr, "eval: %s: %s\n", c.Name, results[i].Line())
 			mu.Unlock()
@@ -122,7 +123,7 @@ func countErrs(rs []eval.Result) int {
 }
 
 // evalCase runs one labelled tutorial and scores its report.
-func evalCase(ctx context.Context, e *env, c eval.Case, image, outDir string) (res eval.Result) {
+func evalCase(ctx context.Context, e *env, c eval.Case, image, outDir string, fixChecks bool) (res eval.Result) {
 	res.Name = c.Name
 	start := time.Now()
 	defer func() { res.Seconds = time.Since(start).Seconds() }()
@@ -145,7 +146,7 @@ func evalCase(ctx context.Context, e *env, c eval.Case, image, outDir string) (r
 		res.Err = err.Error()
 		return res
 	}
-	quiet := &env{getenv: e.getenv, stdout: io.Discard, stderr: io.Discard, log: e.log}
+	quiet := &env{getenv: e.getenv, stdout: io.Discard, stderr: io.Discard, log: e.log, skipFixChecks: !fixChecks}
 	out, err := runTutorial(ctx, quiet, runRequest{Config: &cfg, Tutorial: c.Tutorial, OutputDir: outDir, Quiet: true})
 	if out == nil || out.Report == nil {
 		if err == nil {

@@ -335,7 +335,7 @@ func fileExists(p string) bool {
 func newAgents(ctx context.Context, e *env, cfg config.Config, tut *tutorial.Tutorial, cfgDir string) (agents, error) {
 	switch cfg.LLMProvider {
 	case config.ProviderNone:
-		return agents{Student: &none.Student{Logger: e.log}, Mentor: none.Mentor{}}, nil
+		return agents{Student: &none.Student{Logger: e.log, SkipFixChecks: e.skipFixChecks}, Mentor: none.Mentor{}}, nil
 	case config.ProviderReplay:
 		p, err := replay.Load(resolveNear(cfg.Scenario, cfgDir))
 		if err != nil {

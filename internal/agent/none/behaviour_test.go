@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
@@ -484,4 +485,16 @@ func TestModuleOffTheLoadPath(t *testing.T) {
 	require.NotNil(t, f.Edit)
 	assert.Equal(t, []string{`export PYTHONPATH="$HOME/proj/lib${PYTHONPATH:+:$PYTHONPATH}"`}, f.Edit.InsertBefore)
 	assert.True(t, f.FixVerified != nil && *f.FixVerified, "%+v", f)
+}
+
+// With SkipFixChecks (smile-action eval) the gap is the same and its fix is not re-run.
+func TestSkipFixChecks(t *testing.T) {
+	t.Parallel()
+	md := "# Script\n\nCreate `hello.sh` with the following content:\n\n```bash\n#!/bin/sh\necho hello\n```\n\nRun it:\n\n```bash\n./hello.sh\n```\n"
+	res, _, _ := attemptWith(t, &Student{Grace: 2 * time.Second, SkipFixChecks: true}, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Fix, "chmod +x hello.sh")
+	assert.Nil(t, f.FixVerified)
+	assert.Empty(t, f.FixEvidence)
 }

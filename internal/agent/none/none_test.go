@@ -144,6 +144,12 @@ func attempt(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.S
 
 func attemptEvents(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.StudentResult, *tutorial.Tutorial, *looptest.Recorder) {
 	t.Helper()
+	return attemptWith(t, &Student{Grace: 2 * time.Second}, md, mut)
+}
+
+// attemptWith runs the Student s on md in a fresh container.
+func attemptWith(t *testing.T, s *Student, md string, mut func(*config.StudentBehavior)) (loop.StudentResult, *tutorial.Tutorial, *looptest.Recorder) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "tutorial.md")
 	require.NoError(t, os.WriteFile(path, []byte(md), 0o644))
@@ -158,7 +164,7 @@ func attemptEvents(t *testing.T, md string, mut func(*config.StudentBehavior)) (
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	ev := &looptest.Recorder{}
-	res, err := (&Student{Grace: 2 * time.Second}).Attempt(ctx, loop.StudentTask{Iteration: 1, Tutorial: tut, Behavior: b, Sandbox: sb, Events: ev})
+	res, err := s.Attempt(ctx, loop.StudentTask{Iteration: 1, Tutorial: tut, Behavior: b, Sandbox: sb, Events: ev})
 	require.NoError(t, err)
 	return res, tut, ev
 }

@@ -45,6 +45,9 @@ type Student struct {
 	// Grace is how long a server command may run before it is left in the background.
 	Grace  time.Duration
 	Logger *slog.Logger
+	// SkipFixChecks leaves the proven-fix re-runs out (smile-action eval: they take as
+	// long again and change no gap; recovery still happens)
+	SkipFixChecks bool
 }
 
 var (

@@ -20,7 +20,7 @@ import (
 const MaxVerifiedFixes = 5
 
 func (ss *session) verifyFixes(ctx context.Context) {
-	if ss.noVerify {
+	if ss.noVerify || ss.s.SkipFixChecks {
 		return
 	}
 	n := 0
