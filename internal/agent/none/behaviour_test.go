@@ -498,3 +498,13 @@ func TestSkipFixChecks(t *testing.T) {
 	assert.Nil(t, f.FixVerified)
 	assert.Empty(t, f.FixEvidence)
 }
+
+// A query that fails silently right after a failed step is a consequence of it.
+func TestSilentQueryAfterAFailureIsAConsequence(t *testing.T) {
+	t.Parallel()
+	md := "# Setup\n\n```bash\npython3 -c 'import sys; sys.exit(\"setup failed: no such profile\")'\ngit config --global user.name\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	assert.Equal(t, 4, res.Findings[0].Line)
+	assert.Equal(t, []int{5}, res.Findings[0].AlsoAt)
+}

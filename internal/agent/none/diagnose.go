@@ -248,9 +248,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taintMissingArgs(ctx, rec.Command, r)
 		return
 	}
-	if ss.prevFailed && ss.lastFailRoot >= 0 && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output)) {
-		// a file or program the failed step right before it would have made, or the same
-		// tool going on from a state that step left broken
+	if ss.prevFailed && ss.lastFailRoot >= 0 && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "") {
+		// a file or program the failed step right before it would have made, the same
+		// tool going on from a state that step left broken, or a query that finds nothing
+		// (`git config user.name` after the step that was to set it failed)
 		ss.consequence(ss.lastFailRoot, rec)
 		ss.taint(rec.Command, ss.lastFailRoot)
 		return

@@ -112,6 +112,11 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	if m := reInfoFile.FindStringSubmatch(cb.Info); m != nil && (m[1] != "" && infoNamesFile(m[1], cb.Content) || m[2] != "" && looksLikePath(m[2])) {
 		// "Append these lines to the end of `report.lua`:" over ```lua title="report.lua"
 		f := m[1] + m[2]
+		for _, q := range rePathTick.FindAllStringSubmatch(lastSentence(lead), -1) {
+			if strings.HasSuffix(q[1], "/"+strings.TrimPrefix(f, "./")) && looksLikePath(q[1]) {
+				f = q[1] // "Save this script as `~/repo/hooks/pre-commit`:" over :caption: hooks/pre-commit
+			}
+		}
 		return f, "", reAppend.MatchString(lastSentence(lead)) && strings.Contains(lead, path.Base(f)), true
 	}
 	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {

@@ -335,6 +335,9 @@ func TestReadFilesNamedBeforeTheVerbAndByTheirKind(t *testing.T) {
 		"Append it to the journal:\n\n```ledger\n~ Monthly\n```\n\nKeep it running while you work:\n\n```text\nwidth 80\n```\n"
 	_, files, _, _ := readMD(t, md)
 	assert.Equal(t, []string{"2026.journal", "~/.ledgerrc", "2026.journal"}, files)
+	md = "# Hook\n\nSave this script as `~/svn/repo/hooks/pre-commit`:\n\n```{code-block} sh\n:caption: hooks/pre-commit\n#!/bin/sh\nexit 0\n```\n"
+	_, files, _, _ = readMD(t, md)
+	assert.Equal(t, []string{"~/svn/repo/hooks/pre-commit"}, files, "the caption shortens the path the sentence gives")
 }
 
 // MyST directives written as nested backtick fences are containers: the Debian tab's
