@@ -869,7 +869,9 @@ var loadPaths = []struct {
 	env  func(dir string) string
 }{
 	{regexp.MustCompile(`no code for module \(([^)]+)\)`), func(m string) string { return strings.Join(strings.Fields(m), "/") + ".scm" },
-		func(d string) string { return `export GUILE_LOAD_PATH="` + d + `${GUILE_LOAD_PATH:+:$GUILE_LOAD_PATH}"` }},
+		func(d string) string {
+			return `export GUILE_LOAD_PATH="` + d + `${GUILE_LOAD_PATH:+:$GUILE_LOAD_PATH}"`
+		}},
 	{regexp.MustCompile(`No module named '([\w.]+)'`), func(m string) string { return strings.ReplaceAll(m, ".", "/") + ".py" },
 		func(d string) string { return `export PYTHONPATH="` + d + `${PYTHONPATH:+:$PYTHONPATH}"` }},
 	{regexp.MustCompile(`module '([\w.]+)' not found`), func(m string) string { return strings.ReplaceAll(m, ".", "/") + ".lua" },
