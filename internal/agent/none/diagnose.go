@@ -248,7 +248,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taintMissingArgs(ctx, rec.Command, r)
 		return
 	}
-	if ss.prevFailed && ss.lastFailRoot >= 0 && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "") {
+	if ss.prevFailed && ss.lastFailRoot >= 0 && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "" && !rec.TimedOut && isQuery(rec.Command)) {
 		// a file or program the failed step right before it would have made, the same
 		// tool going on from a state that step left broken, or a query that finds nothing
 		// (`git config user.name` after the step that was to set it failed)
@@ -370,6 +370,19 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// an error in what the tutorial wrote, not a missing piece
 		ss.relocate(r, output)
 	}
+}
+
+// isQuery: a command that only reads state and fails silently when it finds nothing
+// (`git config user.name` unset, `grep -q`, `test -f`).
+func isQuery(cmd string) bool {
+	f := strings.Fields(cmd)
+	switch firstWord(cmd) {
+	case "grep", "egrep", "fgrep", "test", "[", "cmp", "diff", "getent", "which", "pgrep":
+		return true
+	case "git":
+		return len(f) >= 2 && f[1] == "config" && len(positional(f[2:])) <= 1
+	}
+	return false
 }
 
 // reEmptyState: a tool finding nothing where an earlier step (that failed) would have
