@@ -508,3 +508,11 @@ func TestSilentQueryAfterAFailureIsAConsequence(t *testing.T) {
 	assert.Equal(t, 4, res.Findings[0].Line)
 	assert.Equal(t, []int{5}, res.Findings[0].AlsoAt)
 }
+
+// Output shown as a session typed into an interactive program is not compared.
+func TestInteractiveSessionOutputIsNotCompared(t *testing.T) {
+	t.Parallel()
+	md := "# Plot\n\n```console\n$ python3 -q\nplot> show 'temps.dat'\nplot> quit\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+}

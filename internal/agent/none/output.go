@@ -93,6 +93,11 @@ func (ss *session) checkOutput(st step, rec loop.CommandRecord, output, logged s
 	if shown == "" {
 		shown = st.expected
 	}
+	if reSessionOutput.MatchString(strings.TrimSpace(shown)) || replPrompt(shown) != "" {
+		// what it shows is a session typed into the program ("gnuplot> plot …"), which
+		// the run, with no one at the keyboard, cannot show
+		return
+	}
 	problem := outputMismatch(rec.Command, shown, output)
 	if problem == "" {
 		return
@@ -163,6 +168,9 @@ func (ss *session) rootWithError(logged string) (int, bool) {
 	}
 	return 0, false
 }
+
+// reSessionOutput: output that opens with an interactive program's own prompt.
+var reSessionOutput = regexp.MustCompile(`^[\w.-]+> \S`)
 
 var reDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b`)
 
