@@ -73,6 +73,7 @@ func TestStepTimeout(t *testing.T) {
 		"cd wc && cargo build --release":     300 * time.Second,
 		"cmake --build build":                300 * time.Second,
 		"make":                               300 * time.Second,
+		"ansible-playbook -i hosts site.yml": 300 * time.Second,
 		"cargo run":                          60 * time.Second,
 		"npm run dev":                        60 * time.Second,
 		"ls -l":                              60 * time.Second,

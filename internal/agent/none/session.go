@@ -89,7 +89,7 @@ func isServer(command string) bool {
 
 // reSlowStep: package installs, downloads and builds, which a reader waits for longer
 // than for an ordinary command (a toolchain from Debian's mirror can take minutes).
-var reSlowStep = regexp.MustCompile(`(?:^|[\s;&|(])(?:(?:apt|apt-get|aptitude) (?:-\S+ )*(?:install|update|upgrade|full-upgrade|build-dep)\b|pip3? install\b|python3? -m pip install\b|pipx install\b|uv (?:sync|pip install|tool install)\b|(?:cargo|go) (?:build|install|test|get|mod download)\b|(?:npm|yarn|pnpm) (?:install|ci|add|i)\b|npm run build\b|gem install\b|bundle install\b|mvn\b|gradle\b|make\b|ninja\b|cmake --build\b|docker (?:build|pull)\b|git clone\b)`)
+var reSlowStep = regexp.MustCompile(`(?:^|[\s;&|(])(?:(?:apt|apt-get|aptitude) (?:-\S+ )*(?:install|update|upgrade|full-upgrade|build-dep)\b|pip3? install\b|python3? -m pip install\b|pipx install\b|uv (?:sync|pip install|tool install)\b|(?:cargo|go) (?:build|install|test|get|mod download)\b|(?:npm|yarn|pnpm) (?:install|ci|add|i)\b|npm run build\b|gem install\b|bundle install\b|mvn\b|gradle\b|make\b|ninja\b|cmake --build\b|docker (?:build|pull)\b|git clone\b|ansible-playbook\b|puppet apply\b|salt-call\b)`)
 
 // slowFactor is how many times the step timeout a slow step gets.
 const slowFactor = 5
