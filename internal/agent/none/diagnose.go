@@ -92,7 +92,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		return
 	}
-	if r, ok := ss.rootWithError(serverLines(output)); ok && serverLines(output) != "" {
+	if r, ok := ss.rootWithError(serverLines(output)); ok {
 		// the server the request went to fails as an earlier step did
 		ss.consequence(r, rec)
 		return
@@ -167,10 +167,8 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, r)
 		return
 	}
-	if m := reAptNoPackage.FindStringSubmatch(output); m != nil && reAptInstall.MatchString(rec.Command) {
-		if ss.wrongPackage(ctx, st, rec, output, firstNonEmpty(m[1], m[2])) {
-			return
-		}
+	if kind == "package" && reAptInstall.MatchString(rec.Command) && ss.wrongPackage(ctx, st, rec, output, name) {
+		return // "E: Unable to locate package …", "… has no installation candidate"
 	}
 	if reNetwork.MatchString(output) || networkExit(rec) || reRemoteGit.MatchString(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))) && (!reGitLocal.MatchString(output) || reURL.MatchString(rec.Command)) {
 		r := ss.unverified(rec, "needs the network, which the sandbox does not have ("+keyLine(output)+")")
@@ -833,10 +831,6 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 	}
 	return "", ""
 }
-
-// reAptNoPackage: apt has no package of that name to install (a virtual package, or a
-// name Debian does not use).
-var reAptNoPackage = regexp.MustCompile(`E: (?:Unable to locate package ([\w.+-]+)|Package '([\w.+-]+)' has no installation candidate)`)
 
 // wrongPackage judges an apt install of a package Debian does not have, when the package
 // lists are there (so the mirror answered and the name is wrong, not the network): a

@@ -346,18 +346,21 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		}
 	}
 	ss.lastFailedStep = i
-	if ss.substituted {
-		// the reader ran the corrected command instead: nothing more depends on this failure
-		ss.substituted = false
+	// wentOn: the reader got past this failure, so what follows runs from the state the
+	// tutorial meant; later failures are its own and nothing more depends on this one
+	wentOn := func() {
 		ss.lastRoot, ss.lastFailRoot, ss.lastFailedStep, ss.cwdRoot = prevRoot, prevFailRoot, prevFailed, prevCwdRoot
 		ss.lastFailTool = ""
+	}
+	if ss.substituted {
+		// the reader ran the corrected command instead
+		ss.substituted = false
+		wentOn()
 		return nil
 	}
 	if fix := ss.recoveryFix(nf, rec, output); len(fix) > 0 && !background && !ss.noVerify && ss.recover(ctx, st, fix) {
-		// the reader applied the fix and went on: what follows runs from the state the
-		// tutorial meant, so later failures are its own and nothing more depends on this one
-		ss.lastRoot, ss.lastFailRoot, ss.lastFailedStep, ss.cwdRoot = prevRoot, prevFailRoot, prevFailed, prevCwdRoot
-		ss.lastFailTool = ""
+		// the reader applied the fix and went on
+		wentOn()
 		ss.clearTaint(cmd.Text)
 		if kind, name := loop.MissingDependency(rec.ExitCode, output); kind == "command" || rec.ExitCode == 127 {
 			delete(ss.missing, toolOf(firstNonEmpty(name, firstWord(cmd.Text))).Name)
