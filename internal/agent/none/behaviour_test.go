@@ -516,3 +516,33 @@ func TestInteractiveSessionOutputIsNotCompared(t *testing.T) {
 	res, _ := attempt(t, md, nil)
 	assert.Empty(t, res.Findings, "%+v", res.Findings)
 }
+
+func TestMissingLibraryIsPlacedOnTheLinkRule(t *testing.T) {
+	t.Parallel()
+	// the build prints what GNU ld 2.40 (Debian bookworm) prints for pow() without -lm;
+	// the container has no compiler, so a script stands in for make's output
+	md := "# Areas\n\nSave this as `Makefile`:\n\n```make\nCC = gcc\n\narea: area.o\n\t$(CC) -o area area.o\n\narea.o: area.c\n\t$(CC) -c area.c\n```\n\n" + // 1-14
+		"Build it:\n\n```bash\nprintf 'gcc -o area area.o\\n/usr/bin/ld: area.o: in function `main'\\'':\\narea.c:(.text+0x2f): undefined reference to `pow'\\''\\ncollect2: error: ld returned 1 exit status\\n' >&2; exit 2\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 9, f.Line, "the link rule, not the command that ran it: %s", f.Problem)
+	assert.Equal(t, []int{18}, f.AlsoAt)
+	assert.Contains(t, f.Problem, "`pow` is in the library `libm`")
+	assert.Contains(t, f.Fix, "`-lm`")
+}
+
+func TestMissingLibFunctions(t *testing.T) {
+	for out, want := range map[string]string{
+		"calc.y:31: undefined reference to `pow'":              "m pow",
+		"undefined reference to `sqrtf'":                       "m sqrtf",
+		"ld.lld: error: undefined symbol: sqlite3_open":        "sqlite3 sqlite3_open",
+		"main.c:(.text+0x9): undefined reference to `initscr'": "ncurses initscr",
+		"undefined reference to `yywrap'":                      "fl yywrap",
+		"undefined reference to `my_helper'":                   " ",
+		"undefined reference to `pthread_create'":              " ",
+	} {
+		lib, fn := missingLib(out)
+		assert.Equal(t, want, lib+" "+fn, out)
+	}
+}

@@ -325,6 +325,16 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("say which version of %s line %d needs and how to install it, or use what %s %s offers", prog, rec.Line, pkg, version)
 		}
 	}
+	linkAt := 0
+	lib, fn := missingLib(output)
+	if f.Edit == nil && lib != "" {
+		// pow() without -lm: the source is right, the link command leaves out a library
+		f.Problem += fmt.Sprintf("; `%s` is in the library `lib%s`, which the link command does not name", fn, lib)
+		f.Fix = fmt.Sprintf("add `-l%s` at the end of the link command at line %d, after the object files", lib, rec.Line)
+		if linkAt = ss.linkRule(); linkAt > 0 {
+			f.Fix = fmt.Sprintf("add `-l%s` at the end of the Makefile's link rule (line %d), or set `LDLIBS = -l%s`", lib, linkAt, lib)
+		}
+	}
 	if f.Edit == nil {
 		if dir := firstNonEmpty(ss.missingParent(ctx, output), ss.missingArgDir(ctx, rec.Command, output)); dir != "" {
 			// the program writes into a directory nothing created
@@ -364,7 +374,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	r := ss.addFinding(rec, f, output)
 	ss.taint(rec.Command, r)
-	if f.Edit == nil && kind == "" && serverLines(output) == "" && !reNotThere.MatchString(keyLine(output)) {
+	if linkAt > 0 {
+		ss.moveTo(r, linkAt, "the link rule the tutorial wrote for the Makefile is line %d")
+	} else if f.Edit == nil && kind == "" && lib == "" && serverLines(output) == "" && !reNotThere.MatchString(keyLine(output)) {
 		// an error in what the tutorial wrote, not a missing piece
 		ss.relocate(r, output)
 	}

@@ -502,7 +502,12 @@ func (ss *session) contentLine(output string) int {
 // points at (a transaction that does not balance, a syntax error): that line is what to
 // change; the command that showed it becomes an "also at".
 func (ss *session) relocate(r int, output string) {
-	ln := ss.contentLine(output)
+	ss.moveTo(r, ss.contentLine(output), "the error points at line %d, in the file the tutorial wrote")
+}
+
+// moveTo puts finding r on tutorial line ln, saying why (a format with the line's %d);
+// the line it was on becomes an "also at".
+func (ss *session) moveTo(r, ln int, why string) {
 	if ln <= 0 || ss.roots[r].finding < 0 {
 		return
 	}
@@ -510,7 +515,7 @@ func (ss *session) relocate(r int, output string) {
 	if ln == f.Line {
 		return
 	}
-	f.Problem += fmt.Sprintf(" — the error points at line %d, in the file the tutorial wrote", ln)
+	f.Problem += " — " + fmt.Sprintf(why, ln)
 	f.AlsoAt = append([]int{f.Line}, f.AlsoAt...)
 	f.Line, f.EndLine = ln, ln
 	f.Quote = strings.TrimSpace(ss.task.Tutorial.Map.Line(ln))

@@ -158,3 +158,66 @@ func knownErrorFix(ctx context.Context, ss *session, output string) string {
 	}
 	return ""
 }
+
+// reUndefinedRef: the linker's "undefined reference to `pow'" (GNU ld; lld and gold say
+// "undefined symbol: pow").
+var reUndefinedRef = regexp.MustCompile("undefined (?:reference to [`']|symbol: )([A-Za-z_]\\w*)")
+
+// linkLibs: functions of libraries the C compiler does not link by itself, by name or by
+// prefix (glibc 2.34 and later has pthread, dl and rt inside libc, so those link).
+var linkLibs = []struct {
+	re  *regexp.Regexp
+	lib string
+}{
+	{regexp.MustCompile(`^(?:a?(?:sin|cos|tan)h?|atan2|exp2?|expm1|log(?:2|10|1p)?|pow|sqrt|cbrt|hypot|floor|ceil|l?l?round|trunc|fmod|fmin|fmax|erfc?|tgamma|lgamma|nan|rint|l?l?rint|modf|frexp|ldexp)[fl]?$`), "m"},
+	{regexp.MustCompile(`^(?:initscr|endwin|printw|mvprintw|wrefresh|refresh|getch|wgetch|newwin|cbreak|noecho|keypad|start_color|init_pair|mvaddstr|addstr)$`), "ncurses"},
+	{regexp.MustCompile(`^(?:readline|add_history)$`), "readline"},
+	{regexp.MustCompile(`^sqlite3_`), "sqlite3"},
+	{regexp.MustCompile(`^(?:deflate|inflate)(?:Init_?|End)?$|^(?:compress|uncompress)2?$|^gz(?:open|read|write|close)$`), "z"},
+	{regexp.MustCompile(`^(?:yywrap)$`), "fl"},
+	{regexp.MustCompile(`^(?:crypt|crypt_r)$`), "crypt"},
+	{regexp.MustCompile(`^curl_`), "curl"},
+	{regexp.MustCompile(`^(?:SSL|SSL_CTX|TLS)_`), "ssl"},
+	{regexp.MustCompile(`^(?:EVP|SHA\d*|MD5|RAND)_`), "crypto"},
+	{regexp.MustCompile(`^png_`), "png"},
+	{regexp.MustCompile(`^(?:pcre2_\w+?)_8$`), "pcre2-8"},
+}
+
+// missingLib: the library a failed link needs and the function that showed it ("m",
+// "pow" for "undefined reference to `pow'").
+func missingLib(output string) (lib, fn string) {
+	for _, m := range reUndefinedRef.FindAllStringSubmatch(output, -1) {
+		for _, l := range linkLibs {
+			if l.re.MatchString(m[1]) {
+				return l.lib, m[1]
+			}
+		}
+	}
+	return "", ""
+}
+
+// linkRule is the tutorial line of the link command in a Makefile the tutorial wrote
+// (the one recipe line that runs the compiler with -o and without -c), 0 when there is
+// none or more than one.
+func (ss *session) linkRule() int {
+	found := 0
+	for p, content := range ss.written {
+		if b := path.Base(p); b != "Makefile" && b != "makefile" && b != "GNUmakefile" && path.Ext(b) != ".mk" {
+			continue
+		}
+		for n, l := range strings.Split(content, "\n") {
+			if !strings.HasPrefix(l, "\t") || !strings.Contains(l, "-o ") || strings.Contains(l, " -c ") || !reCompiler.MatchString(l) {
+				continue
+			}
+			ln := ss.tutorialLine(p, n+1)
+			if ln == 0 || found != 0 && found != ln {
+				return 0
+			}
+			found = ln
+		}
+	}
+	return found
+}
+
+// reCompiler: a recipe that runs a C or C++ compiler driver.
+var reCompiler = regexp.MustCompile(`\$[({](?:CC|CXX|LINK\.\w+)[)}]|(?:^|\s)(?:gcc|g\+\+|cc|c\+\+|clang\+?\+?)(?:-\d+)?\s`)
