@@ -546,3 +546,18 @@ func TestMissingLibFunctions(t *testing.T) {
 		assert.Equal(t, want, lib+" "+fn, out)
 	}
 }
+
+func TestNameMismatchInsideWrittenFilesIsPlacedOnTheFile(t *testing.T) {
+	t.Parallel()
+	md := "# Pages\n\nSave the header as `layouts/partials/header.html`:\n\n```html\n<header>Notes</header>\n```\n\n" + // 1-8
+		"Save the page as `layouts/page.html`:\n\n```html\n{{ partial \"head.html\" . }}\n```\n\n" + // 9-14
+		"Save the renderer as `render.py`:\n\n```python\nimport pathlib, re\npage = pathlib.Path(\"layouts/page.html\").read_text()\nfor name in re.findall(r'partial \"([^\"]+)\"', page):\n" +
+		"    if not (pathlib.Path(\"layouts/partials\") / name).exists():\n        raise SystemExit(f'error calling partial: partial \"{name}\" not found')\n```\n\n" + // 15-24
+		"Render it:\n\n```bash\npython3 render.py\n```\n" // 25-29
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 5, f.Line, "the block that saved the file under the other name: %s", f.Problem)
+	assert.Equal(t, []int{28}, f.AlsoAt)
+	assert.Contains(t, f.Problem, "`layouts/partials/header.html` does")
+}

@@ -244,6 +244,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		r := ss.addFinding(rec, f, output)
 		ss.taint(rec.Command, r)
 		ss.taintMissingArgs(ctx, rec.Command, r)
+		if segs := ss.segments[ss.abs(near)]; len(segs) > 0 && path.Dir(near) != path.Dir(missing) && !strings.Contains(rec.Command, missing) {
+			// a name inside a file the tutorial wrote, saved elsewhere under another name:
+			// the block that saved it is where the two part
+			ss.moveTo(r, segs[0].block.StartLine, "the tutorial saves the file under the other name at line %d")
+		}
 		return
 	}
 	if ss.prevFailed && ss.lastFailRoot >= 0 && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "" && !rec.TimedOut && isQuery(rec.Command)) {
@@ -1029,7 +1034,33 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			return f, path.Join(path.Dir(f), sameExt[0])
 		}
 	}
+	for _, f := range names {
+		if w := ss.nearWritten(f); w != "" {
+			return f, w
+		}
+	}
 	return "", ""
+}
+
+// nearWritten is the one file the tutorial wrote, anywhere, whose name is one or two
+// letters from base's (a template calls partial "head.html" and the tutorial saved
+// layouts/partials/header.html), "" when the tutorial wrote a file of that very name
+// or no such file.
+func (ss *session) nearWritten(f string) string {
+	base, found := path.Base(f), ""
+	for p := range ss.written {
+		b := path.Base(p)
+		if b == base {
+			return ""
+		}
+		if path.Ext(b) == path.Ext(base) && levenshtein.ComputeDistance(b, base) <= 2 {
+			if found != "" {
+				return ""
+			}
+			found = p
+		}
+	}
+	return ss.rel(found)
 }
 
 // reQuotedFile: a file name quoted in an error line (`marks.csv', "data.json").
