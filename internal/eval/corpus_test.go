@@ -11,15 +11,13 @@ import (
 	"github.com/smile-loop/smile-loop/internal/eval"
 )
 
-// heldOutSets are the repository's own labelled corpora: tutorials written for the tests,
-// never used to tune the deterministic Student. testdata/corpus/README.md describes the
-// first; testdata/corpus-blind/README.md the second, testdata/corpus-blind2/README.md
-// the third, testdata/corpus-blind3/README.md the fourth, testdata/corpus-blind4/README.md
-// the fifth, testdata/corpus-blind5/README.md the sixth, and testdata/corpus-blind6 and
-// testdata/corpus-blind7 the seventh and eighth, each labelled before the Student ever ran
-// on it.
+// heldOutSets are the repository's own labelled corpora: tutorials written for the tests.
+// testdata/corpus/README.md describes the first; each testdata/corpus-blind*/README.md
+// describes its set, labelled before the Student ever ran on it, and the Student's
+// figures the first time it did.
 var heldOutSets = []string{"../../testdata/corpus", "../../testdata/corpus-blind", "../../testdata/corpus-blind2", "../../testdata/corpus-blind3",
-	"../../testdata/corpus-blind4", "../../testdata/corpus-blind5", "../../testdata/corpus-blind6", "../../testdata/corpus-blind7"}
+	"../../testdata/corpus-blind4", "../../testdata/corpus-blind5", "../../testdata/corpus-blind6", "../../testdata/corpus-blind7",
+	"../../testdata/corpus-blind8", "../../testdata/corpus-blind9"}
 
 // TestHeldOutCorpusLoads checks that every case of each held-out corpus loads: its
 // expected.json is valid JSON with only the format's fields, and every marker (gap, alsoAt,
