@@ -561,3 +561,18 @@ func TestNameMismatchInsideWrittenFilesIsPlacedOnTheFile(t *testing.T) {
 	assert.Equal(t, []int{28}, f.AlsoAt)
 	assert.Contains(t, f.Problem, "`layouts/partials/header.html` does")
 }
+
+// An apt install that names a command where Debian's package has another name is the
+// tutorial's gap, naming the package; the reader installs it and goes on.
+func TestCommandNamedAsAPackageNamesItsPackage(t *testing.T) {
+	t.Parallel()
+	md := "# Search\n\n```bash\nsudo apt-get install -y ag\nag --version\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 4, f.Line)
+	assert.Contains(t, f.Problem, "Debian packages it as `silversearcher-ag`")
+	assert.Contains(t, f.Fix, "install `silversearcher-ag` instead of `ag` at line 4")
+	require.Len(t, res.Commands, 2)
+	assert.Zero(t, res.Commands[1].ExitCode, "ag runs once the reader installed its package: %s", res.Commands[1].Output)
+}

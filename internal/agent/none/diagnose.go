@@ -861,6 +861,12 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 		return false
 	}
 	alts := strings.Fields(r.Stdout)
+	if t, ok := knownTool(name); ok && len(alts) == 0 && t.Debian != "" {
+		// `apt install mlr`: the command's name, where Debian's package is miller
+		if pkgs := strings.Fields(strings.TrimPrefix(t.Debian, "sudo apt-get install -y ")); !slices.Contains(pkgs, name) {
+			alts = pkgs[:1]
+		}
+	}
 	f := loop.Finding{Problem: fmt.Sprintf("`%s` (line %d) fails: Debian has no installable package `%s` (%s)", firstLine(rec.Command), rec.Line, name, keyLine(output)),
 		Fix: fmt.Sprintf("name the package Debian has at line %d, or say where `%s` comes from", rec.Line, name), Category: "command failure"}
 	if len(alts) > 0 {

@@ -85,7 +85,9 @@ func nameIn(line, lower, a string) bool {
 var everyday = map[string]bool{"make": true, "node": true, "open": true, "port": true, "rust": false, "java": false, "ruby": false,
 	"file": true, "tree": true, "zip": true, "look": true, "write": true, "host": true, "play": true, "rec": true, "free": true,
 	"watch": true, "top": true, "column": true, "parallel": true, "dot": true, "age": true, "route": true, "convert": true,
-	"identify": true, "compare": true, "import": true, "stream": true, "composite": true, "uptime": true}
+	"identify": true, "compare": true, "import": true, "stream": true, "composite": true, "uptime": true,
+	"http": true, "https": true, "cancel": true, "stack": true, "mix": true, "man": true, "ping": true, "bridge": true,
+	"wish": true, "bat": true, "guild": true}
 
 // declaredFor returns the line a tool providing command was declared on, 0 when not
 // declared before line.
