@@ -86,9 +86,11 @@ func TestReadAlternativesAsidesAndOutput(t *testing.T) {
 	t.Parallel()
 	md := "# Tool\n\n## Install methods\n\n### Script\n\n```bash\necho script-install\n```\n\n### From source\n\n```bash\necho source-install\n```\n\n## Use\n\n" +
 		"Run it:\n\n```bash\necho use\n```\n\nAlternatively, use the container:\n\n```bash\necho container\n```\n\nFor example, to pin a version:\n\n```bash\necho pinned\n```\n\n" +
-		"!!! tip\n\n    ```bash\n    echo tip\n    ```\n\nThe output is similar to:\n\n```bash\ntotal 0\n```\n\nIf you have not installed it yet, run:\n\n```bash\necho not-yet\n```\n"
+		"!!! tip\n\n    ```bash\n    echo tip\n    ```\n\nThe output is similar to:\n\n```bash\ntotal 0\n```\n\nIf you have not installed it yet, run:\n\n```bash\necho not-yet\n```\n\n" +
+		"If you have a printer configured, send the copy to it:\n\n```bash\nlpr report.txt\n```\n"
 	run, _, skipped, _ := readMD(t, md)
 	assert.Equal(t, []string{"echo script-install", "echo use", "echo not-yet"}, run)
+	assert.Contains(t, skipped["lpr report.txt"], "only for a reader with the setup it names")
 	assert.Contains(t, skipped["echo source-install"], "alternative to \"Script\"")
 	assert.Contains(t, skipped["echo container"], "alternative")
 	assert.Contains(t, skipped["echo pinned"], "example")

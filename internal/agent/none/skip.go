@@ -22,6 +22,10 @@ var plainLangs = map[string]bool{"": true, "text": true, "txt": true, "plaintext
 // reCrontabEdit: the block is a line for the reader's crontab, edited interactively.
 var reCrontabEdit = regexp.MustCompile(`(?i)crontab -e\b|\b(?:to|in|into) (?:your|the) crontab\b`)
 
+// reOwnSetup: a step for readers who have something a fresh machine does not ("If you
+// have a printer configured, send the copy to it:").
+var reOwnSetup = regexp.MustCompile(`(?i)^if you(?: have|'ve got|’ve got) (?:a|an|access to|your own)\b[^.]*:\s*$`)
+
 // skipWhy says why a whole block is not followed ("" when it is).
 func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock, lead string, followed map[string]string) string {
 	if windowsLangs[cb.Lang] {
@@ -45,6 +49,9 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	}
 	if m := reOSLead.FindStringSubmatch(last); m != nil && reOtherOS.MatchString(m[1]) && !reLinux.MatchString(m[1]) {
 		return "for another system (\"" + strings.TrimSpace(last) + "\")"
+	}
+	if reOwnSetup.MatchString(last) {
+		return "optional: only for a reader with the setup it names (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if reAltLead.MatchString(firstSentence(lead)) || reAltLead.MatchString(last) {
 		if !reNotYet.MatchString(lead) {
