@@ -576,3 +576,35 @@ func TestCommandNamedAsAPackageNamesItsPackage(t *testing.T) {
 	require.Len(t, res.Commands, 2)
 	assert.Zero(t, res.Commands[1].ExitCode, "ag runs once the reader installed its package: %s", res.Commands[1].Output)
 }
+
+// A server that fails at start but stays up without listening (Django's autoreloader
+// waiting for a fix) is the gap, on the line that started it, with what it raised; the
+// request that cannot connect is its consequence.
+func TestServerThatNeverListensIsTheGap(t *testing.T) {
+	t.Parallel()
+	md := "# Serve\n\nSave this as `serve.py`:\n\n```python\nimport sys, time, traceback\ntry:\n    include\nexcept NameError:\n    print('Exception in thread main-thread:', file=sys.stderr)\n    traceback.print_exc()\nsys.stderr.flush()\nwhile True:\n    time.sleep(1)\n```\n\n" + // 1-16
+		"Start the server and leave it running:\n\n```bash\npython3 serve.py\n```\n\nIn a second terminal, fetch the page:\n\n```bash\ncurl http://127.0.0.1:8000/\n```\n" // 17-27
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 20, f.Line)
+	assert.Equal(t, []int{26}, f.AlsoAt)
+	assert.Contains(t, f.Problem, "keeps running but never serves: it logs `NameError: name 'include' is not defined`")
+}
+
+func TestFailureKeyIgnoresTheErrorClass(t *testing.T) {
+	assert.Equal(t, failureKey("python manage.py makemigrations books", "No installed app with label 'books'."),
+		failureKey("python manage.py migrate books", "CommandError: No installed app with label 'books'."))
+	assert.NotEqual(t, failureKey("python a.py", "NameError: x"), failureKey("python b.py", "NameError: y"))
+}
+
+// "Create `books/urls.py`" writes there, even when the project has another urls.py the
+// reader could have meant by a bare name.
+func TestFileWithADirectoryIsWrittenWhereItSays(t *testing.T) {
+	t.Parallel()
+	md := "# App\n\n```bash\nmkdir -p site books\necho old > site/urls.py\n```\n\nCreate `books/urls.py`:\n\n```python\nx = 1\n```\n\n```bash\ncat books/urls.py site/urls.py\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+	require.Len(t, res.Commands, 3)
+	assert.Equal(t, "x = 1\nold", strings.TrimSpace(res.Commands[2].Output))
+}

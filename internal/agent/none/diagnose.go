@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -140,6 +141,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if reLocalRefused.MatchString(output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) {
 		if r, ok := ss.serverDown(); ok {
 			// nothing listens because the step that starts the server failed
+			ss.consequence(r, rec)
+			return
+		}
+		if r, ok := ss.deafServer(rec, output); ok {
+			// the server is still running, but what it logged is an error: it never
+			// came to listen
 			ss.consequence(r, rec)
 			return
 		}
@@ -443,8 +450,13 @@ func failureKey(cmd, output string) string {
 			return firstWord(cmd) + "\x00no " + pf.file + " here"
 		}
 	}
-	return firstWord(cmd) + "\x00" + reDigits.ReplaceAllString(keyLine(output), "#")
+	key := reErrorClass.ReplaceAllString(strings.TrimSpace(keyLine(output)), "")
+	return firstWord(cmd) + "\x00" + reDigits.ReplaceAllString(key, "#")
 }
+
+// reErrorClass: the class a message is raised as ("CommandError: No installed app…"
+// from one subcommand, the bare message from another).
+var reErrorClass = regexp.MustCompile(`^(?:[\w.]*(?:Error|Exception)|[Ee]rror):\s*`)
 
 // expectedFailure: the tutorial shows this error on purpose (its shown output, or the
 // block after it, holds the same error).
@@ -527,7 +539,10 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 			Edit:    &loop.Edit{InsertBefore: []string{fmt.Sprintf(`export PATH="%s:$PATH"`, path.Dir(found))}},
 		}, output)
 	}
-	if pkg, provides := ss.installedLookalike(ctx, name); pkg != "" {
+	if _, known := knownTool(name); known && t.Debian != "" {
+		// the table knows the package (`python` after installing python3-django is
+		// python-is-python3): name it below, so the reader installs it and goes on
+	} else if pkg, provides := ss.installedLookalike(ctx, name); pkg != "" {
 		// `magick` after installing Debian's imagemagick (version 6: convert, mogrify…)
 		return ss.addFinding(rec, loop.Finding{
 			Problem: fmt.Sprintf("`%s` is not found although the tutorial installed `%s`: Debian's `%s` provides no `%s` command; it provides %s", name, pkg, pkg, name, quoteList(provides)),
@@ -614,6 +629,43 @@ func (ss *session) serverDown() (int, bool) {
 		if s := ss.servers[i]; s.root >= 0 {
 			return s.root, true
 		}
+	}
+	return 0, false
+}
+
+// reRaised: the exception line that ends a Python traceback.
+var reRaised = regexp.MustCompile(`(?m)^\w+(?:\.\w+)*(?:Error|Exception): .+$`)
+
+// deafServer reports the running server whose log, read for a request that could not
+// connect, shows errors: it started, failed, and stayed up without listening (Django's
+// autoreloader waiting for a fix). The gap is on the line that started it.
+func (ss *session) deafServer(rec loop.CommandRecord, output string) (int, bool) {
+	logs := serverLines(output)
+	for i := len(ss.servers) - 1; i >= 0 && logs != ""; i-- {
+		s := &ss.servers[i]
+		tag := "[server at line " + strconv.Itoa(s.line) + "] "
+		if s.root != -1 || !strings.Contains(logs, tag) {
+			continue
+		}
+		var lines []string
+		for _, l := range strings.Split(logs, "\n") {
+			if strings.HasPrefix(l, tag) {
+				lines = append(lines, strings.TrimPrefix(l, tag))
+			}
+		}
+		logged := strings.Join(lines, "\n")
+		key := keyLine(logged)
+		if m := reRaised.FindAllString(logged, -1); len(m) > 0 {
+			key = m[len(m)-1] // a traceback ends with what was raised
+		}
+		srec := loop.CommandRecord{Iteration: rec.Iteration, Step: section(ss.task.Tutorial, s.line), Line: s.line, Command: s.command, ExitCode: 0}
+		srec.Class, _ = loop.Classify(s.command, 1, logged, false)
+		s.root = ss.addFinding(srec, loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) keeps running but never serves: it logs `%s`, so `%s` (line %d) cannot connect", firstLine(s.command), s.line, loop.Clip(key, 160), firstLine(rec.Command), rec.Line),
+			Fix:      fmt.Sprintf("fix what the server reports when it starts (the evidence below), so that the server started at line %d listens", s.line),
+			Category: "command failure",
+		}, logged)
+		return s.root, true
 	}
 	return 0, false
 }

@@ -306,9 +306,9 @@ func (ss *session) write(ctx context.Context, s step) error {
 			ss.missingDir(s)
 			p = path.Join(ss.cwd, s.file) // where the reader most likely is: the project directory
 		}
-	} else if !s.appendF && s.content != "" {
+	} else if !s.appendF && s.content != "" && !strings.Contains(s.file, "/") {
 		// "open `main.rs`": the file is not where the reader stands but is one the
-		// project already has (src/main.rs)
+		// project already has (src/main.rs); "create `books/urls.py`" names its place
 		if ok, _ := ss.exists(ctx, p); !ok {
 			if found := ss.findFile(ctx, path.Base(s.file)); found != "" {
 				p = found
@@ -323,7 +323,17 @@ func (ss *session) write(ctx context.Context, s step) error {
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		content += "\n"
 	}
-	if s.appendF {
+	first := 1 // the file line the block's first line becomes
+	if s.merge {
+		old, err := ss.task.Sandbox.ReadFile(ctx, p, 1<<20)
+		if merged, at, ok := mergeFragment(string(old), content); err == nil && ok {
+			content, first = merged, at
+		} else if err == nil && len(old) > 0 && !repeatsStart(string(old), content) {
+			// no single counterpart: the reader adds it to what is there
+			first = strings.Count(string(old)+ensureNL(string(old)), "\n") + 1
+			content = string(old) + ensureNL(string(old)) + content
+		}
+	} else if s.appendF {
 		old, err := ss.task.Sandbox.ReadFile(ctx, p, 1<<20)
 		if err == nil && len(old) > 0 && !repeatsStart(string(old), content) {
 			content = string(old) + ensureNL(string(old)) + content
@@ -348,7 +358,11 @@ func (ss *session) write(ctx context.Context, s step) error {
 		ss.written = map[string]string{}
 	}
 	ss.written[p] = content
-	ss.segment(p, s, content)
+	if first > 1 {
+		ss.segments[p] = append(ss.segments[p], segment{block: s.block, first: first})
+	} else {
+		ss.segment(p, s, content)
+	}
 	ss.res.Files = append(ss.res.Files, loop.FileRecord{Iteration: ss.task.Iteration, Path: p, Size: int64(len(content))})
 	ss.res.FilesCreated = append(ss.res.FilesCreated, p)
 	verb := "wrote"
@@ -519,4 +533,63 @@ func (ss *session) moveTo(r, ln int, why string) {
 	f.AlsoAt = append([]int{f.Line}, f.AlsoAt...)
 	f.Line, f.EndLine = ln, ln
 	f.Quote = strings.TrimSpace(ss.task.Tutorial.Map.Line(ln))
+}
+
+// mergeFragment puts a part of a file, as it should now read, in place of its
+// counterpart in old: the one statement of old whose first line is the fragment's first
+// line, up to the line that closes the bracket it opens (`urlpatterns = [` … `]`), or
+// the indented body under it (`def main():`). It says where the fragment starts; ok is
+// false when old has no single counterpart or the fragment is more than that statement.
+func mergeFragment(old, frag string) (merged string, at int, ok bool) {
+	lines := strings.Split(strings.TrimRight(old, "\n"), "\n")
+	fl := strings.Split(strings.TrimRight(frag, "\n"), "\n")
+	if len(fl) == 0 || strings.TrimSpace(fl[0]) == "" || len(fl) > 1 && statementEnd(fl) != len(fl)-1 {
+		return "", 0, false
+	}
+	start := -1
+	for i, l := range lines {
+		if strings.TrimSpace(l) == strings.TrimSpace(fl[0]) {
+			if start >= 0 {
+				return "", 0, false
+			}
+			start = i
+		}
+	}
+	if start < 0 {
+		return "", 0, false
+	}
+	end := start + statementEnd(lines[start:])
+	out := append(append(append([]string{}, lines[:start]...), fl...), lines[end+1:]...)
+	return strings.Join(out, "\n") + "\n", start + 1, true
+}
+
+// statementEnd is the index of the last line of the statement that starts lines[0]:
+// where the brackets it opens close, or the last line indented under a line ending in
+// ':' (0 for a one-line statement).
+func statementEnd(lines []string) int {
+	depth := 0
+	for i, l := range lines {
+		depth += strings.Count(l, "[") + strings.Count(l, "(") + strings.Count(l, "{") - strings.Count(l, "]") - strings.Count(l, ")") - strings.Count(l, "}")
+		if depth <= 0 && i > 0 {
+			return i
+		}
+		if i == 0 && depth <= 0 {
+			if !strings.HasSuffix(strings.TrimSpace(l), ":") {
+				return 0
+			}
+			in := indentOf(l)
+			end := 0
+			for j := 1; j < len(lines); j++ {
+				if strings.TrimSpace(lines[j]) == "" {
+					continue
+				}
+				if indentOf(lines[j]) <= in {
+					break
+				}
+				end = j
+			}
+			return end
+		}
+	}
+	return len(lines) - 1
 }

@@ -136,9 +136,9 @@ func (ss *session) pathHint(ctx context.Context, output string) string {
 // knownErrors are tools' own messages whose fix is known.
 var knownErrors = []struct {
 	re  *regexp.Regexp
-	fix func(ctx context.Context, ss *session) string
+	fix func(ctx context.Context, ss *session, m []string) string
 }{
-	{regexp.MustCompile(`Could not locate a Flask application`), func(ctx context.Context, ss *session) string {
+	{regexp.MustCompile(`Could not locate a Flask application`), func(ctx context.Context, ss *session, _ []string) string {
 		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && grep -l 'Flask(' *.py 2>/dev/null | head -n 2", Timeout: 10 * time.Second, User: ss.user})
 		mod := "<module>"
 		if err == nil {
@@ -148,12 +148,16 @@ var knownErrors = []struct {
 		}
 		return fmt.Sprintf("`flask run` only finds app.py or wsgi.py by itself: run `flask --app %s run …` (or export FLASK_APP=%s)", mod, mod)
 	}},
+	// Django 3.2–5.x, core/management/commands/makemigrations.py and migrate.py
+	{regexp.MustCompile(`No installed app with label '(\w+)'`), func(_ context.Context, _ *session, m []string) string {
+		return fmt.Sprintf("`startapp` creates an app but does not register it: add a step that adds `\"%s\"` (or its AppConfig) to INSTALLED_APPS in the project's settings.py", m[1])
+	}},
 }
 
 func knownErrorFix(ctx context.Context, ss *session, output string) string {
 	for _, k := range knownErrors {
-		if k.re.MatchString(output) {
-			return k.fix(ctx, ss)
+		if m := k.re.FindStringSubmatch(output); m != nil {
+			return k.fix(ctx, ss, m)
 		}
 	}
 	return ""

@@ -139,11 +139,17 @@ func (ss *session) serverErrors(ctx context.Context) string {
 		}
 		fresh := string(data[s.seen:])
 		s.seen = len(data)
+		var errs []string
 		for _, l := range strings.Split(fresh, "\n") {
-			if t := strings.TrimSpace(l); t != "" && reErrorLine.MatchString(t) && len(out) < 5 {
-				out = append(out, "[server at line "+strconv.Itoa(s.line)+"] "+loop.Clip(t, 300))
+			if t := strings.TrimSpace(l); t != "" && reErrorLine.MatchString(t) {
+				errs = append(errs, "[server at line "+strconv.Itoa(s.line)+"] "+loop.Clip(t, 300))
 			}
 		}
+		if len(errs) > 5 {
+			// the first lines say where it began, the last (a traceback's exception) what
+			errs = append(errs[:2], errs[len(errs)-3:]...)
+		}
+		out = append(out, errs...)
 	}
 	return strings.Join(out, "\n")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/smile-loop/smile-loop/internal/tutorial"
@@ -32,6 +33,7 @@ type step struct {
 	file    string            // fileStep: path as the tutorial gives it (relative to the session's directory)
 	dir     string            // fileStep: the directory the prose names for it ("" when none)
 	appendF bool
+	merge   bool // fileStep: the block shows part of the file as it should now read
 	content string
 	reason  string // skipStep: why; runStep/fileStep: how a heuristic decided ("" when the markup said so)
 	// expected is the output the tutorial shows in a separate block right after the
@@ -249,6 +251,13 @@ func read(t *tutorial.Tutorial) []step {
 				}
 			}
 		}
+		if f := mergeTarget(cb, fileLead); f != "" {
+			// "In `bookshelf/urls.py`, add one line to `urlpatterns` so it looks like
+			// this:": the part shown replaces its counterpart in the file
+			add(step{kind: fileStep, file: f, merge: true, content: fileContent(cb), reason: "a part of " + f + " as it should now read"})
+			current = f
+			continue
+		}
 		if file, dir, appendF, ok := fileTarget(cb, fileLead); ok && !isHeredocOnly(cb) {
 			if dir == "" && filesDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
 				dir = filesDir // "save every file from this sheet in it"
@@ -357,4 +366,26 @@ func mystDirective(info string) string {
 		return ""
 	}
 	return strings.Trim(f[0], "{}")
+}
+
+// reLooksLike: the block shows how (part of) a file should read after an edit.
+var reLooksLike = regexp.MustCompile(`(?i)\b(?:so (?:that )?it (?:now )?(?:looks|reads) like|(?:should|will) now (?:look|read) like|(?:should|to) look like|looks like this now)\b[^.]*:\s*$`)
+
+// mergeTarget is the file a block that is not shell shows part of, edited: the lead's
+// last sentence names one file and says the block is how it should look.
+func mergeTarget(cb tutorial.CodeBlock, lead string) string {
+	last := lastSentence(lead)
+	if cb.Shell || !reLooksLike.MatchString(last) {
+		return ""
+	}
+	var files []string
+	for _, m := range rePathTick.FindAllStringSubmatch(last, -1) {
+		if looksLikePath(m[1]) && !slices.Contains(files, m[1]) {
+			files = append(files, m[1])
+		}
+	}
+	if len(files) != 1 {
+		return ""
+	}
+	return files[0]
 }

@@ -363,3 +363,38 @@ func TestReadAsidesAndMoreLanguages(t *testing.T) {
 	assert.Equal(t, []string{"pi_main.f90"}, files)
 	assert.Equal(t, []string{"gfortran -c pi_main.f90"}, run)
 }
+
+func TestMergeFragment(t *testing.T) {
+	old := "from django.contrib import admin\nfrom django.urls import path\n\nurlpatterns = [\n    path('admin/', admin.site.urls),\n]\n"
+	got, at, ok := mergeFragment(old, "urlpatterns = [\n    path(\"admin/\", admin.site.urls),\n    path(\"books/\", include(\"books.urls\")),\n]\n")
+	require.True(t, ok)
+	assert.Equal(t, 4, at)
+	assert.Equal(t, "from django.contrib import admin\nfrom django.urls import path\n\nurlpatterns = [\n    path(\"admin/\", admin.site.urls),\n    path(\"books/\", include(\"books.urls\")),\n]\n", got)
+
+	got, at, ok = mergeFragment("import sys\n\ndef main():\n    print(1)\n    print(2)\n\nmain()\n", "def main():\n    print(3)\n")
+	require.True(t, ok)
+	assert.Equal(t, 3, at)
+	assert.Equal(t, "import sys\n\ndef main():\n    print(3)\n\nmain()\n", got)
+
+	_, _, ok = mergeFragment(old, "urlpatterns = [\n]\nprint(1)\n")
+	assert.False(t, ok, "more than the one statement")
+	_, _, ok = mergeFragment(old, "handler404 = 'x'\n")
+	assert.False(t, ok, "no counterpart")
+}
+
+func TestReadPartOfAFileAsItShouldRead(t *testing.T) {
+	t.Parallel()
+	md := "# App\n\nCreate `books/urls.py`:\n\n```python\nurlpatterns = []\n```\n\nIn `site/urls.py`, add one line to `urlpatterns` so it looks like this:\n\n```python\nurlpatterns = [\n    path(\"books/\", include(\"books.urls\")),\n]\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var files []step
+	for _, s := range read(tut) {
+		if s.kind == fileStep {
+			files = append(files, s)
+		}
+	}
+	require.Len(t, files, 2)
+	assert.Equal(t, "books/urls.py", files[0].file)
+	assert.Equal(t, "site/urls.py", files[1].file)
+	assert.True(t, files[1].merge)
+}
