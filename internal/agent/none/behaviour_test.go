@@ -608,3 +608,21 @@ func TestFileWithADirectoryIsWrittenWhereItSays(t *testing.T) {
 	require.Len(t, res.Commands, 3)
 	assert.Equal(t, "x = 1\nold", strings.TrimSpace(res.Commands[2].Output))
 }
+
+// A path that is not where the tutorial looks but one folder down (a setting sent the
+// output to docs/) is named, with nothing to create.
+func TestPathOneFolderDownIsNamed(t *testing.T) {
+	t.Parallel()
+	md := "# Site\n\n```bash\nmkdir -p docs/html && touch docs/html/index.html\n```\n\nThe site is written to `html/`; look at what you got:\n\n```bash\nls html/index.html\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 10, f.Line)
+	assert.Contains(t, f.Problem, "`html/index.html` is not there, but `docs/html/index.html` is")
+	assert.Nil(t, f.Edit, "nothing to create")
+}
+
+func TestKeyLineSkipsTheAbortNotice(t *testing.T) {
+	out := "Searching for files in directory src\nwarning: tag INPUT: input source 'README.md' does not exist\nerror: source 'README.md' is not a readable file or directory... skipping.\n (warning treated as error, aborting now)\n"
+	assert.Equal(t, "error: source 'README.md' is not a readable file or directory... skipping.", keyLine(out))
+}

@@ -347,7 +347,16 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("add `-l%s` at the end of the Makefile's link rule (line %d), or set `LDLIBS = -l%s`", lib, linkAt, lib)
 		}
 	}
-	if f.Edit == nil {
+	moved := ""
+	if f.Edit == nil && lib == "" {
+		var missing string
+		if missing, moved = ss.movedHint(ctx, output); moved != "" {
+			// not missing but elsewhere: nothing to create
+			f.Problem += fmt.Sprintf("; `%s` is not there, but `%s` is: the files were written one folder down", missing, moved)
+			f.Fix = fmt.Sprintf("use `%s` at line %d, or say where the earlier step puts its output", moved, rec.Line)
+		}
+	}
+	if f.Edit == nil && moved == "" {
 		if dir := firstNonEmpty(ss.missingParent(ctx, output), ss.missingArgDir(ctx, rec.Command, output)); dir != "" {
 			// the program writes into a directory nothing created
 			f.Problem += fmt.Sprintf("; the directory `%s` does not exist and nothing in the tutorial creates it", dir)
@@ -1292,7 +1301,7 @@ func missingBranch(s string) string {
 }
 
 // reBroughtFile: the prose says the file comes from elsewhere, not from the tutorial.
-var reBroughtFile = regexp.MustCompile(`(?i)\b(?:(?:they|someone|a colleague|your colleague|the server|your team) (?:sent|gave|emailed|shared)|sent (?:to )?you|you (?:received|were given|got)|someone else's|your own (?:file|data|key|certificate|export))\b`)
+var reBroughtFile = regexp.MustCompile(`(?i)\b(?:(?:they|someone|a colleague|your colleague|the server|your team) (?:sent|gave|emailed|shared)|sent (?:to )?you|you (?:received|were given)|you got from\b|someone else's|your own (?:file|data|key|certificate|export))\b`)
 
 // reShNotFound: the shell a program started could not find a program ("/bin/sh: 1:
 // zstd: not found"), whatever the exit code of the program that started it.

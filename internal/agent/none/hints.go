@@ -133,6 +133,31 @@ func (ss *session) pathHint(ctx context.Context, output string) string {
 	return fmt.Sprintf("`%s` does not exist, but %s does: the tutorial names a different file than the steps before it create", p, strings.Join(names, ", "))
 }
 
+// movedHint names where a missing relative path is after all, one folder down (the
+// tool wrote html/ into docs/ as a setting said): the only such path below the session's
+// directory.
+func (ss *session) movedHint(ctx context.Context, output string) (missing, found string) {
+	p := ""
+	for _, m := range reMissingPath.FindAllStringSubmatch(output, -1) {
+		c := strings.TrimPrefix(firstNonEmpty(m[1], m[2], m[3]), "./")
+		if c != "" && !strings.HasPrefix(c, "/") && !strings.HasPrefix(c, "~") && !strings.ContainsAny(c, "*?[") && (strings.Contains(c, "/") || path.Ext(c) != "") {
+			p = c // the first path ("ls: cannot access 'html/index.html'" names ls first)
+			break
+		}
+	}
+	if p == "" {
+		return "", ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ ! -e " + shellQuote(p) + " ] && find . -mindepth 2 -maxdepth 4 -path " + shellQuote("*/"+p) + " -not -path '*/node_modules/*' -not -path '*/.git/*' 2>/dev/null | head -n 2", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", ""
+	}
+	if f := strings.Fields(r.Stdout); len(f) == 1 {
+		return p, strings.TrimPrefix(f[0], "./")
+	}
+	return "", ""
+}
+
 // knownErrors are tools' own messages whose fix is known.
 var knownErrors = []struct {
 	re  *regexp.Regexp

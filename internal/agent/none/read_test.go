@@ -398,3 +398,12 @@ func TestReadPartOfAFileAsItShouldRead(t *testing.T) {
 	assert.Equal(t, "site/urls.py", files[1].file)
 	assert.True(t, files[1].merge)
 }
+
+func TestReadCommandWithItsOutputBelowAndCodeWords(t *testing.T) {
+	t.Parallel()
+	md := "# Data\n\n`--opprint` prints an aligned table:\n\n```bash\nmlr --icsv --opprint cat sales.csv\n```\n\n```\ndate region\n```\n\n" +
+		"Write the summary into a `reports` folder:\n\n```bash\nmlr --ojson cat sales.csv > reports/by-region.json\n```\n\nThe tool prints:\n\n```bash\nsome output\n```\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"mlr --icsv --opprint cat sales.csv", "mlr --ojson cat sales.csv > reports/by-region.json"}, run)
+	assert.Contains(t, skipped["some output"], "expected output")
+}

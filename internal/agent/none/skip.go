@@ -63,8 +63,9 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	}
 	// an aside in parentheses ("(… wherever a file says `use quadrature`)") is not what
 	// the sentence says of the block
-	bare := reParenthetical.ReplaceAllString(last, "")
-	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || reOutputVerb.MatchString(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) {
+	// nor are words in code ("write the summary into a `reports` folder:")
+	bare := reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code")
+	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || reOutputVerb.MatchString(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !(cb.Shell && outputBelow(t, blocks, cb)) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
@@ -88,6 +89,18 @@ func blockRightBefore(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tuto
 		return prev, true
 	}
 	return tutorial.CodeBlock{}, false
+}
+
+// outputBelow: the block right under cb is plain text, what cb prints ("`--opprint`
+// prints an aligned table:" over the command, then the table).
+func outputBelow(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) bool {
+	for i, b := range blocks {
+		if b.StartLine == cb.StartLine && i+1 < len(blocks) {
+			next, ok := blockRightBefore(t, blocks, blocks[i+1])
+			return ok && next.StartLine == cb.StartLine && !blocks[i+1].Shell && plainLangs[blocks[i+1].Lang]
+		}
+	}
+	return false
 }
 
 // reExampleLead: "Noninteractive example:", "Example:", "For instance:"
