@@ -365,7 +365,7 @@ func TestScriptOpensTheDataFileUnderAnotherName(t *testing.T) {
 		"Save the script as `average.py`:\n\n```python\nrows = open('marks.csv').read().split()\nprint(len(rows))\n```\n\n```bash\npython3 average.py\n```\n"
 	res, _ := attempt(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
-	assert.Equal(t, 18, res.Findings[0].Line)
+	assert.Equal(t, 19, res.Findings[0].Line)
 	assert.Contains(t, res.Findings[0].Problem, "`marks.csv` does not exist, but `grades.csv` does")
 }
 
@@ -625,4 +625,28 @@ func TestPathOneFolderDownIsNamed(t *testing.T) {
 func TestKeyLineSkipsTheAbortNotice(t *testing.T) {
 	out := "Searching for files in directory src\nwarning: tag INPUT: input source 'README.md' does not exist\nerror: source 'README.md' is not a readable file or directory... skipping.\n (warning treated as error, aborting now)\n"
 	assert.Equal(t, "error: source 'README.md' is not a readable file or directory... skipping.", keyLine(out))
+}
+
+// `cd` into a folder no step makes, right after an unrelated failure, is its own gap;
+// an untagged "# " block on a "$ " page is root's prompt.
+func TestCdAfterAnUnrelatedFailureAndRootPrompts(t *testing.T) {
+	t.Parallel()
+	md := "# Restore\n\nCreate the parent directory:\n\n```\n# mkdir -p /srv/backup/store\n```\n\nCheck it:\n\n```\n$ ls -d /srv/backup/store\n/srv/backup/store\n```\n\n" + // 1-15
+		"Prune:\n\n```\n$ ls --no-such-flag\n```\n\nChange to an empty directory:\n\n```\n$ cd ~/restore\n```\n" // 15-25
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	assert.Equal(t, 19, res.Findings[0].Line)
+	assert.Equal(t, 25, res.Findings[1].Line)
+	assert.Contains(t, res.Findings[1].Fix, "mkdir -p ~/restore")
+}
+
+// An install command written at root's prompt in a table row is what the Debian reader
+// types (with sudo when they are not root).
+func TestRootPromptInstallInATable(t *testing.T) {
+	t.Parallel()
+	md := "# Search\n\n| Distribution | Command |\n|---|---|\n| Arch Linux | `# pacman -S the_silver_searcher` |\n| Debian | `# apt install silversearcher-ag` |\n\n```\n$ ag --version\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+	require.NotNil(t, res.Coverage)
+	assert.Contains(t, fmt.Sprint(res.Coverage.Heuristics), "installed with `sudo apt install -y silversearcher-ag`, which the prose gives at line 6")
 }

@@ -120,6 +120,15 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool)
 		cb.Commands = tutorial.SplitCommands(lines, cb.ContentLines, true)
 		return shellSteps(cb, lead, "untagged block read as a shell session ($ prompts)"), true
 	}
+	if rootSession(lines, programs) {
+		// "# mkdir -p /srv/backup" on a page whose other blocks use "$ ": root's prompt
+		cb.Commands = tutorial.SplitCommands(lines, cb.ContentLines, true)
+		ss := shellSteps(cb, lead, "untagged block read as a root shell session (# prompts)")
+		for i := range ss {
+			ss[i].root = ss[i].kind == runStep
+		}
+		return ss, true
+	}
 	last := lastSentence(lead)
 	if reOutputLead.MatchString(last) {
 		return nil, false
@@ -161,6 +170,24 @@ func onlyInstalls(cb tutorial.CodeBlock) bool {
 		n++
 	}
 	return n > 0
+}
+
+// rootSession: every line that is not blank is "# " and a known command with arguments
+// (a comment would be prose: "# create the parent").
+func rootSession(lines []string, programs map[string]bool) bool {
+	var cmds []string
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		rest, ok := strings.CutPrefix(t, "# ")
+		if !ok || len(strings.Fields(rest)) < 2 {
+			return false
+		}
+		cmds = append(cmds, rest)
+	}
+	return len(cmds) > 0 && looksLikeShell(tutorial.CodeBlock{Content: strings.Join(cmds, "\n")}, programs)
 }
 
 // looksLikeShell: every non-blank, non-comment line starts with a known command or

@@ -212,7 +212,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			"say in the tutorial what hardware or desktop the step needs")
 		return
 	}
-	if dir := cdTarget(rec.Command); dir != "" && ss.lastRoot >= 0 && ss.lastFailedStep == i-1 {
+	if dir := cdTarget(rec.Command); dir != "" && ss.lastRoot >= 0 && ss.lastFailedStep == i-1 && ss.names(i-1, dir) {
 		// the step right before failed: it is what should have created the directory
 		ss.consequence(ss.lastRoot, rec)
 		ss.cwdRoot = ss.lastRoot
@@ -402,6 +402,20 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.relocate(r, output)
 	}
 }
+
+// names reports whether step j's command could have made dir: it names it (its last
+// element), or it unpacks, clones or generates something whose name it need not say.
+func (ss *session) names(j int, dir string) bool {
+	if j < 0 || j >= len(ss.steps) || ss.steps[j].command == nil {
+		return false
+	}
+	base := path.Base(strings.TrimRight(dir, "/"))
+	cmd := ss.steps[j].command.Text
+	return base == "" || base == "." || base == "~" || strings.Contains(cmd, base) || reMakesDirs.MatchString(cmd)
+}
+
+// reMakesDirs: commands that make directories they need not name.
+var reMakesDirs = regexp.MustCompile(`(?:tar|unzip|7z|bsdtar|git|hg|svn|curl|wget|gh)|(?:clone|checkout|new|init|create|generate|scaffold|startproject|startapp)`)
 
 // isQuery: a command that only reads state and fails silently when it finds nothing
 // (`git config user.name` unset, `grep -q`, `test -f`).
@@ -1199,7 +1213,7 @@ func providesScript(pkg string) string {
 }
 
 // reInlineApt: an apt install command written in the prose, in code.
-var reInlineApt = regexp.MustCompile("`((?:sudo\\s+)?(?:apt|apt-get)\\s+(?:-\\S+\\s+)*install\\s+[^`]+)`")
+var reInlineApt = regexp.MustCompile("`(?:(#)\\s+)?((?:sudo\\s+)?(?:apt|apt-get)\\s+(?:-\\S+\\s+)*install\\s+[^`]+)`")
 
 // inlineInstall is an apt install command the prose (a paragraph or a table row, not a
 // code block) gives before line for the tool that provides name, and its line.
@@ -1211,10 +1225,14 @@ func (ss *session) inlineInstall(name string, before int) (string, int) {
 	pkgs := strings.Fields(strings.TrimPrefix(t.Debian, "sudo apt-get install -y "))
 	for ln := 1; ln < before && ln <= ss.task.Tutorial.Map.LineCount(); ln++ {
 		for _, m := range reInlineApt.FindAllStringSubmatch(ss.task.Tutorial.Map.Line(ln), -1) {
-			args := strings.Fields(m[1])
+			args := strings.Fields(m[2])
 			for _, a := range args {
 				if a == name || slices.Contains(pkgs, a) || strings.EqualFold(a, t.Name) {
-					return strings.Replace(m[1], " install ", " install -y ", 1), ln
+					cmd := strings.Replace(m[2], " install ", " install -y ", 1)
+					if m[1] == "#" && !strings.HasPrefix(cmd, "sudo ") {
+						cmd = "sudo " + cmd // "`# apt install borgbackup`": as root
+					}
+					return cmd, ln
 				}
 			}
 		}

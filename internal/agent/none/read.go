@@ -34,6 +34,7 @@ type step struct {
 	dir     string            // fileStep: the directory the prose names for it ("" when none)
 	appendF bool
 	merge   bool // fileStep: the block shows part of the file as it should now read
+	root    bool // runStep: typed at root's "# " prompt
 	content string
 	reason  string // skipStep: why; runStep/fileStep: how a heuristic decided ("" when the markup said so)
 	// expected is the output the tutorial shows in a separate block right after the

@@ -242,7 +242,11 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
 	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
 	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && (reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)))
-	req := loop.ExecRequest{Command: script(cmd.Text), Timeout: timeout, User: ss.user}
+	text := cmd.Text
+	if st.root && ss.user != "" {
+		text = "sudo -n bash -c " + shellQuote(cmd.Text) // root's prompt: the reader is root for it
+	}
+	req := loop.ExecRequest{Command: script(text), Timeout: timeout, User: ss.user}
 	if background {
 		req = ss.backgroundRequest(cmd.Text, timeout)
 	}
