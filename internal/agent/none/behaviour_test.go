@@ -650,3 +650,22 @@ func TestRootPromptInstallInATable(t *testing.T) {
 	require.NotNil(t, res.Coverage)
 	assert.Contains(t, fmt.Sprint(res.Coverage.Heuristics), "installed with `sudo apt install -y silversearcher-ag`, which the prose gives at line 6")
 }
+
+// A file written into a folder that exists only inside the project the tutorial just
+// generated means the reader was to go into the project: `cd` is the fix. A step that
+// publishes to the reader's own remote is the environment's limit, not a gap.
+func TestProjectFolderNeverEnteredAndPublishing(t *testing.T) {
+	t.Parallel()
+	md := "# Site\n\n```bash\nmkdir -p garden-notes/docs && touch garden-notes/mkdocs.yml\n```\n\nAdd a page:\n\n```bash\necho '# Planting' > docs/planting.md\n```\n\nPublish it:\n\n```bash\npython3 -m twine upload dist/*\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 10, f.Line)
+	assert.Contains(t, f.Problem, "there is no `docs` here, but `garden-notes/docs` exists")
+	assert.Equal(t, "add `cd garden-notes` before line 10", f.Fix)
+	assert.True(t, res.Findings[1].Environment, "%+v", res.Findings[1])
+}
+
+func TestCombineDropsTerminalColours(t *testing.T) {
+	assert.Equal(t, "WARNING  -  A relative path\nerr", combine("\x1b[33mWARNING  -  \x1b[0mA relative path\n", "err\n"))
+}

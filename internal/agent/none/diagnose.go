@@ -174,6 +174,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, r)
 		return
 	}
+	if rePublish.MatchString(rec.Command) && !notPublishers[firstWord(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))] {
+		// `mkdocs gh-deploy`, `npm publish`: the reader's own remote and account
+		r := ss.environment(rec, output, "publishes to the reader's own remote (a GitHub repository, a package registry) with their credentials, which the sandbox does not have",
+			"nothing to change in the tutorial if it says what the step needs (a repository with push access, an account)")
+		ss.taint(rec.Command, r)
+		return
+	}
 	if kind == "package" && reAptInstall.MatchString(rec.Command) && ss.wrongPackage(ctx, st, rec, output, name) {
 		return // "E: Unable to locate package …", "… has no installation candidate"
 	}
@@ -357,7 +364,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil && moved == "" {
-		if dir := firstNonEmpty(ss.missingParent(ctx, output), ss.missingArgDir(ctx, rec.Command, output)); dir != "" {
+		dir := firstNonEmpty(ss.missingParent(ctx, output), ss.missingArgDir(ctx, rec.Command, output))
+		if project := ss.dirOneDown(ctx, dir); project != "" {
+			// docs/ is not here but in the project the step before made (mkdocs new
+			// garden-notes): the reader was to go into it
+			f.Problem += fmt.Sprintf("; there is no `%s` here, but `%s/%s` exists: the session is not in the project folder, and no step changes into it", dir, project, dir)
+			f.Fix = fmt.Sprintf("add `cd %s` before line %d", project, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + project}}
+			f.Category = "missing step"
+		} else if dir != "" {
 			// the program writes into a directory nothing created
 			f.Problem += fmt.Sprintf("; the directory `%s` does not exist and nothing in the tutorial creates it", dir)
 			f.Fix = fmt.Sprintf("add `mkdir -p %s` before line %d (or say that the program needs it)", dir, rec.Line)
@@ -402,6 +417,17 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.relocate(r, output)
 	}
 }
+
+// rePublish: a subcommand that publishes to a remote (`mkdocs gh-deploy`, `npm publish`,
+// `twine upload`, `gem push`, `firebase deploy`).
+var rePublish = regexp.MustCompile(`^\s*(?:sudo\s+)?[\w.-]+\s+(?:[\w.-]+\s+){0,2}(?:gh-deploy|deploy|publish|upload|push)(?:\s|$)`)
+
+// notPublishers: version control pushes to remotes that may well be local (a bare repository the tutorial
+// made), where a failure is the tutorial's.
+// File utilities take such words as names (`mkdir publish`).
+var notPublishers = map[string]bool{"git": true, "hg": true, "svn": true, "fossil": true, "bzr": true, "brz": true,
+	"mkdir": true, "cp": true, "mv": true, "rm": true, "ls": true, "cd": true, "cat": true, "touch": true, "echo": true, "printf": true,
+	"ln": true, "chmod": true, "chown": true, "tar": true, "zip": true, "unzip": true, "rsync": true, "scp": true, "find": true, "grep": true}
 
 // names reports whether step j's command could have made dir: it names it (its last
 // element), or it unpacks, clones or generates something whose name it need not say.
@@ -835,6 +861,23 @@ func (ss *session) missingParent(ctx context.Context, output string) string {
 	return ""
 }
 
+// dirOneDown is the folder right below the session's directory (or one further) that
+// holds the relative directory dir, when exactly one does.
+func (ss *session) dirOneDown(ctx context.Context, dir string) string {
+	if dir == "" || strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, "~") || strings.Contains(dir, "..") {
+		return ""
+	}
+	dir = strings.Trim(strings.TrimPrefix(dir, "./"), "/")
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && find . -mindepth 2 -maxdepth 3 -type d -path " + shellQuote("*/"+dir) + " -not -path '*/node_modules/*' -not -path '*/.*' 2>/dev/null | head -n 2", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return ""
+	}
+	if f := strings.Fields(r.Stdout); len(f) == 1 {
+		return strings.TrimSuffix(strings.TrimPrefix(f[0], "./"), "/"+dir)
+	}
+	return ""
+}
+
 // reRequiredFile: a build tool naming a file it requires ("required file './NEWS' not
 // found").
 var reRequiredFile = regexp.MustCompile(`required file '(?:\./)?([\w.-]+)' not found`)
@@ -936,6 +979,10 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 		return false
 	}
 	alts := strings.Fields(r.Stdout)
+	if len(alts) == 0 {
+		// python3-mkdocs where Debian's package is mkdocs, mkdocs where it is python3-…
+		alts = ss.nameVariants(ctx, name)
+	}
 	if t, ok := knownTool(name); ok && len(alts) == 0 && t.Debian != "" {
 		// `apt install mlr`: the command's name, where Debian's package is miller
 		if pkgs := strings.Fields(strings.TrimPrefix(t.Debian, "sudo apt-get install -y ")); !slices.Contains(pkgs, name) {
@@ -959,6 +1006,29 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 		ss.clearTaint(rec.Command)
 	}
 	return true
+}
+
+// nameVariants are the packages Debian has under name with a language prefix added or
+// taken away (python3-, python-, node-, ruby-, golang-, lib…-perl).
+func (ss *session) nameVariants(ctx context.Context, name string) []string {
+	var cands []string
+	base := name
+	for _, p := range []string{"python3-", "python-", "py3-", "node-", "ruby-", "golang-", "php-", "lua-"} {
+		if b, ok := strings.CutPrefix(name, p); ok {
+			base = b
+			cands = append(cands, b)
+		}
+	}
+	if base == name {
+		cands = append(cands, "python3-"+name, "node-"+name, "ruby-"+name)
+	}
+	var out []string
+	for _, c := range cands {
+		if c != name && ss.debianPackage(ctx, c) != "" {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // reAptNoPackageWord matches name as a whole word of a command line.

@@ -407,3 +407,11 @@ func TestReadCommandWithItsOutputBelowAndCodeWords(t *testing.T) {
 	assert.Equal(t, []string{"mlr --icsv --opprint cat sales.csv", "mlr --ojson cat sales.csv > reports/by-region.json"}, run)
 	assert.Contains(t, skipped["some output"], "expected output")
 }
+
+func TestReadLiquidDetailsAreAsides(t *testing.T) {
+	t.Parallel()
+	md := "# Post\n\n{% details \"But I want the latest!\" %}\nUse pip:\n\n```bash\npip install mkdocs\n```\n{% enddetails %}\n\n## Step 2\n\n```bash\nmkdocs new site\n```\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"mkdocs new site"}, run)
+	assert.Contains(t, skipped["pip install mkdocs"], "side note")
+}

@@ -48,7 +48,7 @@ var (
 	reHugoAside  = regexp.MustCompile(`^\s*\{\{[<%]\s*(admonition|note|warning|caution|tip|details|alert)\b([^>%]*)[>%]\}\}`)
 	reHugoAsideX = regexp.MustCompile(`\{\{[<%]\s*/(admonition|note|warning|caution|tip|details|alert)\s*[>%]\}\}`)
 	reZolaAside  = regexp.MustCompile(`^\s*\{%\s*(details|note|warning|info)\b(.*)%\}`)
-	reZolaEnd    = regexp.MustCompile(`^\s*\{%\s*end\s*%\}`)
+	reZolaEnd    = regexp.MustCompile(`^\s*\{%-?\s*end(?:details|note|warning|info)?\s*-?%\}`) // Zola's {% end %}, Liquid's {% enddetails %} (dev.to, Jekyll)
 	reGHAlert    = regexp.MustCompile(`^\s*>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]`)
 	// VitePress `::: code-group` and Mintlify `<CodeGroup>`: their fenced blocks are tabs
 	// named by the fence's label (```sh [npm], ```bash npm).

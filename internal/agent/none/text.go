@@ -7,7 +7,12 @@ import (
 	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
+// reANSI: a terminal escape sequence (colour, cursor movement).
+var reANSI = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+
 func combine(stdout, stderr string) string {
+	// colours a program prints anyway (mkdocs' WARNING) are not text to compare or quote
+	stdout, stderr = reANSI.ReplaceAllString(stdout, ""), reANSI.ReplaceAllString(stderr, "")
 	stdout, stderr = strings.TrimRight(stdout, "\n"), strings.TrimRight(stderr, "\n")
 	switch {
 	case stdout == "":
