@@ -669,3 +669,27 @@ func TestProjectFolderNeverEnteredAndPublishing(t *testing.T) {
 func TestCombineDropsTerminalColours(t *testing.T) {
 	assert.Equal(t, "WARNING  -  A relative path\nerr", combine("\x1b[33mWARNING  -  \x1b[0mA relative path\n", "err\n"))
 }
+
+// A PATH entry for a version the machine does not have, beside the one it has, is named
+// with the real directory; a program that refuses root is the sandbox's limit while the
+// Student is root, once for all its runs.
+func TestVersionedBinDirAndRootRefusal(t *testing.T) {
+	t.Parallel()
+	md := "# Server\n\n```bash\nsudo sh -c 'mkdir -p /usr/lib/demo/2/bin && printf \"#!/bin/sh\\necho ok\\n\" > /usr/lib/demo/2/bin/demotool && chmod +x /usr/lib/demo/2/bin/demotool'\nexport PATH=\"/usr/lib/demo/3/bin:$PATH\"\n```\n\n```bash\ndemotool\n```\n\n" + // 1-11
+		"```bash\nsh -c 'echo \"pg_ctl: cannot be run as root\" >&2; exit 1'\nsh -c 'echo \"pg_ctl: cannot be run as root\" >&2; exit 1'\n```\n" // 12-15
+	res, _ := attempt(t, md, nil)
+	require.NotEmpty(t, res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 9, f.Line)
+	assert.Contains(t, f.Problem, "the tutorial puts `/usr/lib/demo/3/bin` on PATH, which does not exist here; the program is `/usr/lib/demo/2/bin/demotool`")
+	if len(res.Findings) > 1 { // the Student is root in smile-loop's own containers
+		require.Len(t, res.Findings, 2, "%+v", res.Findings)
+		assert.True(t, res.Findings[1].Environment)
+		assert.Equal(t, []int{14}, res.Findings[1].AlsoAt)
+	}
+}
+
+func TestMainWordOfAFedPipeline(t *testing.T) {
+	assert.Equal(t, "dune", mainWord(`echo "a b" | dune exec ./bin/main.exe`))
+	assert.Equal(t, "dune", mainWord("dune exec ./bin/main.exe | head"))
+}

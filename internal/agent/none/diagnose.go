@@ -206,6 +206,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		return
 	}
 	switch {
+	case ss.user == "" && reNotAsRoot.MatchString(output):
+		r := ss.environment(rec, output, "refuses to run as root, which the sandbox's shell is (its container cannot use sudo); the reader runs it as an ordinary user",
+			"nothing to change in the tutorial; run smile-loop with an image whose learner user can use sudo to check these steps")
+		ss.taint(rec.Command, r)
+		ss.taintTools[toolOf(firstWord(rec.Command)).Name] = r // it refuses every time
+		return
 	case reSystemd.MatchString(output):
 		ss.environment(rec, output, "needs systemd running as PID 1, which a container does not have; on the reader's machine it works",
 			"nothing to change in the tutorial; to check these steps, run smile-loop with an image that boots systemd")
@@ -418,6 +424,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 }
 
+// reNotAsRoot: programs that refuse root (PostgreSQL's initdb and pg_ctl, Homebrew…).
+var reNotAsRoot = regexp.MustCompile(`(?i)cannot be run as root|(?:must|should) not be run as root|running as root is not (?:allowed|supported)|don't run this as root|refusing to run as root`)
+
 // rePublish: a subcommand that publishes to a remote (`mkdocs gh-deploy`, `npm publish`,
 // `twine upload`, `gem push`, `firebase deploy`).
 var rePublish = regexp.MustCompile(`^\s*(?:sudo\s+)?[\w.-]+\s+(?:[\w.-]+\s+){0,2}(?:gh-deploy|deploy|publish|upload|push)(?:\s|$)`)
@@ -500,7 +509,19 @@ func failureKey(cmd, output string) string {
 		}
 	}
 	key := reErrorClass.ReplaceAllString(strings.TrimSpace(keyLine(output)), "")
-	return firstWord(cmd) + "\x00" + reDigits.ReplaceAllString(key, "#")
+	return mainWord(cmd) + "\x00" + reDigits.ReplaceAllString(key, "#")
+}
+
+// mainWord is the program a command line is about: its first word, or in a pipeline fed
+// by echo, printf or cat, the program fed (`echo … | dune exec ./main.exe` is dune).
+func mainWord(cmd string) string {
+	w := firstWord(cmd)
+	if stages := strings.Split(cmd, "|"); len(stages) > 1 && (w == "echo" || w == "printf" || w == "cat") {
+		if n := firstWord(strings.TrimSpace(stages[1])); n != "" {
+			return n
+		}
+	}
+	return w
 }
 
 // reErrorClass: the class a message is raised as ("CommandError: No installed app…"
@@ -582,6 +603,14 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 			fmt.Sprintf("nothing to change in the tutorial; install %s before the run with smile.json's setup list (e.g. `%s`) or use an image that has it", t.Name, setup))
 	}
 	if found := ss.onDisk(ctx, name); found != "" {
+		if dead := ss.deadPathEntry(ctx, found); dead != "" {
+			// export PATH=/usr/lib/postgresql/16/bin where Debian has 15
+			return ss.addFinding(rec, loop.Finding{
+				Problem: fmt.Sprintf("`%s` is not found: the tutorial puts `%s` on PATH, which does not exist here; the program is `%s`", name, dead, found),
+				Fix:     fmt.Sprintf("use the directory the installed version has, `%s`, where the tutorial sets PATH (or say which version the steps need)", path.Dir(found)),
+				Edit:    &loop.Edit{InsertBefore: []string{fmt.Sprintf(`export PATH="%s:$PATH"`, path.Dir(found))}},
+			}, output)
+		}
 		return ss.addFinding(rec, loop.Finding{
 			Problem: fmt.Sprintf("`%s` is installed (%s) but not on PATH in this shell: the tutorial never says to restart the shell or add its directory to PATH", name, found),
 			Fix:     fmt.Sprintf("after the install step, tell the reader to open a new shell or run `export PATH=\"%s:$PATH\"` before line %d", path.Dir(found), rec.Line),

@@ -122,7 +122,7 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
 		return m[1], "", appendsTo(lead, m[1]), true
 	}
-	if m := reFilenameLine.FindStringSubmatch(lead); m != nil && (looksLikePath(m[1]) || strings.Contains(m[1], "/") && !strings.Contains(m[1], "://")) {
+	if m := reFilenameLine.FindStringSubmatch(lead); m != nil && (looksLikePath(m[1]) || strings.Contains(m[1], "/") && !strings.Contains(m[1], "://") || reFilenameCaption.MatchString(lead)) {
 		// "Add a procedure … at the end of *split.tcl*:" over "Filename: split.tcl"
 		return m[1], "", appendsTo(lead, m[1]), true
 	}
@@ -209,6 +209,10 @@ var reOwnHome = regexp.MustCompile("(?i)(?:instead of|replace|replacing|in place
 var reThatFile = regexp.MustCompile(`(?i)^\w+\s+(?:that|this|the) file\b|^\w+\s+it\b|^\w+\s+(?:this|these(?: lines)?|them)\s+(?:there|in (?:it|there|that file))\b`)
 
 var reBareName = regexp.MustCompile(`^[a-z][\w-]*$`)
+
+// reFilenameCaption: a lead that ends with a "Filename: name" caption, which names a
+// file even without an extension (mdBook's "Filename: dune-project").
+var reFilenameCaption = regexp.MustCompile("(?i)\\bfilename:\\s*`?[\\w.-]+`?\\s*$")
 
 var reScriptFile = regexp.MustCompile(`\.(?:sh|bash|zsh|ksh)$|^[^.]*$`)
 

@@ -39,11 +39,29 @@ func (ss *session) onDisk(ctx context.Context, name string) string {
 	for _, d := range []string{"$HOME/.local/bin", "$HOME/.cargo/bin", "$HOME/go/bin", "/usr/local/go/bin", "$HOME/.deno/bin", "$HOME/.bun/bin", "$HOME/.npm-global/bin", "/usr/local/bin"} {
 		dirs = append(dirs, d+"/"+name)
 	}
+	// a versioned directory of its own (Debian's /usr/lib/postgresql/15/bin)
+	dirs = append(dirs, "/usr/lib/*/bin/"+name, "/usr/lib/*/*/bin/"+name, "/opt/*/bin/"+name)
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "for f in " + strings.Join(dirs, " ") + "; do [ -x \"$f\" ] && { echo \"$f\"; break; }; done; true", Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
 		return ""
 	}
 	return strings.TrimSpace(r.Stdout)
+}
+
+// deadPathEntry is a directory the session's PATH names that does not exist, beside the
+// directory the program is really in (/usr/lib/postgresql/16/bin when it is in …/15/bin).
+func (ss *session) deadPathEntry(ctx context.Context, found string) string {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script(`IFS=:; for d in $PATH; do [ -n "$d" ] && [ ! -d "$d" ] && echo "$d"; done; true`), Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return ""
+	}
+	home := path.Dir(path.Dir(path.Dir(found))) // /usr/lib/postgresql
+	for _, d := range strings.Fields(r.Stdout) {
+		if path.Base(d) == "bin" && path.Dir(path.Dir(d)) == home {
+			return d
+		}
+	}
+	return ""
 }
 
 var reActivate = regexp.MustCompile(`([\w./~-]*)/bin/activate: No such file`)

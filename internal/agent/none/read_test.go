@@ -415,3 +415,13 @@ func TestReadLiquidDetailsAreAsides(t *testing.T) {
 	assert.Equal(t, []string{"mkdocs new site"}, run)
 	assert.Contains(t, skipped["pip install mkdocs"], "side note")
 }
+
+func TestReadVuePressCodeGroupAndBareCaptions(t *testing.T) {
+	t.Parallel()
+	md := "# Install\n\n<CodeGroup>\n  <CodeGroupItem title=\"Debian / Ubuntu\" active>\n\n```bash\necho debian\n```\n\n  </CodeGroupItem>\n  <CodeGroupItem title=\"macOS (Homebrew)\">\n\n```bash\nbrew install x\nexport PATH=/opt/x:$PATH\n```\n\n  </CodeGroupItem>\n</CodeGroup>\n\n" +
+		"The project file declares the language:\n\n<span class=\"filename\">Filename: dune-project</span>\n\n```scheme\n(lang dune 2.9)\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"echo debian"}, run)
+	assert.Contains(t, skipped["export PATH=/opt/x:$PATH"], "tab \"macOS (Homebrew)\"")
+	assert.Equal(t, []string{"dune-project"}, files)
+}

@@ -54,6 +54,9 @@ var (
 	// named by the fence's label (```sh [npm], ```bash npm).
 	reCodeGroup  = regexp.MustCompile(`^\s*(?::::\s*code-group\s*$|<CodeGroup\b[^>]*>\s*$)`)
 	reCodeGroupX = regexp.MustCompile(`^\s*(?::::\s*$|</CodeGroup>)`)
+	// VuePress 1's <CodeGroupItem title="Debian / Ubuntu" active> inside <CodeGroup>
+	reCodeGroupItem  = regexp.MustCompile(`^\s*<CodeGroupItem\b([^>]*)>`)
+	reCodeGroupItemX = regexp.MustCompile(`</CodeGroupItem>`)
 	// GitLab docs: ::Tabs, :::TabTitle Linux, ::EndTabs
 	reGLTabs  = regexp.MustCompile(`^\s*::Tabs\s*$`)
 	reGLTab   = regexp.MustCompile(`^\s*:::TabTitle\s+(.+?)\s*$`)
@@ -153,6 +156,21 @@ func scan(m *tutorial.LineMap) *scopes {
 			group++
 			inGroup = group
 			stack = append(stack, container{kind: "group", indent: -1, closer: reCodeGroupX, start: ln})
+		case reCodeGroupItem.MatchString(line):
+			// VuePress: <CodeGroup> of <CodeGroupItem title="…">: the group is a tab set
+			for k := len(stack) - 1; k >= 0; k-- {
+				if stack[k].kind == "group" {
+					nextSet++
+					stack[k].kind, stack[k].set = "tabs", nextSet
+					inGroup = 0
+					break
+				}
+			}
+			label := ""
+			if mm := reAttrLabel.FindAllStringSubmatch(reCodeGroupItem.FindStringSubmatch(line)[1], -1); len(mm) > 0 {
+				label = mm[len(mm)-1][1]
+			}
+			openTab(label, sc.enclosingSet(stack), -1, reCodeGroupItemX, ln)
 		case reGLTabs.MatchString(line):
 			nextSet++
 			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reGLTabsX, start: ln})
