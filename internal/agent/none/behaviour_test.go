@@ -365,7 +365,7 @@ func TestScriptOpensTheDataFileUnderAnotherName(t *testing.T) {
 		"Save the script as `average.py`:\n\n```python\nrows = open('marks.csv').read().split()\nprint(len(rows))\n```\n\n```bash\npython3 average.py\n```\n"
 	res, _ := attempt(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
-	assert.Equal(t, 19, res.Findings[0].Line)
+	assert.Equal(t, 18, res.Findings[0].Line)
 	assert.Contains(t, res.Findings[0].Problem, "`marks.csv` does not exist, but `grades.csv` does")
 }
 

@@ -233,16 +233,18 @@ func TestStudentRunsOneTerminalSession(t *testing.T) {
 	assert.Len(t, res.Plan, 5)
 }
 
+// gapsTutorial's missing tool (Deno) has no Debian package, so no recovery installs it
+// and its second use stays a consequence however fast the machine is.
 const gapsTutorial = "# Gaps\n" + // 1
 	"\n" + // 2
 	"```bash\n" + // 3
 	"echo start\n" + // 4
-	"node --version\n" + // 5
+	"deno --version\n" + // 5
 	"```\n" + // 6
 	"\n" + // 7
 	"```bash\n" + // 8
 	"python3 -c 'import flask'\n" + // 9
-	"node app.js\n" + // 10
+	"deno run app.ts\n" + // 10
 	"false\n" + // 11
 	"sleep 30\n" + // 12
 	"```\n" + // 13
