@@ -693,3 +693,13 @@ func TestMainWordOfAFedPipeline(t *testing.T) {
 	assert.Equal(t, "dune", mainWord(`echo "a b" | dune exec ./bin/main.exe`))
 	assert.Equal(t, "dune", mainWord("dune exec ./bin/main.exe | head"))
 }
+
+// A command with its output block right under it runs, and a failure that prints what
+// that block shows (curl's "(60) … problem", which names no error word) is no gap.
+func TestShownCurlStyleFailureIsNoGap(t *testing.T) {
+	t.Parallel()
+	md := "# TLS\n\nWithout `--cacert`, the same request fails, which shows that nothing trusts the certificate yet:\n\n```bash\nsh -c 'echo \"curl: (60) SSL certificate problem: self-signed certificate\" >&2; echo \"curl failed to verify the server\" >&2; exit 60'\n```\n\n```\ncurl: (60) SSL certificate problem: self-signed certificate\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+	require.Len(t, res.Commands, 1, "it runs")
+}
