@@ -703,3 +703,20 @@ func TestShownCurlStyleFailureIsNoGap(t *testing.T) {
 	assert.Empty(t, res.Findings, "%+v", res.Findings)
 	require.Len(t, res.Commands, 1, "it runs")
 }
+
+// When the fix of a gap works but the step then fails on something else, that failure is
+// a gap of its own (make installed, then the link fails).
+func TestStepFailingOtherwiseAfterItsFix(t *testing.T) {
+	t.Parallel()
+	// ag is missing (its install is the fix); then the step fails on the link
+	md := "# Build\n\n```bash\nag --version >/dev/null && { printf 'build.c:(.text+0x9): undefined reference to \\140sqrt\\047\\n' >&2; exit 1; }\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	var lib, missing bool
+	for _, f := range res.Findings {
+		assert.Equal(t, 4, f.Line)
+		lib = lib || strings.Contains(f.Problem, "`sqrt` is in the library `libm`")
+		missing = missing || strings.Contains(f.Problem, "`ag` is not installed")
+	}
+	assert.True(t, lib && missing, "%+v", res.Findings)
+}

@@ -362,13 +362,39 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		wentOn()
 		return nil
 	}
-	if fix := ss.recoveryFix(nf, rec, output); len(fix) > 0 && !background && !ss.noVerify && ss.recover(ctx, st, fix) {
-		// the reader applied the fix and went on
-		wentOn()
-		ss.clearTaint(cmd.Text)
-		if kind, name := loop.MissingDependency(rec.ExitCode, output); kind == "command" || rec.ExitCode == 127 {
-			delete(ss.missing, toolOf(firstNonEmpty(name, firstWord(cmd.Text))).Name)
-		}
+	fix := ss.recoveryFix(nf, rec, output)
+	if len(fix) == 0 || background || ss.noVerify {
+		return nil
+	}
+	ok, rerun := ss.recoverOr(ctx, st, fix)
+	if !ok && rerun == nil {
+		return nil
+	}
+	// the reader applied the fix and went on
+	wentOn()
+	ss.clearTaint(cmd.Text)
+	if kind, name := loop.MissingDependency(rec.ExitCode, output); kind == "command" || rec.ExitCode == 127 {
+		delete(ss.missing, toolOf(firstNonEmpty(name, firstWord(cmd.Text))).Name)
+	}
+	if rerun == nil {
+		return nil
+	}
+	// the fix worked (make is installed) but the step fails on something else (the
+	// link): a gap of its own
+	out2 := combine(rerun.Stdout, strings.TrimSpace(func() string { e, _ := splitCwd(rerun.Stderr); return e }()))
+	if failureKey(cmd.Text, out2) == failureKey(cmd.Text, output) {
+		return nil
+	}
+	rec2 := rec
+	rec2.ExitCode, rec2.TimedOut, rec2.Output, rec2.OutputPath = rerun.ExitCode, rerun.TimedOut, tail(out2, maxRecordedOutput), rerun.OutputPath
+	rec2.Class, rec2.Summary = loop.Classify(cmd.Text, rerun.ExitCode, out2, rerun.TimedOut)
+	ss.res.Commands = append(ss.res.Commands, rec2)
+	ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line, Reason: fmt.Sprintf("after the fix (`%s`) the step failed on something else", strings.Join(fix, "; "))})
+	ss.failRoot = -1
+	ss.judge(ctx, i, st, rec2, out2)
+	ss.lastFailedStep = i
+	if len(ss.roots) > 0 {
+		ss.lastRoot, ss.lastFailRoot = len(ss.roots)-1, len(ss.roots)-1
 	}
 	return nil
 }
@@ -403,11 +429,24 @@ func localIdentity(fix []string) []string {
 
 // recover runs fix and then the failed step again; true when the step then works.
 func (ss *session) recover(ctx context.Context, st step, fix []string) bool {
-	for _, c := range append(append([]string(nil), fix...), st.command.Text) {
+	ok, _ := ss.recoverOr(ctx, st, fix)
+	return ok
+}
+
+// recoverOr is recover that also gives the step's new result when the fix itself worked
+// but the step then failed (nil when the fix failed or the step worked).
+func (ss *session) recoverOr(ctx context.Context, st step, fix []string) (bool, *loop.ExecResult) {
+	for k, c := range append(append([]string(nil), fix...), st.command.Text) {
 		timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, c)
 		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script(c), Timeout: timeout, User: ss.user})
+		if err == nil && k == len(fix) && (r.ExitCode != 0 || r.TimedOut) {
+			if _, cwd := splitCwd(r.Stderr); cwd != "" {
+				ss.cwd = cwd
+			}
+			return false, &r
+		}
 		if err != nil || r.ExitCode != 0 || r.TimedOut {
-			return false
+			return false, nil
 		}
 		if _, cwd := splitCwd(r.Stderr); cwd != "" {
 			ss.cwd = cwd
@@ -415,7 +454,7 @@ func (ss *session) recover(ctx context.Context, st step, fix []string) bool {
 	}
 	ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line,
 		Reason: fmt.Sprintf("went on after applying the fix (`%s`): the step then worked", strings.Join(fix, "; "))})
-	return true
+	return true, nil
 }
 
 // substitute runs cmd in place of the failed step (the package Debian has, where the
