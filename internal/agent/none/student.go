@@ -381,7 +381,8 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	}
 	// the fix worked (make is installed) but the step fails on something else (the
 	// link): a gap of its own
-	out2 := combine(rerun.Stdout, strings.TrimSpace(func() string { e, _ := splitCwd(rerun.Stderr); return e }()))
+	stderr2, _ := splitCwd(rerun.Stderr)
+	out2 := combine(rerun.Stdout, stderr2)
 	if failureKey(cmd.Text, out2) == failureKey(cmd.Text, output) {
 		return nil
 	}
