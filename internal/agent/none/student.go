@@ -379,11 +379,17 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	if rerun == nil {
 		return nil
 	}
-	// the fix worked (make is installed) but the step fails on something else (the
-	// link): a gap of its own
+	// the fix worked (make is installed) but the step fails on something in the
+	// tutorial's own files (the link rule): a gap of its own
 	stderr2, _ := splitCwd(rerun.Stderr)
 	out2 := combine(rerun.Stdout, stderr2)
 	if failureKey(cmd.Text, out2) == failureKey(cmd.Text, output) {
+		return nil
+	}
+	if lib, _ := missingLib(out2); lib == "" && (ss.contentLine(out2) == 0 || reNotThere.MatchString(keyLine(out2))) {
+		// only an error in what the tutorial wrote (its Makefile's link, a line of its
+		// source) is surely a gap of its own; anything else, a missing file above all,
+		// may be this one's sequel
 		return nil
 	}
 	rec2 := rec
