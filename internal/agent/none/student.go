@@ -367,8 +367,21 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		return nil
 	}
 	ok, rerun := ss.recoverOr(ctx, st, fix)
-	if !ok && rerun == nil {
-		return nil
+	var out2 string
+	if !ok {
+		if rerun == nil {
+			return nil
+		}
+		// the fix worked (make is installed) but the step still fails: a gap of its own
+		// only for an error in what the tutorial wrote (its Makefile's link, a line of
+		// its source); anything else, a missing file above all, may be this one's sequel,
+		// and the failure stands as it was
+		stderr2, _ := splitCwd(rerun.Stderr)
+		out2 = combine(rerun.Stdout, stderr2)
+		lib, _ := missingLib(out2)
+		if failureKey(cmd.Text, out2) == failureKey(cmd.Text, output) || lib == "" && (ss.contentLine(out2) == 0 || reNotThere.MatchString(keyLine(out2))) {
+			return nil
+		}
 	}
 	// the reader applied the fix and went on
 	wentOn()
@@ -376,20 +389,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	if kind, name := loop.MissingDependency(rec.ExitCode, output); kind == "command" || rec.ExitCode == 127 {
 		delete(ss.missing, toolOf(firstNonEmpty(name, firstWord(cmd.Text))).Name)
 	}
-	if rerun == nil {
-		return nil
-	}
-	// the fix worked (make is installed) but the step fails on something in the
-	// tutorial's own files (the link rule): a gap of its own
-	stderr2, _ := splitCwd(rerun.Stderr)
-	out2 := combine(rerun.Stdout, stderr2)
-	if failureKey(cmd.Text, out2) == failureKey(cmd.Text, output) {
-		return nil
-	}
-	if lib, _ := missingLib(out2); lib == "" && (ss.contentLine(out2) == 0 || reNotThere.MatchString(keyLine(out2))) {
-		// only an error in what the tutorial wrote (its Makefile's link, a line of its
-		// source) is surely a gap of its own; anything else, a missing file above all,
-		// may be this one's sequel
+	if ok {
 		return nil
 	}
 	rec2 := rec
