@@ -142,6 +142,9 @@ func evalCase(ctx context.Context, e *env, c eval.Case, image, outDir string, fi
 	cfg.Tutorial = c.Tutorial
 	cfg.OutputDir = outDir
 	cfg.Observe.Enabled = false
+	// eval scores reports; nobody inspects its containers, and keeping the failed ones
+	// (the default, for debugging a run) left one stopped container per tutorial
+	cfg.Container.KeepOnFailure, cfg.Container.KeepOnSuccess = false, false
 	if err := os.RemoveAll(outDir); err != nil {
 		res.Err = err.Error()
 		return res
