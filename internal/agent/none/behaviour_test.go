@@ -720,3 +720,9 @@ func TestStepFailingOtherwiseAfterItsFix(t *testing.T) {
 	}
 	assert.True(t, lib && missing, "%+v", res.Findings)
 }
+
+func TestMakesDirsWords(t *testing.T) {
+	assert.True(t, reMakesDirs.MatchString("tar xzf tool-1.2.tar.gz"))
+	assert.True(t, reMakesDirs.MatchString("cargo new hello"))
+	assert.False(t, reMakesDirs.MatchString("borg prune --list --keep-daily 7"))
+}

@@ -431,9 +431,9 @@ var reNotAsRoot = regexp.MustCompile(`(?i)cannot be run as root|(?:must|should) 
 // `twine upload`, `gem push`, `firebase deploy`).
 var rePublish = regexp.MustCompile(`^\s*(?:sudo\s+)?[\w.-]+\s+(?:[\w.-]+\s+){0,2}(?:gh-deploy|deploy|publish|upload|push)(?:\s|$)`)
 
-// notPublishers: version control pushes to remotes that may well be local (a bare repository the tutorial
-// made), where a failure is the tutorial's.
-// File utilities take such words as names (`mkdir publish`).
+// notPublishers: version control, whose remote may well be local (a bare repository the
+// tutorial made, where a failed push is the tutorial's), and file utilities, which take
+// such words as names (`mkdir publish`).
 var notPublishers = map[string]bool{"git": true, "hg": true, "svn": true, "fossil": true, "bzr": true, "brz": true,
 	"mkdir": true, "cp": true, "mv": true, "rm": true, "ls": true, "cd": true, "cat": true, "touch": true, "echo": true, "printf": true,
 	"ln": true, "chmod": true, "chown": true, "tar": true, "zip": true, "unzip": true, "rsync": true, "scp": true, "find": true, "grep": true}
@@ -450,7 +450,7 @@ func (ss *session) names(j int, dir string) bool {
 }
 
 // reMakesDirs: commands that make directories they need not name.
-var reMakesDirs = regexp.MustCompile(`(?:tar|unzip|7z|bsdtar|git|hg|svn|curl|wget|gh)|(?:clone|checkout|new|init|create|generate|scaffold|startproject|startapp)`)
+var reMakesDirs = regexp.MustCompile(`\b(?:tar|unzip|7z|bsdtar|git|hg|svn|curl|wget|gh)\b|\b(?:clone|checkout|new|init|create|generate|scaffold|startproject|startapp)\b`)
 
 // isQuery: a command that only reads state and fails silently when it finds nothing
 // (`git config user.name` unset, `grep -q`, `test -f`).
