@@ -222,6 +222,7 @@ func runTutorial(ctx context.Context, e *env, req runRequest) (*runOutcome, erro
 	so.TutorialDir = tut.Dir
 	so.WorkDir = filepath.Join(scratchDir(req, outDir), "work")
 	so.LogsDir = filepath.Join(scratchDir(req, outDir), "logs")
+	so.FreshWork = !req.Resume // a new run does not start from an earlier run's files
 	so.Progress = func(line string) { fmt.Fprintf(e.stderr, "smile-loop: %s\n", line) }
 	so.Redact = mask
 	// A container outlives the run's timeout by a margin at most, even when this

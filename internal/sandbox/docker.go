@@ -247,6 +247,11 @@ func (d *Docker) Start(ctx context.Context) error {
 	}
 	d.cur, d.curName, d.started = id, name, true
 	d.log.Debug("learner container started", "container", name, "image", d.opts.Image)
+	if d.opts.FreshWork && d.opts.WorkDir != "" {
+		if err := d.emptyWork(ctx); err != nil {
+			return err
+		}
+	}
 	if d.sib != nil && len(d.mounts()) < len(d.mountSpecs()) {
 		d.workCopied = true
 		d.opts.ResetStrategy = ResetRecreate // copied directories cannot be shared with a spare

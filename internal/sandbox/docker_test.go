@@ -562,3 +562,24 @@ func TestClassify(t *testing.T) {
 		})
 	}
 }
+
+// A new run starts with an empty work directory (FreshWork), whatever an earlier run
+// into the same output directory left there; a resumed one keeps it.
+func TestFreshWorkEmptiesWhatAnEarlierRunLeft(t *testing.T) {
+	t.Parallel()
+	for _, fresh := range []bool{true, false} {
+		t.Run(fmt.Sprint(fresh), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, func(o *Options) {
+				o.FreshWork = fresh
+				require.NoError(t, os.MkdirAll(filepath.Join(o.WorkDir, "field-guide"), 0o755))
+			})
+			_, err := os.Stat(filepath.Join(e.work, "field-guide"))
+			if fresh {
+				assert.True(t, os.IsNotExist(err), "the earlier run's folder is gone: %v", err)
+			} else {
+				assert.NoError(t, err, "a resumed run keeps its files")
+			}
+		})
+	}
+}

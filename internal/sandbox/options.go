@@ -51,6 +51,10 @@ type Options struct {
 	KeepOnFailure bool
 	KeepOnSuccess bool
 	KeepWork      bool // keep the work directory across Reset instead of emptying it
+	// FreshWork empties the work directory when the sandbox starts: a new run must not
+	// follow the tutorial on top of what an earlier run into the same output directory
+	// left there (a resumed run keeps it).
+	FreshWork bool
 
 	Env map[string]string // the container's whole environment besides the image's own
 

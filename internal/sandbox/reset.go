@@ -132,6 +132,11 @@ func (d *Docker) wipe(ctx context.Context) error {
 	if d.opts.KeepWork || d.opts.WorkDir == "" {
 		return nil
 	}
+	return d.emptyWork(ctx)
+}
+
+// emptyWork empties the mounted work directory, whatever KeepWork says.
+func (d *Docker) emptyWork(ctx context.Context) error {
 	if d.sib != nil {
 		if _, ok := d.sib.hostPath(d.opts.WorkDir); !ok {
 			return nil // copied in, not mounted: the fresh container starts empty
