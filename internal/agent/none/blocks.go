@@ -136,6 +136,9 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool)
 	switch {
 	case (reRunLead.MatchString(lead) || onlyInstalls(cb)) && looksLikeShell(cb, programs):
 	case strings.HasSuffix(strings.TrimSpace(lead), ":") && runsNamedProgram(cb, programs) && looksLikeShell(cb, programs):
+	case writesWithShell(cb) && looksLikeShell(cb, programs):
+		// "Create a manifest file:" over `printf '…' > manifest.txt` or `cat > x <<'EOF'`:
+		// the command creates it
 	default:
 		return nil, false
 	}
@@ -194,10 +197,20 @@ func rootSession(lines []string, programs map[string]bool) bool {
 // runs a program from the working directory (./name).
 func looksLikeShell(cb tutorial.CodeBlock, programs map[string]bool) bool {
 	n := 0
+	end := "" // the word that ends the here-document being read
 	for _, l := range strings.Split(cb.Content, "\n") {
 		t := strings.TrimSpace(l)
+		if end != "" {
+			if t == end {
+				end = ""
+			}
+			continue // a here-document's text
+		}
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
+		}
+		if m := reHeredoc.FindStringSubmatch(t); m != nil {
+			end = m[1]
 		}
 		n++
 		if w := firstWord(t); !knownCommands[w] && !strings.HasPrefix(w, "./") && !(programs[w] && len(strings.Fields(t)) > 1) {
@@ -205,6 +218,23 @@ func looksLikeShell(cb tutorial.CodeBlock, programs map[string]bool) bool {
 		}
 	}
 	return n > 0
+}
+
+// reHeredoc: a command that starts a here-document, and the word that ends it.
+var reHeredoc = regexp.MustCompile(`<<-?\s*['"]?(\w+)['"]?`)
+
+// reShellWrite: a command line that writes a file through a redirection or a
+// here-document (`printf '…' > manifest.txt`, `cat > notes.txt <<'EOF'`).
+var reShellWrite = regexp.MustCompile(`^\S+\s.*(?:>>?\s*[\w~./-]+\s*(?:<<|$)|<<-?\s*['"]?\w+['"]?\s*(?:>>?\s*[\w~./-]+\s*)?$)`)
+
+// writesWithShell: the block's first command writes a file with the shell.
+func writesWithShell(cb tutorial.CodeBlock) bool {
+	for _, l := range strings.Split(cb.Content, "\n") {
+		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
+			return reShellWrite.MatchString(t)
+		}
+	}
+	return false
 }
 
 // runsNamedProgram: some line of the block runs, with arguments, a program the tutorial

@@ -105,6 +105,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if m := reShNotFound.FindStringSubmatch(output); kind == "" && m != nil {
 		kind, name = "command", m[1] // a program the command runs (tar --zstd runs zstd)
 	}
+	if kind == "command" && reSystemBin.MatchString(name) {
+		name = path.Base(name) // `/usr/sbin/lighttpd -v`: the program, by its full path
+	}
 	if kind == "command" {
 		t := toolOf(name).Name
 		if r, ok := ss.taintTools[t]; ok {
@@ -197,7 +200,18 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, ss.cwdRoot)
 		return
 	}
-	if r, ok := ss.dependsOnTainted(rec.Command); ok {
+	r, ok := ss.dependsOnTainted(rec.Command)
+	if !ok {
+		// the very error an earlier gap reported (the PDF build stops on the include the
+		// HTML build could not find)
+		r, ok = ss.sameError(output)
+	}
+	if !ok && reNotThere.MatchString(output) {
+		// the missing thing the error names by its full path is what a failed step was to
+		// make (`borg create ::x` reaching the repository through $BORG_REPO)
+		r, ok = ss.namesTainted(keyLine(output))
+	}
+	if ok {
 		ss.consequence(r, rec)
 		ss.taint(rec.Command, r)
 		if cdTarget(rec.Command) != "" {
@@ -295,8 +309,48 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if ss.promptedAt > 0 && ss.promptedAt < rec.Line && reWrongSecret.MatchString(output) {
+		// the passphrase a prompt asked for earlier: the sandbox answered it with an empty
+		// line, where the reader types the one the tutorial uses later
+		if r := ss.rootAtLine(ss.promptedAt); r >= 0 {
+			ss.consequence(r, rec)
+			return
+		}
+		ss.taint(rec.Command, ss.unverified(rec, fmt.Sprintf("needs the passphrase the reader typed at line %d's prompt (the sandbox answered it with an empty line)", ss.promptedAt)))
+		return
+	}
+	denied, dir, owner, made := ss.notOwned(ctx, rec, output)
+	if r, ok := ss.madeBySudoFix(dir); ok && made == 0 {
+		// the folder an earlier gap's fix made with sudo: root's, as that gap's fix leaves it
+		ss.consequence(r, rec)
+		ss.taint(rec.Command, r)
+		return
+	}
 	f := loop.Finding{Problem: failureProblem(rec, output)}
 	f.Fix, f.Edit = failureFix(rec, output)
+	if dir != "" {
+		// the learner is not root: a system folder needs sudo, and a folder the tutorial
+		// made with sudo is root's until it is given to the reader
+		f.Category = "command failure"
+		switch file, at := ss.writtenNaming(denied); {
+		case made > 0:
+			f.Problem += fmt.Sprintf("; `%s` belongs to root: line %d made it with sudo, and the reader's own commands cannot write there", dir, made)
+			f.Fix = fmt.Sprintf("give the folder to the reader after line %d (`sudo chown \"$USER\": %s`), or run line %d with sudo", made, dir, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{`sudo chown "$USER": ` + dir}}
+		case file != "":
+			// lighttpd.conf's errorlog in /var/log/lighttpd, which is www-data's
+			f.Problem += fmt.Sprintf("; `%s`, which the tutorial's `%s` (line %d) points at, belongs to %s and the reader's shell cannot write there", dir, path.Base(file), at, owner)
+			mine := ss.homeRel(path.Join(path.Dir(file), path.Base(denied)))
+			f.Fix = fmt.Sprintf("in `%s` (line %d), use a path the reader owns instead of `%s` (such as `%s`)", path.Base(file), at, denied, mine)
+			f.Edit = &loop.Edit{InsertBefore: []string{fmt.Sprintf(`sed -i "s|%s|%s|" %s`, denied, strings.Replace(mine, "~", "$HOME", 1), ss.homeRel(file))}}
+		default:
+			f.Problem += fmt.Sprintf("; `%s` belongs to %s and the reader's shell is not root", dir, owner)
+			f.Fix = fmt.Sprintf("run line %d with sudo: `sudo %s`", rec.Line, firstLine(strings.TrimSpace(rec.Command)))
+		}
+		if f.Edit == nil && !strings.Contains(rec.Command, "\n") {
+			f.Edit = &loop.Edit{Replace: "sudo " + strings.TrimSpace(rec.Command)}
+		}
+	}
 	if f.Edit != nil {
 		f.Category = "missing step"
 	}
@@ -414,7 +468,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Category = "missing step"
 		}
 	}
-	r := ss.addFinding(rec, f, output)
+	r = ss.addFinding(rec, f, output)
 	ss.taint(rec.Command, r)
 	if linkAt > 0 {
 		ss.moveTo(r, linkAt, "the link rule the tutorial wrote for the Makefile is line %d")
@@ -425,6 +479,84 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 }
 
 // reNotAsRoot: programs that refuse root (PostgreSQL's initdb and pg_ctl, Homebrew…).
+// notOwned: a command run without sudo by the learner failed for want of rights on a path
+// outside their own folders; it gives that path, the folder they cannot write, its owner, and the
+// line of the step that made it with sudo (0 when the tutorial did not make it: a
+// system folder).
+func (ss *session) notOwned(ctx context.Context, rec loop.CommandRecord, output string) (string, string, string, int) {
+	if ss.user == "" || reSudo.MatchString(rec.Command) || !reNeedsRoot.MatchString(output) {
+		return "", "", "", 0
+	}
+	var m []string
+	for _, l := range strings.Split(output, "\n") {
+		if reNeedsRoot.MatchString(l) {
+			if m = reDeniedPath.FindStringSubmatch(l); m != nil {
+				break
+			}
+		}
+	}
+	if m == nil || strings.HasPrefix(m[1], ss.home+"/") || strings.HasPrefix(m[1], loop.WorkMount+"/") || strings.HasPrefix(m[1], "/tmp/") {
+		return "", "", "", 0
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `p=$__smile_denied; while [ ! -e "$p" ] && [ "$p" != / ]; do p=$(dirname "$p"); done; [ -d "$p" ] || p=$(dirname "$p"); [ "$(stat -c %u "$p")" != "$(id -u)" ] && [ ! -w "$p" ] && stat -c '%U %n' "$p"`,
+		Env: map[string]string{"__smile_denied": m[1]}, Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", "", "", 0
+	}
+	owner, dir, _ := strings.Cut(strings.TrimSpace(r.Stdout), " ")
+	if dir == "" || dir == "/" {
+		return "", "", "", 0
+	}
+	for _, st := range ss.steps {
+		if st.line >= rec.Line {
+			break
+		}
+		if owner == "root" && st.command != nil && (st.root || reSudo.MatchString(st.command.Text)) && reMakesDir.MatchString(st.command.Text) && strings.Contains(st.command.Text+" ", dir+" ") {
+			return m[1], dir, owner, st.line
+		}
+	}
+	return m[1], dir, owner, 0
+}
+
+// madeBySudoFix is the root of a gap whose fix ran a step with sudo that names dir
+// (`sudo mkdir -p /var/www/hello` for `mkdir -p /var/www/hello`).
+func (ss *session) madeBySudoFix(dir string) (int, bool) {
+	if dir == "" {
+		return 0, false
+	}
+	for i, r := range ss.roots {
+		if r.finding < 0 {
+			continue
+		}
+		if e := ss.res.Findings[r.finding].Edit; e != nil && strings.HasPrefix(e.Replace, "sudo ") && refersTo(e.Replace, dir) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// writtenNaming is a file the tutorial wrote that names path p (a config's log file),
+// and the line of the block that gave it.
+func (ss *session) writtenNaming(p string) (string, int) {
+	for _, f := range slices.Sorted(maps.Keys(ss.written)) {
+		if refersTo(ss.written[f], p) {
+			if segs := ss.segments[f]; len(segs) > 0 {
+				return f, segs[0].block.StartLine
+			}
+		}
+	}
+	return "", 0
+}
+
+var (
+	// reNeedsRoot: a failure for want of root
+	reNeedsRoot = regexp.MustCompile(`(?i)permission denied|are you root|must be (?:run as )?root|you need to be root|requires? (?:root|superuser) privileges|only root can|operation not permitted|\bEACCES\b`)
+	// reDeniedPath: the absolute path a denial names
+	reDeniedPath = regexp.MustCompile(`(?:^|[\s'"‘“(])(/(?:[\w.+@%-]+/?)+)`)
+	// reMakesDir: a command that creates a folder
+	reMakesDir = regexp.MustCompile(`(?:^|[\s;&|])(?:mkdir|install -d|install --directory)\s`)
+)
+
 var reNotAsRoot = regexp.MustCompile(`(?i)cannot be run as root|(?:must|should) not be run as root|running as root is not (?:allowed|supported)|don't run this as root|refusing to run as root`)
 
 // rePublish: a subcommand that publishes to a remote (`mkdocs gh-deploy`, `npm publish`,
@@ -574,6 +706,9 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	return false
 }
 
+// reSystemBin: a program named by its path in a system bin directory.
+var reSystemBin = regexp.MustCompile(`^/(?:usr/(?:local/)?)?s?bin/[\w.+-]+$`)
+
 // reCurlError: curl's "curl: (60) SSL certificate problem: …", an error in words
 // reErrorLine does not know.
 var reCurlError = regexp.MustCompile(`(?m)^curl: \(\d+\) `)
@@ -702,6 +837,53 @@ func (ss *session) dependsOnTainted(cmd string) (int, bool) {
 			rel = strings.TrimPrefix(p, ss.cwd+"/")
 		}
 		if refersTo(cmd, rel) || refersTo(cmd, p) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+var (
+	// rePassPrompt: a program asking for a passphrase or password
+	rePassPrompt = regexp.MustCompile(`(?i)(?:enter|new|repeat|confirm|retype|verify)[^\n]{0,20}pass(?:phrase|word)[^\n]*:`)
+	// reWrongSecret: a passphrase or password refused
+	reWrongSecret = regexp.MustCompile(`(?i)pass(?:phrase|word)[^\n]{0,80}\b(?:incorrect|wrong|invalid|mismatch|does not match)|\b(?:incorrect|wrong|invalid|bad) pass(?:phrase|word)|decryption failed`)
+)
+
+// rootAtLine is the root recorded for the step at line, or -1.
+func (ss *session) rootAtLine(line int) int {
+	for i := len(ss.roots) - 1; i >= 0; i-- {
+		if ss.roots[i].line == line {
+			return i
+		}
+	}
+	return -1
+}
+
+// reTimes: the clock times and dates in a log line.
+var reTimes = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]?|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?`)
+
+// sameError is the root of an earlier gap whose key error line this output repeats (the
+// same file names it, whatever the time it was logged).
+func (ss *session) sameError(output string) (int, bool) {
+	norm := func(s string) string { return strings.Join(strings.Fields(reTimes.ReplaceAllString(s, "#")), " ") }
+	key := norm(keyLine(output))
+	if len(key) < 20 {
+		return 0, false
+	}
+	for i, r := range ss.roots {
+		if r.finding >= 0 && !ss.res.Findings[r.finding].Environment && norm(keyLine(ss.res.Findings[r.finding].Output)) == key {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// namesTainted: an error line that names, by its absolute path, something a failed step
+// was to make.
+func (ss *session) namesTainted(line string) (int, bool) {
+	for p, r := range ss.taintPaths {
+		if strings.Count(p, "/") >= 2 && refersTo(line, p) {
 			return r, true
 		}
 	}
@@ -1346,7 +1528,7 @@ func (ss *session) inlineInstall(name string, before int) (string, int) {
 		for _, m := range reInlineApt.FindAllStringSubmatch(ss.task.Tutorial.Map.Line(ln), -1) {
 			args := strings.Fields(m[2])
 			for _, a := range args {
-				if a == name || slices.Contains(pkgs, a) || strings.EqualFold(a, t.Name) {
+				if a == name || slices.Contains(pkgs, a) || strings.EqualFold(a, t.Name) || aliasPackage(t, a) {
 					cmd := strings.Replace(m[2], " install ", " install -y ", 1)
 					if m[1] == "#" && !strings.HasPrefix(cmd, "sudo ") {
 						cmd = "sudo " + cmd // "`# apt install borgbackup`": as root
@@ -1357,6 +1539,17 @@ func (ss *session) inlineInstall(name string, before int) (string, int) {
 		}
 	}
 	return "", 0
+}
+
+// aliasPackage: a package named after one of the tool's names with a version or flavour
+// after it (`openjdk-17-jdk-headless` for Java).
+func aliasPackage(t tool, pkg string) bool {
+	for _, a := range t.Aliases {
+		if len(a) >= 4 && strings.HasPrefix(pkg, a+"-") {
+			return true
+		}
+	}
+	return false
 }
 
 // reDirFlag: options whose value is a directory a program writes into.

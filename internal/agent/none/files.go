@@ -433,6 +433,13 @@ func (ss *session) writeFile(ctx context.Context, p, content string) error {
 	if err != nil {
 		return err
 	}
+	if res.ExitCode != 0 && ss.rootExec {
+		// the learner's sudo cannot elevate here: save it as root, as their sudo would
+		cmd = "mkdir -p " + dir + " && cat > " + q
+		if res, err = ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: cmd, Stdin: []byte(content), Timeout: 30 * time.Second, User: rootUser}); err != nil {
+			return err
+		}
+	}
 	if res.ExitCode != 0 {
 		return fmt.Errorf("%s", strings.TrimSpace(res.Stderr+res.Stdout))
 	}
@@ -516,11 +523,20 @@ func (ss *session) contentLine(output string) int {
 	return at
 }
 
-// relocate puts finding r on the line of the tutorial's file content that its error
+// relocate names, in finding r, the line of the tutorial's file content that its error
 // points at (a transaction that does not balance, a syntax error): that line is what to
-// change; the command that showed it becomes an "also at".
+// change. The finding stays on the step where the reader gets stuck; file contents are
+// not where a newcomer notices anything.
 func (ss *session) relocate(r int, output string) {
-	ss.moveTo(r, ss.contentLine(output), "the error points at line %d, in the file the tutorial wrote")
+	ln := ss.contentLine(output)
+	if ln <= 0 || ss.roots[r].finding < 0 {
+		return
+	}
+	f := &ss.res.Findings[ss.roots[r].finding]
+	f.Problem += fmt.Sprintf(" — the error points at line %d, in the file the tutorial wrote (`%s`)", ln, loop.Clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(ln)), 100))
+	if !strings.Contains(f.Fix, fmt.Sprintf("line %d", ln)) {
+		f.Fix = fmt.Sprintf("correct line %d of the file the tutorial has the reader write (`%s`), then ", ln, loop.Clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(ln)), 60)) + f.Fix
+	}
 }
 
 // moveTo puts finding r on tutorial line ln, saying why (a format with the line's %d);

@@ -252,7 +252,10 @@ var networkTools = map[string]bool{"curl": true, "wget": true, "ssh": true, "scp
 	"git": true, "ping": true, "nc": true, "telnet": true, "dig": true, "nslookup": true, "host": true, "http": true, "docker": true, "psql": true, "mysql": true}
 
 // placeholder is the placeholder in cmd that the reader must substitute, "" when none.
+// A here-document's text is what goes into a file (`<title>` in an HTML page), not a
+// value to substitute.
 func placeholder(cmd string) string {
+	cmd = withoutHeredocText(cmd)
 	for _, m := range rePlaceholder.FindAllStringIndex(cmd, -1) {
 		p := cmd[m[0]:m[1]]
 		if strings.HasPrefix(strings.ToLower(p), "example.") {
@@ -264,6 +267,29 @@ func placeholder(cmd string) string {
 		return p
 	}
 	return ""
+}
+
+// withoutHeredocText is cmd without the text of its here-documents.
+func withoutHeredocText(cmd string) string {
+	if !strings.Contains(cmd, "<<") {
+		return cmd
+	}
+	var keep []string
+	end := ""
+	for _, l := range strings.Split(cmd, "\n") {
+		if end != "" {
+			if strings.TrimSpace(l) == end {
+				end = ""
+				keep = append(keep, l)
+			}
+			continue
+		}
+		keep = append(keep, l)
+		if m := reHeredoc.FindStringSubmatch(l); m != nil {
+			end = m[1]
+		}
+	}
+	return strings.Join(keep, "\n")
 }
 
 // Interactive programs: editors and pagers that wait for a person.

@@ -3,9 +3,13 @@ package none
 import (
 	"context"
 	"fmt"
+	"maps"
+	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
 )
@@ -32,6 +36,10 @@ var (
 func outputMismatch(cmd, shown, got string) string {
 	shown = strings.TrimSpace(shown)
 	got = strings.TrimSpace(got)
+	if status := httpError(got); shown != "" && status != "" && !strings.Contains(shown, status[:3]) {
+		// curl without -f prints the error page and exits 0
+		return fmt.Sprintf("`%s` got `%s` from the server, where the tutorial shows %s", firstLine(cmd), status, quoteShort(shown))
+	}
 	if shown == "" || quiet[firstWord(cmd)] || reVersionCmd.MatchString(cmd) || strings.Contains(shown, "...") || strings.Contains(shown, "…") ||
 		reVersionish.MatchString(shown) || reDate.MatchString(shown) {
 		return "" // banners, versions and dates differ from machine to machine
@@ -88,7 +96,7 @@ func quoteShort(s string) string {
 // checkOutput records a mismatch between a command's shown and real output.
 // logged is what a server the tutorial started logged as errors meanwhile ("" when
 // nothing): the cause of a wrong answer, or a consequence of an earlier gap.
-func (ss *session) checkOutput(st step, rec loop.CommandRecord, output, logged string) {
+func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRecord, output, logged string) {
 	shown := st.command.Output
 	if shown == "" {
 		shown = st.expected
@@ -116,12 +124,122 @@ func (ss *session) checkOutput(st step, rec loop.CommandRecord, output, logged s
 		ss.consequence(ss.lastFailRoot, rec)
 		return
 	}
-	ss.addFinding(rec, loop.Finding{
+	f := loop.Finding{
 		Problem:  problem,
 		Fix:      fmt.Sprintf("update the output shown after line %d to what the command prints on a fresh system, or correct the steps before it", rec.Line),
 		Category: "failing check",
 		Severity: "medium",
-	}, output)
+	}
+	if status := httpError(output); status != "" {
+		if r, ok := ss.pageNotMade(rec.Command); ok {
+			// the page the request asks for is what a failed step was to write
+			ss.consequence(r, rec)
+			return
+		}
+		f.Category, f.Severity = "command failure", ""
+		if why, fix := ss.httpErrorCause(ctx, rec.Command, status); why != "" {
+			f.Problem += "; " + why
+			f.Fix = fix
+		}
+	}
+	ss.addFinding(rec, f, output)
+}
+
+// httpError is the error status of an HTTP answer a request printed ("403 Forbidden"),
+// "" when it printed none.
+func httpError(output string) string {
+	for _, re := range []*regexp.Regexp{reHTTPStatus, reHTMLStatus, rePyHTTPError} {
+		if m := re.FindStringSubmatch(output); m != nil && m[1] >= "400" {
+			return m[1] + " " + strings.TrimSpace(m[2])
+		}
+	}
+	return ""
+}
+
+var (
+	reHTTPStatus = regexp.MustCompile(`(?m)^HTTP/[\d.]+ ([1-5]\d\d) ?(.*)$`)
+	reHTMLStatus = regexp.MustCompile(`<title>\s*([45]\d\d) ([^<]+)</title>`)
+	// Python's http.server: "<p>Error code: 404</p>\n<p>Message: File not found.</p>"
+	rePyHTTPError = regexp.MustCompile(`Error code: ([45]\d\d)</p>\s*<p>Message: ([^<.]+)`)
+	reShebang    = regexp.MustCompile(`^#!\s*(\S+)(?:\s+(\S+))?`)
+	reURLPath    = regexp.MustCompile(`https?://[^/\s"']+(/[^?#\s"']*)`)
+)
+
+// pageNotMade is the root of a failed step that was to write the page a request asks for
+// (its file name, or index.html for a folder's URL).
+func (ss *session) pageNotMade(cmd string) (int, bool) {
+	m := reURLPath.FindStringSubmatch(cmd)
+	if m == nil {
+		return 0, false
+	}
+	names := []string{path.Base(m[1])}
+	if strings.HasSuffix(m[1], "/") {
+		names = []string{"index.html", "index.htm", "index.php"}
+	}
+	for p, r := range ss.taintPaths {
+		if slices.Contains(names, path.Base(p)) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// indexDirective: how a web server's own configuration names the file it serves for a
+// folder's URL (without it, a request for "/" is refused: 403 Forbidden).
+var indexDirective = map[string]string{"lighttpd": "index-file.names", "nginx": "index", "apache2": "DirectoryIndex", "httpd": "DirectoryIndex"}
+
+// httpErrorCause explains an HTTP error a request to a server the tutorial started got:
+// a script it wrote whose interpreter (its #! line) is missing, or a folder's URL that the
+// server's configuration gives no index file for.
+func (ss *session) httpErrorCause(ctx context.Context, cmd, status string) (string, string) {
+	m := reURLPath.FindStringSubmatch(cmd)
+	if m == nil {
+		return "", ""
+	}
+	urlPath := m[1]
+	if strings.HasPrefix(status, "5") {
+		for _, p := range slices.Sorted(maps.Keys(ss.written)) {
+			if path.Base(p) != path.Base(urlPath) {
+				continue
+			}
+			sb := reShebang.FindStringSubmatch(ss.written[p])
+			if sb == nil {
+				continue
+			}
+			interp := sb[1]
+			if path.Base(interp) == "env" && sb[2] != "" {
+				interp = sb[2]
+			}
+			if ss.task.Sandbox == nil {
+				continue
+			}
+			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "command -v " + shellQuote(interp) + " >/dev/null", Timeout: 10 * time.Second, User: ss.user})
+			if err != nil || r.ExitCode == 0 {
+				continue
+			}
+			alt := ""
+			if t := toolOf(path.Base(interp)); t.Debian != "" {
+				alt = " (" + t.Debian + ")"
+			}
+			if path.Base(interp) == "python" {
+				alt = " (Debian's is `python3`)"
+			}
+			return fmt.Sprintf("`%s`, which the server runs, starts with `%s`, and `%s` is not installed here%s", path.Base(p), strings.TrimSpace(sb[0]), path.Base(interp), alt),
+				fmt.Sprintf("make the first line of `%s` name an interpreter the reader has (`#!/usr/bin/env python3` for Python), or install `%s`", path.Base(p), path.Base(interp))
+		}
+	}
+	if strings.HasPrefix(status, "403") && strings.HasSuffix(urlPath, "/") {
+		for _, srv := range ss.servers {
+			if srv.root != -1 {
+				continue
+			}
+			if d, ok := indexDirective[path.Base(firstWord(srv.command))]; ok {
+				return fmt.Sprintf("the folder's URL is refused: the server's configuration (line %d starts it) names no index file, so it does not serve `index.html` for `%s`", srv.line, urlPath),
+					fmt.Sprintf("add `%s` naming `index.html` to the server's configuration, or request the file itself (`%sindex.html`)", d, urlPath)
+			}
+		}
+	}
+	return "", ""
 }
 
 // serverErrors is what the servers the tutorial left running logged since the last

@@ -18,6 +18,9 @@ var (
 	rePrereqPhrase  = regexp.MustCompile(`(?i)(you (?:must|need to|should|will need to) have|you(?:'ll| will)? need\b|make sure (?:that )?you have|ensure (?:that )?you have|verify that you have|requires?\b|required\b|you have installed|if you(?:'ve| have) installed|now that you(?:'ve| have) installed|an installation of|install(?:ed)? on your (?:machine|system|computer)|\[install [^\]]+\]|installation instructions|is not installed, follow|before installing)`)
 )
 
+// reInstallFirst: the prose tells the reader to install a named program themselves.
+var reInstallFirst = regexp.MustCompile("(?i)\\binstall(?:ed)?\\s+`([a-z][\\w.+-]*)`\\s+(?:from\\s+[^,.;)]+\\s+)?(?:first|yourself|separately|beforehand)\\b")
+
 // declared reads the prerequisites of a tutorial.
 func declared(t *tutorial.Tutorial) prereqs {
 	p := prereqs{}
@@ -32,6 +35,12 @@ func declared(t *tutorial.Tutorial) prereqs {
 				inSection = ln
 			} else if inSection > 0 {
 				inSection = 0
+			}
+		}
+		for _, m := range reInstallFirst.FindAllStringSubmatch(line, -1) {
+			// "(install `cloudflared` from Cloudflare first)": a tool the table may not know
+			if _, ok := p[toolOf(m[1]).Name]; !ok {
+				p[toolOf(m[1]).Name] = ln
 			}
 		}
 		if inSection == 0 && !rePrereqPhrase.MatchString(line) {

@@ -69,7 +69,7 @@ var (
 	// "Package: redis" lines: configuration, not commands
 	reKeyValue = regexp.MustCompile(`^\s*[A-Z][\w-]*:\s+\S`)
 	// imperative leads before untagged command blocks
-	reRunLead = regexp.MustCompile(`(?i)\b(run|type|enter|execute|issue|invoke|use the (?:following )?command|command|terminal|shell|prompt|install|start|(?:create|make) (?:a|the|your) (?:new )?(?:directory|folder|project)|(?:check|verify|confirm|make sure|test) that)\b`)
+	reRunLead = regexp.MustCompile(`(?i)\b(run|type|enter|execute|issue|invoke|use the (?:following )?command|command|terminal|shell|prompt|install|start|(?:create|make) (?:a|the|your) (?:new )?(?:` + "`[^`]+` " + `)?(?:directory|folder|project)|(?:check|verify|confirm|make sure|test) that)\b`)
 	// parents whose sub-sections are alternatives to each other
 	reMethodsHeading = regexp.MustCompile(`(?i)\b(methods?|options|alternatives|ways to|other ways|choose)\b`)
 	// sub-sections naming an alternative way to install

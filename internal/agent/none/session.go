@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
 )
 
 // sessionFile keeps the terminal session between commands inside the container:
@@ -28,7 +30,10 @@ var prelude = strings.Join([]string{
 	`if [ -f "$__smile_s.env" ]; then . "$__smile_s.env" >/dev/null 2>&1; fi`,
 	`if [ -f "$__smile_s.cwd" ]; then cd "$(cat "$__smile_s.cwd")" 2>/dev/null || true; fi`,
 	`if ! command -v sudo >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then sudo() { while [ "${1#-}" != "$1" ]; do shift; done; "$@"; }; fi`,
-	`__smile_save() { __smile_rc=$?; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_|SMILE_EXEC_ID)='; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; return $__smile_rc; }`,
+	`__smile_save() { __smile_rc=$?; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_|SMILE_EXEC_ID)='; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; __smile_mine; return $__smile_rc; }`,
+	// run as root for the learner's sudo (session.asRoot): the session stays theirs, and
+	// what a mixed line made in their folders is theirs
+	`__smile_mine() { [ -n "${__smile_owner:-}" ] || return 0; chown "$__smile_owner:" "$__smile_s.env" "$__smile_s.cwd" 2>/dev/null; [ -z "${__smile_fix:-}" ] || find ` + loop.WorkMount + ` "$HOME" -xdev -user 0 -cnewer "$__smile_s.stamp" -exec chown -h "$__smile_owner:" {} + 2>/dev/null; return 0; }`,
 	`trap __smile_save EXIT`,
 }, "; ") + "; "
 
@@ -44,10 +49,11 @@ func script(command string) string {
 }
 
 // backgroundScript starts a never-ending command (a server) in the background with its
-// output in logPath, waits up to grace seconds, and leaves it running when it is still
-// up: the exit status is then 0 and the output says so.
+// output in logPath (a fresh file: an earlier run, or a server started with sudo, may
+// have left one the learner cannot write), waits up to grace seconds, and leaves it
+// running when it is still up: the exit status is then 0 and the output says so.
 func backgroundScript(command, logPath string, grace int) string {
-	return prelude + noninteractive + fmt.Sprintf(`( %s
+	return prelude + noninteractive + fmt.Sprintf(`rm -f %s 2>/dev/null; ( %s
 ) > %s 2>&1 < /dev/null &
 __smile_pid=$!
 __smile_i=0
@@ -59,7 +65,7 @@ done
 cat %s
 echo "[smile-loop: still running after %ds; left running in the background as pid $__smile_pid, output in %s]"
 exit 0
-`, command, shellQuote(logPath), grace, shellQuote(logPath), shellQuote(logPath), grace, logPath)
+`, shellQuote(logPath), command, shellQuote(logPath), grace, shellQuote(logPath), shellQuote(logPath), grace, logPath)
 }
 
 // splitCwd removes the cwd marker from stderr and returns the directory.

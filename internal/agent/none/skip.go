@@ -26,6 +26,10 @@ var reCrontabEdit = regexp.MustCompile(`(?i)crontab -e\b|\b(?:to|in|into) (?:you
 // have a printer configured, send the copy to it:").
 var reOwnSetup = regexp.MustCompile(`(?i)^if you(?: have|'ve got|’ve got) (?:a|an|access to|your own)\b[^.]*:\s*$`)
 
+// reOtherMachine: a step for the machines of a lab, a course or a company ("On a lab
+// machine, copy the starter files:"), not the reader's own.
+var reOtherMachine = regexp.MustCompile(`(?i)^\s*on (?:a|the|any|one of the) (?:lab|school|university|campus|course|class|department|office|work|company|shared|cluster|login)(?: \w+)? (?:machines?|computers?|servers?|workstations?|hosts?|nodes?|pcs?)\b`)
+
 // skipWhy says why a whole block is not followed ("" when it is).
 func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock, lead string, followed map[string]string) string {
 	if windowsLangs[cb.Lang] {
@@ -49,6 +53,9 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	}
 	if m := reOSLead.FindStringSubmatch(last); m != nil && reOtherOS.MatchString(m[1]) && !reLinux.MatchString(m[1]) {
 		return "for another system (\"" + strings.TrimSpace(last) + "\")"
+	}
+	if reOtherMachine.MatchString(firstSentence(lead)) || reOtherMachine.MatchString(last) {
+		return "for readers on another machine (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if reOwnSetup.MatchString(last) {
 		return "optional: only for a reader with the setup it names (\"" + loop.Clip(last, 80) + "\")"

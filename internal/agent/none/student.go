@@ -95,15 +95,22 @@ type session struct {
 	written        map[string]string    // files written from the tutorial: path → content
 	substituted    bool                 // the failure just judged was replaced by a command that worked
 	segments       map[string][]segment // written file → the blocks that gave its lines
-	// user is who runs the tutorial: the image's non-root "learner" when it has one and
-	// its sudo works, as a newcomer is not root on their machine; "" for the image's
-	// default user
+	// user is who runs the tutorial: the image's non-root "learner" when it has one, as a
+	// newcomer is not root on their machine; "" for the image's default user
 	user string
-	home string // the user's home directory
+	// rootExec: the learner's sudo cannot elevate (smile-loop's own containers run with
+	// no-new-privileges), so a command that uses sudo or su, or one typed at root's
+	// prompt, runs through an exec as root instead: what the reader's sudo would do
+	rootExec   bool
+	home       string // the user's home directory
+	promptedAt int    // line of the last step that asked for a passphrase or password
 }
 
 // Learner is the non-root user the deterministic Student runs as when the image has it.
 const Learner = "learner"
+
+// rootUser is the exec user of a command the reader runs with sudo (rootExec).
+const rootUser = "root"
 
 // whoami picks the user the tutorial runs as and their home directory.
 func (ss *session) whoami(ctx context.Context) {
@@ -111,15 +118,90 @@ func (ss *session) whoami(ctx context.Context) {
 	if ss.task.Sandbox == nil {
 		return
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ \"$(id -u)\" = 0 ] && getent passwd " + Learner + " | cut -d: -f6", Timeout: 10 * time.Second})
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "getent passwd " + Learner + " | cut -d: -f6", Timeout: 10 * time.Second, User: rootUser})
 	if err != nil || r.ExitCode != 0 || strings.TrimSpace(r.Stdout) == "" {
 		return
 	}
-	// only when the learner's sudo works: a container started with no-new-privileges
-	// (smile-loop's own) cannot elevate through sudo, and a newcomer's sudo always does
-	if s, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "sudo -n true", Timeout: 10 * time.Second, User: Learner}); err == nil && s.ExitCode == 0 {
-		ss.user, ss.home = Learner, strings.TrimSpace(r.Stdout)
+	ss.user, ss.home = Learner, strings.TrimSpace(r.Stdout)
+	// a container started with no-new-privileges (smile-loop's own) cannot elevate
+	// through sudo, where a newcomer's sudo always does: sudo then goes through root
+	if s, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "sudo -n true", Timeout: 10 * time.Second, User: Learner}); err != nil || s.ExitCode != 0 {
+		ss.rootExec = true
 	}
+}
+
+// request is the exec request of one command of the tutorial (or of a fix) as the reader
+// runs it: as the learner, through root when it uses sudo or su and the learner's sudo
+// cannot elevate (rootExec), or in a root shell for root's prompt.
+func (ss *session) request(text string, root bool, timeout time.Duration) loop.ExecRequest {
+	if !ss.rootExec || !root && !reSudo.MatchString(text) {
+		if root && ss.user != "" {
+			text = "sudo -n bash -c " + shellQuote(text) // root's prompt: the reader is root for it
+		}
+		return loop.ExecRequest{Command: script(text), Timeout: timeout, User: ss.user}
+	}
+	return ss.asRoot(loop.ExecRequest{Command: script(text), Timeout: timeout}, !root && !sudoOnly(text))
+}
+
+// asRoot runs req as root in the learner's session (their HOME, USER and files): the
+// session files stay the learner's, and with mixed set (a line whose other commands run
+// without sudo: `./configure && make && sudo make install`) what it created as root
+// under the work directory or HOME is given back to the learner, as only the sudo part
+// would have made root's files.
+func (ss *session) asRoot(req loop.ExecRequest, mixed bool) loop.ExecRequest {
+	pre := "__smile_owner=" + ss.user + "; "
+	if mixed {
+		pre += "__smile_fix=1; touch " + sessionFile + ".stamp; "
+	}
+	req.Command = pre + req.Command
+	req.User = rootUser
+	req.Env = map[string]string{"HOME": ss.home, "USER": ss.user, "LOGNAME": ss.user}
+	return req
+}
+
+// setuidProgram is a program of the command that is setuid or setgid ("" when none).
+func (ss *session) setuidProgram(ctx context.Context, text string) string {
+	var words []string
+	for _, part := range splitList(text) {
+		if w := firstWord(part); reWord.MatchString(w) {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `for w in ` + strings.Join(words, " ") + `; do p=$(command -v "$w") && { [ -u "$p" ] || [ -g "$p" ]; } && { echo "$w"; break; }; done; true`, Timeout: 10 * time.Second, User: ss.user})
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(r.Stdout)
+}
+
+// reWord: a plain program name.
+var reWord = regexp.MustCompile(`^[\w][\w.+-]*$`)
+
+// reSudo: a command that elevates through sudo or su (or doas, pkexec).
+var reSudo = regexp.MustCompile(`(?:^|[\s;&|({` + "`" + `]|\$\()(?:sudo|su|doas|pkexec)(?:\s|$)`)
+
+// sudoOnly: every command of the line is run with sudo, or only prints or downloads
+// (`echo … | sudo tee /etc/…`, `curl … | sudo gpg --dearmor -o …`), so nothing it makes
+// outside sudo belongs to the learner.
+func sudoOnly(text string) bool {
+	for _, part := range splitList(text) {
+		w := ""
+		for _, f := range strings.Fields(part) {
+			if !strings.Contains(f, "=") || strings.HasPrefix(f, "=") {
+				w = strings.Trim(f, "(){}`")
+				break
+			}
+		}
+		switch w {
+		case "", "sudo", "su", "doas", "pkexec", "echo", "printf", "cat", "curl", "wget", "cd", "yes", "true":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // server is a command meant to keep running.
@@ -242,13 +324,9 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
 	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
 	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && (reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)))
-	text := cmd.Text
-	if st.root && ss.user != "" {
-		text = "sudo -n bash -c " + shellQuote(cmd.Text) // root's prompt: the reader is root for it
-	}
-	req := loop.ExecRequest{Command: script(text), Timeout: timeout, User: ss.user}
+	req := ss.request(cmd.Text, st.root, timeout)
 	if background {
-		req = ss.backgroundRequest(cmd.Text, timeout)
+		req = ss.backgroundRequest(cmd.Text, st.root, timeout)
 	}
 	start := time.Now()
 	r, err := ss.task.Sandbox.Exec(ctx, req)
@@ -259,7 +337,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		// a server the heuristics did not know: it said it is serving, so start it again
 		// in the background instead of reporting a timeout
 		background = true
-		if r, err = ss.task.Sandbox.Exec(ctx, ss.backgroundRequest(cmd.Text, timeout)); err != nil {
+		if r, err = ss.task.Sandbox.Exec(ctx, ss.backgroundRequest(cmd.Text, st.root, timeout)); err != nil {
 			return fmt.Errorf("run line %d in the background: %w", cmd.StartLine, err)
 		}
 	}
@@ -267,9 +345,17 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		// `… | head -n 3`: with pipefail the writer's broken pipe fails the line, which a
 		// reader's shell (no pipefail) never shows; run it as they would (a program that
 		// is missing, 127, or cannot run, 126, fails for them too)
-		if r2, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script("set +o pipefail; " + cmd.Text), Timeout: timeout, User: ss.user}); err == nil && r2.ExitCode == 0 && !r2.TimedOut {
+		if r2, err := ss.task.Sandbox.Exec(ctx, ss.request("set +o pipefail; "+cmd.Text, st.root, timeout)); err == nil && r2.ExitCode == 0 && !r2.TimedOut {
 			r = r2
 			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "failed only under pipefail (the reader of the pipe stops early); run without it"})
+		}
+	}
+	if r.ExitCode != 0 && !r.TimedOut && req.User != rootUser && ss.rootExec && reNeedsRoot.MatchString(r.Stdout+r.Stderr) && ss.setuidProgram(ctx, cmd.Text) != "" {
+		// crontab, fusermount, passwd…: setuid or setgid programs, which no-new-privileges
+		// keeps from their rights; on the reader's machine they have them
+		if r2, err := ss.task.Sandbox.Exec(ctx, ss.asRoot(req, !st.root && !sudoOnly(cmd.Text))); err == nil {
+			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: fmt.Sprintf("`%s` needs its setuid or setgid rights, which the sandbox withholds: run through root", ss.setuidProgram(ctx, cmd.Text))})
+			r = r2
 		}
 	}
 	stderr, cwd := splitCwd(r.Stderr)
@@ -277,6 +363,9 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		ss.cwd = cwd
 	}
 	output := combine(r.Stdout, stderr)
+	if rePassPrompt.MatchString(output) {
+		ss.promptedAt = cmd.StartLine
+	}
 	rec := loop.CommandRecord{
 		Iteration:  ss.task.Iteration,
 		Step:       section(ss.task.Tutorial, cmd.StartLine),
@@ -318,7 +407,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		}
 		ss.clearTaint(cmd.Text)
 		if !rec.Background {
-			ss.checkOutput(st, rec, output, logged) // lastRun is still the step before this one
+			ss.checkOutput(ctx, st, rec, output, logged) // lastRun is still the step before this one
 		}
 		ss.lastRun = i
 		return nil
@@ -362,11 +451,11 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		wentOn()
 		return nil
 	}
-	fix := ss.recoveryFix(nf, rec, output)
-	if len(fix) == 0 || background || ss.noVerify {
+	fix, replace := ss.recoveryFix(nf, rec, output)
+	if len(fix) == 0 && replace == "" || ss.noVerify {
 		return nil
 	}
-	ok, rerun := ss.recoverOr(ctx, st, fix)
+	ok, rerun := ss.recoverStep(ctx, st, fix, replace, background)
 	var out2 string
 	if !ok {
 		if rerun == nil {
@@ -410,18 +499,24 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 // concrete fix of the finding just recorded (an install, a chmod, a mkdir, a cd, a Git
 // identity) or, for a failure folded into an earlier one, the fix its own output names.
 // Nil when there is none.
-func (ss *session) recoveryFix(nf int, rec loop.CommandRecord, output string) []string {
+// A fix that replaces the step (run it with sudo) is its new text, run in its place.
+func (ss *session) recoveryFix(nf int, rec loop.CommandRecord, output string) ([]string, string) {
 	if len(ss.res.Findings) > nf {
 		f := ss.res.Findings[nf]
-		if f.Edit != nil && len(f.Edit.InsertBefore) > 0 && !f.Environment {
-			return localIdentity(f.Edit.InsertBefore)
+		switch {
+		case f.Edit == nil || f.Environment:
+			// an environment finding is the run's set-up to change (smile.json's setup), not the reader's
+		case len(f.Edit.InsertBefore) > 0:
+			return localIdentity(f.Edit.InsertBefore), ""
+		case f.Edit.Replace != "" && !strings.Contains(rec.Command, "\n"):
+			return nil, f.Edit.Replace
 		}
-		return nil // an environment finding is the run's set-up to change (smile.json's setup), not the reader's
+		return nil, ""
 	}
 	if _, e := failureFix(rec, output); e != nil && len(ss.roots) > 0 && ss.failRoot >= 0 && ss.roots[ss.failRoot].finding >= 0 {
-		return localIdentity(e.InsertBefore)
+		return localIdentity(e.InsertBefore), ""
 	}
-	return nil
+	return nil, ""
 }
 
 // localIdentity sets a Git identity for the repository at hand only: the reader's
@@ -443,9 +538,24 @@ func (ss *session) recover(ctx context.Context, st step, fix []string) bool {
 // recoverOr is recover that also gives the step's new result when the fix itself worked
 // but the step then failed (nil when the fix failed or the step worked).
 func (ss *session) recoverOr(ctx context.Context, st step, fix []string) (bool, *loop.ExecResult) {
-	for k, c := range append(append([]string(nil), fix...), st.command.Text) {
-		timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, c)
-		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script(c), Timeout: timeout, User: ss.user})
+	return ss.recoverStep(ctx, st, fix, "", false)
+}
+
+// recoverStep is recoverOr with the step's text replaced (replace, when not "") and, for a
+// server (background), the step started again in the background.
+func (ss *session) recoverStep(ctx context.Context, st step, fix []string, replace string, background bool) (bool, *loop.ExecResult) {
+	text := firstNonEmpty(replace, st.command.Text)
+	for k, c := range append(append([]string(nil), fix...), text) {
+		req := ss.request(c, k == len(fix) && st.root, stepTimeout(ss.task.Behavior.TimeoutSeconds, c))
+		if k == len(fix) && background {
+			req = ss.backgroundRequest(c, st.root, stepTimeout(ss.task.Behavior.TimeoutSeconds, c))
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, req)
+		if k == len(fix) && background && err == nil && r.ExitCode == 0 && !r.TimedOut && len(ss.servers) > 0 {
+			// the server is up now: requests go to it
+			srv := &ss.servers[len(ss.servers)-1]
+			srv.root, srv.log, srv.seen, srv.command = -1, fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg), 0, c
+		}
 		if err == nil && k == len(fix) && (r.ExitCode != 0 || r.TimedOut) {
 			if _, cwd := splitCwd(r.Stderr); cwd != "" {
 				ss.cwd = cwd
@@ -458,6 +568,9 @@ func (ss *session) recoverOr(ctx context.Context, st step, fix []string) (bool, 
 		if _, cwd := splitCwd(r.Stderr); cwd != "" {
 			ss.cwd = cwd
 		}
+		if k == len(fix) && rePassPrompt.MatchString(r.Stdout+r.Stderr) {
+			ss.promptedAt = st.line
+		}
 	}
 	ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line,
 		Reason: fmt.Sprintf("went on after applying the fix (`%s`): the step then worked", strings.Join(fix, "; "))})
@@ -467,7 +580,7 @@ func (ss *session) recoverOr(ctx context.Context, st step, fix []string) (bool, 
 // substitute runs cmd in place of the failed step (the package Debian has, where the
 // tutorial names one it does not); true when it works, and the reader goes on from there.
 func (ss *session) substitute(ctx context.Context, st step, cmd string) bool {
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script(cmd), Timeout: stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd), User: ss.user})
+	r, err := ss.task.Sandbox.Exec(ctx, ss.request(cmd, st.root, stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd)))
 	if err != nil || r.ExitCode != 0 || r.TimedOut {
 		return false
 	}
@@ -486,10 +599,17 @@ var sessionBuiltin = map[string]bool{"export": true, "cd": true, "source": true,
 
 var reKeepsRunning = regexp.MustCompile(`(?i)keeps? running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)(?:[^\w ]|$| (?:on|by|until|unless|and|but|so)\b)|leave it running`)
 
-func (ss *session) backgroundRequest(command string, timeout time.Duration) loop.ExecRequest {
+func (ss *session) backgroundRequest(command string, root bool, timeout time.Duration) loop.ExecRequest {
 	ss.bg++
 	logPath := fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg)
-	return loop.ExecRequest{Command: backgroundScript(command, logPath, int(max(ss.grace/time.Second, 1))), Timeout: timeout + ss.grace, User: ss.user}
+	req := loop.ExecRequest{Command: backgroundScript(command, logPath, int(max(ss.grace/time.Second, 1))), Timeout: timeout + ss.grace, User: ss.user}
+	if ss.rootExec && (root || reSudo.MatchString(command)) {
+		return ss.asRoot(req, !root && !sudoOnly(command))
+	}
+	if root && ss.user != "" {
+		req.Command = backgroundScript("sudo -n bash -c "+shellQuote(command), logPath, int(max(ss.grace/time.Second, 1)))
+	}
+	return req
 }
 
 // clearTaint: a step that worked produced what it names, whatever failed before.

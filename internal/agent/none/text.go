@@ -61,7 +61,7 @@ var (
 
 // reNoise: lines package managers print on every run that say nothing about a failure.
 // reSummaryError: a tool's closing line that only says the real error came before it.
-var reSummaryError = regexp.MustCompile(`(?i)^error: failed to push some refs|error is not recoverable: exiting now|^traceback \(most recent call last\)|^fatal: the remote end hung up|^aborting\.?$|^error: could not compile|^make: \*\*\* .*error \d+|^npm err! a complete log|^\(?warnings? treated as errors?\b`)
+var reSummaryError = regexp.MustCompile(`(?i)^error: failed to push some refs|error is not recoverable: exiting now|^traceback \(most recent call last\)|^fatal: the remote end hung up|^aborting\.?$|^error: could not compile|^make: \*\*\* .*error \d+|^npm err! a complete log|^\(?warnings? treated as errors?\b|^\d+ (?:errors?|warnings?)$`)
 
 var reNoise = regexp.MustCompile(`^(?:debconf: |dpkg-preconfigure: |WARNING: apt does not have a stable CLI|\(Reading database|Reading package lists|Building dependency tree|Reading state information|Try '[\w.+-]+ --help'|(?:Run|See|Try) '[\w.+ -]+ (?:--help|-h|help)' for)`)
 
@@ -69,6 +69,15 @@ var reNoise = regexp.MustCompile(`^(?:debconf: |dpkg-preconfigure: |WARNING: apt
 // like an error, else the last line that is not a progress meter.
 func keyLine(output string) string {
 	lines := strings.Split(strings.TrimSpace(output), "\n")
+	if strings.Contains(output, "Traceback (most recent call last)") {
+		// a Python traceback ends in the exception that says what failed, whatever the
+		// program prints after it (borg's platform report: "Linux: Unknown Linux")
+		for i := len(lines) - 1; i >= 0; i-- {
+			if l := strings.TrimSpace(lines[i]); reRaised.MatchString(l) {
+				return loop.Clip(l, 240)
+			}
+		}
+	}
 	for _, summary := range []bool{false, true} {
 		for i := len(lines) - 1; i >= 0; i-- {
 			l := strings.TrimSpace(lines[i])

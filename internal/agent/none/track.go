@@ -22,6 +22,12 @@ var (
 	rePipeSh   = regexp.MustCompile(`(https?://\S+)\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da)?sh\b`)
 )
 
+// reOutDirFlag: an option whose value is the folder a program writes its output into.
+var reOutDirFlag = regexp.MustCompile(`^(?:--out-?dir|--output-dir(?:ectory)?|--destination-dir)$`)
+
+// compilers whose -d names the folder the compiled classes go to (javac -d classes).
+var compilers = map[string]bool{"javac": true, "kotlinc": true, "scalac": true, "groovyc": true}
+
 // predict reads what a command line produces.
 func predict(cmd string) products {
 	var p products
@@ -64,6 +70,18 @@ func predict(cmd string) products {
 				// a virtual environment's own python and pip
 				p.tools = append(p.tools, "python", "pip", "pip3")
 			}
+		case "jar":
+			// jar cfm app.jar manifest.txt …: the archive is the argument of f
+			if len(args) >= 2 && strings.Contains(args[0], "c") {
+				flags := strings.TrimPrefix(args[0], "-")
+				if f := strings.IndexByte(flags, 'f'); f >= 0 {
+					if m := strings.IndexByte(flags, 'm'); m >= 0 && m < f && len(args) >= 3 {
+						p.paths = append(p.paths, args[2])
+					} else {
+						p.paths = append(p.paths, args[1])
+					}
+				}
+			}
 		case "python", "python3":
 			if len(args) >= 3 && args[0] == "-m" && (args[1] == "venv" || args[1] == "virtualenv") {
 				p.paths = append(p.paths, positional(args[2:])...)
@@ -71,7 +89,7 @@ func predict(cmd string) products {
 		}
 		// any command's -o/--output FILE and > FILE
 		for i, a := range fields {
-			if (a == "-o" || a == "--output" || a == ">" || a == ">>") && i+1 < len(fields) && w != "curl" && w != "wget" {
+			if (a == "-o" || a == "--output" || a == ">" || a == ">>" || reOutDirFlag.MatchString(a) || a == "-d" && compilers[w]) && i+1 < len(fields) && w != "curl" && w != "wget" {
 				p.paths = append(p.paths, strings.Trim(fields[i+1], `"'`))
 			}
 		}
