@@ -161,8 +161,8 @@ var (
 	reHTMLStatus = regexp.MustCompile(`<title>\s*([45]\d\d) ([^<]+)</title>`)
 	// Python's http.server: "<p>Error code: 404</p>\n<p>Message: File not found.</p>"
 	rePyHTTPError = regexp.MustCompile(`Error code: ([45]\d\d)</p>\s*<p>Message: ([^<.]+)`)
-	reShebang    = regexp.MustCompile(`^#!\s*(\S+)(?:\s+(\S+))?`)
-	reURLPath    = regexp.MustCompile(`https?://[^/\s"']+(/[^?#\s"']*)`)
+	reShebang     = regexp.MustCompile(`^#!\s*(\S+)(?:\s+(\S+))?`)
+	reURLPath     = regexp.MustCompile(`https?://[^/\s"']+(/[^?#\s"']*)`)
 )
 
 // pageNotMade is the root of a failed step that was to write the page a request asks for
