@@ -8,6 +8,7 @@ import (
 
 	"github.com/smile-loop/smile-loop/internal/config"
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/tutorial"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -830,4 +831,21 @@ func TestStepsForAnotherMachine(t *testing.T) {
 func TestHeredocTextIsNoPlaceholder(t *testing.T) {
 	assert.Equal(t, "", placeholder("cat > /var/www/hello/index.html <<'EOF'\n<!doctype html>\n<title>Hello</title>\nEOF"))
 	assert.Equal(t, "<your-name>", placeholder("git config user.name <your-name> && cat > x <<EOF\nhi\nEOF"))
+}
+
+func TestKeyLineOfAnAnsibleRun(t *testing.T) {
+	out := "TASK [Write the welcome note] ***\nfatal: [localhost]: FAILED! => {\"changed\": false, \"msg\": \"Could not find or access 'welcome.txt.j2'\"}\n\nPLAY RECAP ***\nlocalhost                  : ok=3    changed=2    unreachable=0    failed=1    skipped=0\n"
+	assert.Contains(t, keyLine(out), "Could not find or access 'welcome.txt.j2'")
+	assert.True(t, reNoNewPrivs.MatchString(`"module_stderr": "sudo: The \"no new privileges\" flag is set, which prevents sudo`))
+	assert.True(t, reNoNewPrivs.MatchString(`sudo: The "no new privileges" flag is set, which prevents sudo from running as root.`))
+}
+
+func TestCommandLinesOfAnUntaggedBlock(t *testing.T) {
+	cb := func(c string) tutorial.CodeBlock { return tutorial.CodeBlock{Content: c} }
+	assert.True(t, commandLines(cb("mosquitto_passwd -c -b /etc/mosquitto/passwd alice s3cret-pass")))
+	assert.True(t, commandLines(cb("sudo certbot certonly --standalone -d example.org")))
+	assert.False(t, commandLines(cb("listener 1883\nallow_anonymous false\npassword_file /etc/mosquitto/passwd")))
+	assert.False(t, commandLines(cb("server.port = 8080\nserver.bind = \"127.0.0.1\"")))
+	assert.False(t, commandLines(cb("name: ci\non: push")))
+	assert.False(t, commandLines(cb("The output -- as you see -- differs")))
 }

@@ -136,6 +136,9 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool)
 	switch {
 	case (reRunLead.MatchString(lead) || onlyInstalls(cb)) && looksLikeShell(cb, programs):
 	case strings.HasSuffix(strings.TrimSpace(lead), ":") && runsNamedProgram(cb, programs) && looksLikeShell(cb, programs):
+	case strings.HasSuffix(strings.TrimSpace(lead), ":") && commandLines(cb):
+		// "Create a password file with a user `alice`:" over
+		// `mosquitto_passwd -c -b /etc/mosquitto/passwd alice s3cret`: a program with options
 	case writesWithShell(cb) && looksLikeShell(cb, programs):
 		// "Create a manifest file:" over `printf '…' > manifest.txt` or `cat > x <<'EOF'`:
 		// the command creates it
@@ -214,6 +217,27 @@ func looksLikeShell(cb tutorial.CodeBlock, programs map[string]bool) bool {
 		}
 		n++
 		if w := firstWord(t); !knownCommands[w] && !strings.HasPrefix(w, "./") && !(programs[w] && len(strings.Fields(t)) > 1) {
+			return false
+		}
+	}
+	return n > 0
+}
+
+// reOptionCommand: a command line: a program's name, then arguments with an option among
+// them (`mosquitto_passwd -c -b /etc/mosquitto/passwd alice pw`).
+var reOptionCommand = regexp.MustCompile(`^(?:sudo\s+)?[a-z][\w.+-]*(?:\s+[^\s=:]\S*)*?\s+--?[a-zA-Z][\w-]*(?:\s+\S+)*$`)
+
+// commandLines: every line of the block (at most three) reads as a command line with an
+// option, and none as a setting (`key = value`, `key: value`).
+func commandLines(cb tutorial.CodeBlock) bool {
+	n := 0
+	for _, l := range strings.Split(cb.Content, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			continue
+		}
+		n++
+		if n > 3 || !reOptionCommand.MatchString(t) || strings.Contains(strings.Fields(t)[0], ":") {
 			return false
 		}
 	}

@@ -159,6 +159,10 @@ func (ss *session) asRoot(req loop.ExecRequest, mixed bool) loop.ExecRequest {
 	return req
 }
 
+// reNoNewPrivs is what sudo says when no-new-privileges stops it (quoted as is, or inside
+// a JSON string by the program that ran it: Ansible).
+var reNoNewPrivs = regexp.MustCompile(`no new privileges\\?" flag is set`)
+
 // setuidProgram is a program of the command that is setuid or setgid ("" when none).
 func (ss *session) setuidProgram(ctx context.Context, text string) string {
 	var words []string
@@ -350,12 +354,24 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "failed only under pipefail (the reader of the pipe stops early); run without it"})
 		}
 	}
-	if r.ExitCode != 0 && !r.TimedOut && req.User != rootUser && ss.rootExec && reNeedsRoot.MatchString(r.Stdout+r.Stderr) && ss.setuidProgram(ctx, cmd.Text) != "" {
-		// crontab, fusermount, passwd…: setuid or setgid programs, which no-new-privileges
-		// keeps from their rights; on the reader's machine they have them
-		if r2, err := ss.task.Sandbox.Exec(ctx, ss.asRoot(req, !st.root && !sudoOnly(cmd.Text))); err == nil {
-			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: fmt.Sprintf("`%s` needs its setuid or setgid rights, which the sandbox withholds: run through root", ss.setuidProgram(ctx, cmd.Text))})
-			r = r2
+	if r.ExitCode != 0 && !r.TimedOut && req.User != rootUser && ss.rootExec {
+		why := ""
+		switch {
+		case reNoNewPrivs.MatchString(r.Stdout + r.Stderr):
+			// a program that calls sudo itself (Ansible's become, an install script)
+			why = "calls sudo itself, which the sandbox's no-new-privileges stops"
+		case reNeedsRoot.MatchString(r.Stdout + r.Stderr):
+			// crontab, fusermount, passwd…: setuid or setgid programs, which
+			// no-new-privileges keeps from their rights; on the reader's machine they have them
+			if p := ss.setuidProgram(ctx, cmd.Text); p != "" {
+				why = "`" + p + "` needs its setuid or setgid rights, which the sandbox withholds"
+			}
+		}
+		if why != "" {
+			if r2, err := ss.task.Sandbox.Exec(ctx, ss.asRoot(req, !st.root && !sudoOnly(cmd.Text))); err == nil {
+				ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: why + ": run through root, as the reader's sudo would"})
+				r = r2
+			}
 		}
 	}
 	stderr, cwd := splitCwd(r.Stderr)
