@@ -849,3 +849,18 @@ func TestCommandLinesOfAnUntaggedBlock(t *testing.T) {
 	assert.False(t, commandLines(cb("name: ci\non: push")))
 	assert.False(t, commandLines(cb("The output -- as you see -- differs")))
 }
+
+func TestMergeTargetOfAFunctionMadeToLookLikeThis(t *testing.T) {
+	cb := tutorial.CodeBlock{Lang: "elixir", Content: "  def project do\n    []\n  end\n"}
+	assert.Equal(t, "mix.exs", mergeTarget(cb, "Open `mix.exs` and make the `project/0` function look like this:"))
+}
+
+func TestMergeFragmentOfAnElixirFunction(t *testing.T) {
+	old := "defmodule WordFreq.MixProject do\n  use Mix.Project\n\n  def project do\n    [\n      app: :word_freq,\n      deps: deps()\n    ]\n  end\n\n  def application do\n    []\n  end\nend\n"
+	frag := "  def project do\n    [\n      app: :word_freq,\n      escript: [main_module: WordFreq.CLI],\n      deps: deps()\n    ]\n  end\n"
+	merged, _, ok := mergeFragment(old, frag)
+	require.True(t, ok)
+	assert.Contains(t, merged, "escript: [main_module: WordFreq.CLI]")
+	assert.Equal(t, 1, strings.Count(merged, "def project do"))
+	assert.Contains(t, merged, "def application do")
+}

@@ -362,6 +362,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		f.Category = "missing step"
 	}
 	if f.Edit == nil {
+		if dir, at := ss.projectBelow(ctx, rec, output); dir != "" {
+			// `mix new word_freq`, then `mix compile` in the folder above it
+			f.Problem += fmt.Sprintf("; the project `%s` that line %d generated is one folder down, and the tutorial never says `cd %s`", dir, at, dir)
+			f.Fix = fmt.Sprintf("add `cd %s` before line %d", dir, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
 		if script := ss.unexecutable(ctx, rec.Command, output); script != "" {
 			// a script the tutorial wrote runs through another program (a test runner, a
 			// package builder) that needs it executable
@@ -516,6 +525,37 @@ func (ss *session) notOwned(ctx context.Context, rec loop.CommandRecord, output 
 		}
 	}
 	return m[1], dir, owner, 0
+}
+
+// reNoProject: a tool that finds no project (or its file) where it runs.
+var reNoProject = regexp.MustCompile(`(?i)could not find|cannot find|not found|no such file|does not exist|no .{0,30}(?:project|manifest|package)|not (?:a|in a) .{0,20}(?:project|repository|workspace)`)
+
+// projectBelow is the project folder a recent step generated (`mix new word_freq`,
+// `cargo new app`) in the session's folder when a command fails there as if the project
+// were missing, and the line that generated it.
+func (ss *session) projectBelow(ctx context.Context, rec loop.CommandRecord, output string) (string, int) {
+	if cdTarget(rec.Command) != "" || !reNoProject.MatchString(keyLine(output)) || ss.task.Sandbox == nil {
+		return "", 0
+	}
+	seen := 0
+	for i := len(ss.steps) - 1; i >= 0 && seen < 8; i-- {
+		st := ss.steps[i]
+		if st.kind != runStep || st.line >= rec.Line {
+			continue
+		}
+		seen++
+		for _, part := range splitList(st.command.Text) {
+			m := reScaffold.FindStringSubmatch(strings.Join(strings.Fields(part)[min(1, len(strings.Fields(part))):], " "))
+			if m == nil || strings.HasPrefix(m[1], "-") || strings.Contains(m[1], "/") {
+				continue
+			}
+			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ -d " + shellQuote(m[1]) + " ]", Timeout: 10 * time.Second, User: ss.user})
+			if err == nil && r.ExitCode == 0 {
+				return m[1], st.line
+			}
+		}
+	}
+	return "", 0
 }
 
 // madeBySudoFix is the root of a gap whose fix ran a step with sudo that names dir
@@ -1312,7 +1352,7 @@ func (ss *session) offLoadPath(output string) (file, dir, env string) {
 }
 
 // reTooNew: a program refusing an option, subcommand or function it does not have.
-var reTooNew = regexp.MustCompile(`(?i)\bunknown (?:flag|option|command|subcommand|shorthand flag|argument|switch)\b|\bunrecognized (?:option|arguments?|command)\b|\binvalid choice\b|\bno such (?:option|subcommand)\b|Call to undefined function|could not find function|has no attribute|undefined method|is not a [\w-]+ command|unexpected argument`)
+var reTooNew = regexp.MustCompile(`(?i)\bunknown (?:flag|option|command|subcommand|shorthand flag|argument|switch)\b|\bunrecognized (?:option|arguments?|command)\b|\binvalid choice\b|\bno such (?:option|subcommand)\b|Call to undefined function|could not find function|has no attribute|undefined method|is not a [\w-]+ command|unexpected argument|\bsupports only\b|\bonly supports\b|\brequires? (?:a )?newer\b|\bis too old\b|\bminimum (?:required )?version\b`)
 
 // olderVersion: the failed command (or the server it talked to) refused something
 // newer than the program the image has, which comes from a Debian package: the

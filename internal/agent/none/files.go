@@ -586,6 +586,9 @@ func mergeFragment(old, frag string) (merged string, at int, ok bool) {
 // statementEnd is the index of the last line of the statement that starts lines[0]:
 // where the brackets it opens close, or the last line indented under a line ending in
 // ':' (0 for a one-line statement).
+// reDoBlock: a line that opens a block closed by a line `end` at its indentation.
+var reDoBlock = regexp.MustCompile(`(?:\bdo(?:\s*\|[^|]*\|)?|\bthen|^(?:def|class|module|function|local function)\b.*[^,;])$`)
+
 func statementEnd(lines []string) int {
 	depth := 0
 	for i, l := range lines {
@@ -594,7 +597,8 @@ func statementEnd(lines []string) int {
 			return i
 		}
 		if i == 0 && depth <= 0 {
-			if !strings.HasSuffix(strings.TrimSpace(l), ":") {
+			block := reDoBlock.MatchString(strings.TrimSpace(l)) // Ruby, Elixir, Lua: `def x do` … `end`
+			if !strings.HasSuffix(strings.TrimSpace(l), ":") && !block {
 				return 0
 			}
 			in := indentOf(l)
@@ -604,6 +608,9 @@ func statementEnd(lines []string) int {
 					continue
 				}
 				if indentOf(lines[j]) <= in {
+					if block && strings.TrimSpace(lines[j]) == "end" {
+						end = j
+					}
 					break
 				}
 				end = j

@@ -370,7 +370,10 @@ func mystDirective(info string) string {
 }
 
 // reLooksLike: the block shows how (part of) a file should read after an edit.
-var reLooksLike = regexp.MustCompile(`(?i)\b(?:so (?:that )?it (?:now )?(?:looks|reads) like|(?:should|will) now (?:look|read) like|(?:should|to) look like|looks like this now)\b[^.]*:\s*$`)
+var reLooksLike = regexp.MustCompile(`(?i)\b(?:so (?:that )?it (?:now )?(?:looks|reads) like|(?:should|will) now (?:look|read) like|(?:should|to) look like|looks like this now|make\b[^.]{0,60}\blook like)\b[^.]*:\s*$`)
+
+// reArity: a function named with its arity (`project/0`, `main/1`), not a path.
+var reArity = regexp.MustCompile(`^[\w?!]+/\d+$`)
 
 // mergeTarget is the file a block that is not shell shows part of, edited: the lead's
 // last sentence names one file and says the block is how it should look.
@@ -381,7 +384,7 @@ func mergeTarget(cb tutorial.CodeBlock, lead string) string {
 	}
 	var files []string
 	for _, m := range rePathTick.FindAllStringSubmatch(last, -1) {
-		if looksLikePath(m[1]) && !slices.Contains(files, m[1]) {
+		if looksLikePath(m[1]) && !reArity.MatchString(m[1]) && !slices.Contains(files, m[1]) {
 			files = append(files, m[1])
 		}
 	}
