@@ -409,6 +409,8 @@ func language(info string) string {
 var shellLangs = map[string]bool{
 	"bash": true, "sh": true, "shell": true, "zsh": true, "ksh": true,
 	"console": true, "shell-session": true, "shellsession": true, "sh-session": true, "terminal": true,
+	// DigitalOcean's community tutorials: `command` for the user's shell, `super_user` for root's
+	"command": true, "super_user": true,
 }
 
 var consoleLangs = map[string]bool{

@@ -131,6 +131,8 @@ func TestLanguageAndShellDetection(t *testing.T) {
 		{"console", "console", true, true},
 		{"shell-session", "shell-session", true, true},
 		{"terminal", "terminal", true, true},
+		{"command", "command", true, false},
+		{"super_user", "super_user", true, false},
 		{`bash title="install.sh"`, "bash", true, false},
 		{"{.bash}", "bash", true, false},
 		{"bash{1,3}", "bash", true, false},

@@ -864,3 +864,27 @@ func TestMergeFragmentOfAnElixirFunction(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(merged, "def project do"))
 	assert.Contains(t, merged, "def application do")
 }
+
+// DigitalOcean's conventions: `command` fences are commands, a `[label path]` first line
+// names the block's file; a folder made elsewhere (`mkdir -p ~/site/web1`) then used by a
+// relative path gets `cd` as its fix; "Leave it running." under a command starts it in
+// the background; an echo writing a page is no output block, whatever the lead's verb.
+func TestDigitalOceanBlocksAndAFolderMadeElsewhere(t *testing.T) {
+	t.Parallel()
+	md := "# Site\n\n```command\nmkdir -p ~/site/web1\n```\n\nGive the backend a page that says who answered:\n\n```command\necho hi > web1/index.html\n```\n\n" + // 1-12
+		"Add the following configuration:\n\n```\n[label ~/site/app.conf]\nport 8123\n```\n\n" + // 13-19
+		"```command\ncd ~/site\npython3 -c \"import http.server as h; p=int(open('app.conf').read().split()[1]); h.HTTPServer(('127.0.0.1', p), h.SimpleHTTPRequestHandler).serve_forever()\"\n```\n\n" + // 20-24
+		"Leave it running. In a second terminal:\n\n```command\ncurl -s http://127.0.0.1:8123/app.conf\n```\n" // 25-29
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 10, f.Line)
+	assert.Contains(t, f.Fix, "add `cd ~/site` before line 10")
+	require.NotNil(t, f.FixVerified)
+	assert.True(t, *f.FixVerified, f.FixEvidence)
+	var served bool
+	for _, c := range res.Commands {
+		served = served || c.Line == 28 && c.ExitCode == 0 && strings.Contains(c.Output, "port 8123")
+	}
+	assert.True(t, served, "the server runs in the background and serves the labelled file: %+v", res.Commands)
+}

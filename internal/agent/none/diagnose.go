@@ -362,6 +362,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		f.Category = "missing step"
 	}
 	if f.Edit == nil {
+		if dir, at := ss.dirMadeElsewhere(rec, output); dir != "" {
+			// `mkdir -p ~/lb/web1`, then `echo … > web1/index.html` from elsewhere
+			f.Problem += fmt.Sprintf("; line %d made that folder in `%s`, and no step changes into it", at, dir)
+			f.Fix = fmt.Sprintf("add `cd %s` before line %d", dir, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
 		if dir, at := ss.projectBelow(ctx, rec, output); dir != "" {
 			// `mix new word_freq`, then `mix compile` in the folder above it
 			f.Problem += fmt.Sprintf("; the project `%s` that line %d generated is one folder down, and the tutorial never says `cd %s`", dir, at, dir)
@@ -525,6 +534,36 @@ func (ss *session) notOwned(ctx context.Context, rec loop.CommandRecord, output 
 		}
 	}
 	return m[1], dir, owner, 0
+}
+
+// dirMadeElsewhere is the folder (as the tutorial wrote it: `~/lb`) in which an earlier
+// step made the folder that a relative path of the failed command starts with, when the
+// session is somewhere else, and that step's line.
+func (ss *session) dirMadeElsewhere(rec loop.CommandRecord, output string) (string, int) {
+	if !reNotThere.MatchString(keyLine(output)) {
+		return "", 0
+	}
+	var firsts []string
+	for _, part := range splitList(rec.Command) {
+		for _, tok := range strings.Fields(part)[1:] {
+			tok = strings.Trim(strings.TrimLeft(tok, "<>"), `"'`)
+			if strings.Contains(tok, "/") && !strings.HasPrefix(tok, "/") && !strings.HasPrefix(tok, "~") && !strings.HasPrefix(tok, "-") && !strings.HasPrefix(tok, ".") && !strings.HasPrefix(tok, "$") {
+				firsts = append(firsts, strings.SplitN(tok, "/", 2)[0])
+			}
+		}
+	}
+	for i := len(ss.steps) - 1; i >= 0 && len(firsts) > 0; i-- {
+		st := ss.steps[i]
+		if st.kind != runStep || st.line >= rec.Line {
+			continue
+		}
+		for _, p := range predict(st.command.Text).paths {
+			if (strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "/")) && slices.Contains(firsts, path.Base(p)) && ss.abs(path.Dir(p)) != ss.cwd {
+				return path.Dir(p), st.line
+			}
+		}
+	}
+	return "", 0
 }
 
 // reNoProject: a tool that finds no project (or its file) where it runs.

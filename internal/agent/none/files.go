@@ -586,6 +586,17 @@ func mergeFragment(old, frag string) (merged string, at int, ok bool) {
 // statementEnd is the index of the last line of the statement that starts lines[0]:
 // where the brackets it opens close, or the last line indented under a line ending in
 // ':' (0 for a one-line statement).
+// indentedBelow: the first line heads a section whose other lines are indented under it
+// (HAProxy's `global` and its settings).
+func indentedBelow(lines []string) bool {
+	for _, l := range lines[1:] {
+		if strings.TrimSpace(l) != "" {
+			return indentOf(l) > indentOf(lines[0])
+		}
+	}
+	return false
+}
+
 // reDoBlock: a line that opens a block closed by a line `end` at its indentation.
 var reDoBlock = regexp.MustCompile(`(?:\bdo(?:\s*\|[^|]*\|)?|\bthen|^(?:def|class|module|function|local function)\b.*[^,;])$`)
 
@@ -598,7 +609,7 @@ func statementEnd(lines []string) int {
 		}
 		if i == 0 && depth <= 0 {
 			block := reDoBlock.MatchString(strings.TrimSpace(l)) // Ruby, Elixir, Lua: `def x do` … `end`
-			if !strings.HasSuffix(strings.TrimSpace(l), ":") && !block {
+			if !strings.HasSuffix(strings.TrimSpace(l), ":") && !block && !indentedBelow(lines) {
 				return 0
 			}
 			in := indentOf(l)

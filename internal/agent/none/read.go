@@ -69,7 +69,7 @@ var (
 	// "Package: redis" lines: configuration, not commands
 	reKeyValue = regexp.MustCompile(`^\s*[A-Z][\w-]*:\s+\S`)
 	// imperative leads before untagged command blocks
-	reRunLead = regexp.MustCompile(`(?i)\b(run|type|enter|execute|issue|invoke|use the (?:following )?command|command|terminal|shell|prompt|install|start|(?:create|make) (?:a|the|your) (?:new )?(?:` + "`[^`]+` " + `)?(?:directory|folder|project)|(?:check|verify|confirm|make sure|test) that)\b`)
+	reRunLead = regexp.MustCompile(`(?i)\b(run|type|enter|execute|issue|invoke|use the (?:following )?command|command|terminal|shell|prompt|install|start|(?:create|make) (?:a|the|your) (?:new )?(?:` + "`[^`]+` " + `|[a-z]+ )?(?:directory|folder|project)|(?:check|verify|confirm|make sure|test) that)\b`)
 	// parents whose sub-sections are alternatives to each other
 	reMethodsHeading = regexp.MustCompile(`(?i)\b(methods?|options|alternatives|ways to|other ways|choose)\b`)
 	// sub-sections naming an alternative way to install
@@ -252,6 +252,18 @@ func read(t *tutorial.Tutorial) []step {
 				}
 			}
 		}
+		if f, content, ok := labelledFile(cb); ok {
+			// DigitalOcean's `[label ~/lb/haproxy.cfg]` first line names the file
+			switch {
+			case reLooksLike.MatchString(lastSentence(fileLead)):
+				add(step{kind: fileStep, file: f, merge: true, content: content, reason: "a part of " + f + " as it should now read"})
+			default:
+				add(step{kind: fileStep, file: f, content: content})
+			}
+			written[f] = true
+			current = f
+			continue
+		}
 		if f := mergeTarget(cb, fileLead); f != "" {
 			// "In `bookshelf/urls.py`, add one line to `urlpatterns` so it looks like
 			// this:": the part shown replaces its counterpart in the file
@@ -275,7 +287,12 @@ func read(t *tutorial.Tutorial) []step {
 		}
 		switch {
 		case shell:
-			steps = append(steps, shellSteps(cb, lead, "")...)
+			ss := shellSteps(cb, lead, "")
+			for i := range ss {
+				// DigitalOcean's `super_user` fence: commands typed in root's shell
+				ss[i].root = cb.Lang == "super_user" && ss[i].kind == runStep
+			}
+			steps = append(steps, ss...)
 		case cb.Lang == "" || cb.Lang == "text" || cb.Lang == "txt" || cb.Lang == "plaintext":
 			if ss, ok := untaggedSteps(cb, lead, programs); ok {
 				steps = append(steps, ss...)
@@ -371,6 +388,20 @@ func mystDirective(info string) string {
 
 // reLooksLike: the block shows how (part of) a file should read after an edit.
 var reLooksLike = regexp.MustCompile(`(?i)\b(?:so (?:that )?it (?:now )?(?:looks|reads) like|(?:should|will) now (?:look|read) like|(?:should|to) look like|looks like this now|make\b[^.]{0,60}\blook like)\b[^.]*:\s*$`)
+
+// reLabelLine: DigitalOcean's label line that names a block's file (`[label app.py]`).
+var reLabelLine = regexp.MustCompile(`^\[label ([^\]\s]+)\]$`)
+
+// labelledFile is the file a block's `[label …]` first line names and the block's content
+// without that line.
+func labelledFile(cb tutorial.CodeBlock) (string, string, bool) {
+	first, rest, _ := strings.Cut(cb.Content, "\n")
+	m := reLabelLine.FindStringSubmatch(strings.TrimSpace(first))
+	if m == nil || cb.Shell || !looksLikePath(m[1]) {
+		return "", "", false
+	}
+	return m[1], rest, true
+}
 
 // reArity: a function named with its arity (`project/0`, `main/1`), not a path.
 var reArity = regexp.MustCompile(`^[\w?!]+/\d+$`)

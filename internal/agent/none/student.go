@@ -327,7 +327,7 @@ func section(t *tutorial.Tutorial, line int) string {
 func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
 	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
-	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && (reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)))
+	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && (reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)) || ss.keepsRunningAfter(st))
 	req := ss.request(cmd.Text, st.root, timeout)
 	if background {
 		req = ss.backgroundRequest(cmd.Text, st.root, timeout)
@@ -607,6 +607,15 @@ func (ss *session) substitute(ctx context.Context, st step, cmd string) bool {
 
 // reEarlyReader: a pipeline whose last stage may stop reading before the writer ends.
 var reEarlyReader = regexp.MustCompile(`\|\s*(?:head|grep -[a-zA-Z]*[qm]|sed -n \S*q|awk\b[^|]*\bexit\b|less|more)\b[^|]*$`)
+
+// keepsRunningAfter: the prose right under the step's block says it keeps running ("Leave
+// it running. In your second terminal, …"), for the block's last command.
+func (ss *session) keepsRunningAfter(st step) bool {
+	if ss.task.Tutorial == nil || st.block.EndLine <= 0 || st.command == nil || st.command.EndLine < st.block.EndLine-1 {
+		return false
+	}
+	return reKeepsRunning.MatchString(firstSentence(proseAfter(ss.task.Tutorial, st.block.EndLine)))
+}
 
 // reKeepsRunning: the prose says the command does not end by itself (a server).
 // sessionBuiltin: commands that change the shell itself, which a background subshell
