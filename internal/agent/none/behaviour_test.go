@@ -888,3 +888,12 @@ func TestDigitalOceanBlocksAndAFolderMadeElsewhere(t *testing.T) {
 	}
 	assert.True(t, served, "the server runs in the background and serves the labelled file: %+v", res.Commands)
 }
+
+// A list ending in a separator has an empty part: no panic (seen on a corpus run).
+func TestDirMadeElsewhereWithAnEmptyPart(t *testing.T) {
+	ss := &session{cwd: "/workspace/work", home: "/home/learner"}
+	for _, cmd := range []string{"cat x/y;", "cd /tmp && ;", ";"} {
+		dir, _ := ss.dirMadeElsewhere(loop.CommandRecord{Command: cmd, Line: 3}, "cat: x/y: No such file or directory")
+		assert.Equal(t, "", dir, cmd)
+	}
+}

@@ -545,7 +545,8 @@ func (ss *session) dirMadeElsewhere(rec loop.CommandRecord, output string) (stri
 	}
 	var firsts []string
 	for _, part := range splitList(rec.Command) {
-		for _, tok := range strings.Fields(part)[1:] {
+		fields := strings.Fields(part)
+		for _, tok := range tail1(fields) { // a part may be empty: `cmd;`
 			tok = strings.Trim(strings.TrimLeft(tok, "<>"), `"'`)
 			if strings.Contains(tok, "/") && !strings.HasPrefix(tok, "/") && !strings.HasPrefix(tok, "~") && !strings.HasPrefix(tok, "-") && !strings.HasPrefix(tok, ".") && !strings.HasPrefix(tok, "$") {
 				firsts = append(firsts, strings.SplitN(tok, "/", 2)[0])
@@ -584,7 +585,7 @@ func (ss *session) projectBelow(ctx context.Context, rec loop.CommandRecord, out
 		}
 		seen++
 		for _, part := range splitList(st.command.Text) {
-			m := reScaffold.FindStringSubmatch(strings.Join(strings.Fields(part)[min(1, len(strings.Fields(part))):], " "))
+			m := reScaffold.FindStringSubmatch(strings.Join(tail1(strings.Fields(part)), " "))
 			if m == nil || strings.HasPrefix(m[1], "-") || strings.Contains(m[1], "/") {
 				continue
 			}
@@ -1251,7 +1252,7 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 	if !reNotThere.MatchString(output) {
 		return "", ""
 	}
-	for _, a := range positional(strings.Fields(cmd)[1:]) {
+	for _, a := range positional(tail1(strings.Fields(cmd))) {
 		if a == "" || path.IsAbs(a) || strings.HasPrefix(a, "~") || !strings.Contains(output, path.Base(a)) {
 			continue
 		}

@@ -149,7 +149,7 @@ func (ss *session) missingCd() {
 				cwd = "/~"
 				continue
 			}
-			for _, tok := range strings.Fields(text)[1:] {
+			for _, tok := range tail1(strings.Fields(text)) {
 				tok = strings.Trim(tok, `"'`)
 				if strings.HasPrefix(tok, "-") || strings.Contains(tok, "/") || !looksLikePath(tok) || known[cwd][tok] {
 					continue

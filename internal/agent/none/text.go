@@ -94,3 +94,8 @@ func keyLine(output string) string {
 	}
 	return ""
 }
+
+// tail1 is fields without the first (the program), empty when there is none.
+func tail1(fields []string) []string {
+	return fields[min(1, len(fields)):]
+}
