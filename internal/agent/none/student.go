@@ -131,16 +131,22 @@ func (ss *session) whoami(ctx context.Context) {
 }
 
 // request is the exec request of one command of the tutorial (or of a fix) as the reader
-// runs it: as the learner, through root when it uses sudo or su and the learner's sudo
-// cannot elevate (rootExec), or in a root shell for root's prompt.
+// runs it.
 func (ss *session) request(text string, root bool, timeout time.Duration) loop.ExecRequest {
-	if !ss.rootExec || !root && !reSudo.MatchString(text) {
-		if root && ss.user != "" {
-			text = "sudo -n bash -c " + shellQuote(text) // root's prompt: the reader is root for it
-		}
-		return loop.ExecRequest{Command: script(text), Timeout: timeout, User: ss.user}
+	return ss.asReader(text, root, timeout, script)
+}
+
+// asReader builds the request of text, wrapped by wrap (script, or a background start),
+// as the reader runs it: as the learner, through root when it uses sudo or su and the
+// learner's sudo cannot elevate (rootExec), or in a root shell for root's prompt.
+func (ss *session) asReader(text string, root bool, timeout time.Duration, wrap func(string) string) loop.ExecRequest {
+	if ss.rootExec && (root || reSudo.MatchString(text)) {
+		return ss.asRoot(loop.ExecRequest{Command: wrap(text), Timeout: timeout}, !root && !sudoOnly(text))
 	}
-	return ss.asRoot(loop.ExecRequest{Command: script(text), Timeout: timeout}, !root && !sudoOnly(text))
+	if root && ss.user != "" {
+		text = "sudo -n bash -c " + shellQuote(text) // root's prompt: the reader is root for it
+	}
+	return loop.ExecRequest{Command: wrap(text), Timeout: timeout, User: ss.user}
 }
 
 // asRoot runs req as root in the learner's session (their HOME, USER and files): the
@@ -627,14 +633,9 @@ var reKeepsRunning = regexp.MustCompile(`(?i)keeps? running|runs? until you|unti
 func (ss *session) backgroundRequest(command string, root bool, timeout time.Duration) loop.ExecRequest {
 	ss.bg++
 	logPath := fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg)
-	req := loop.ExecRequest{Command: backgroundScript(command, logPath, int(max(ss.grace/time.Second, 1))), Timeout: timeout + ss.grace, User: ss.user}
-	if ss.rootExec && (root || reSudo.MatchString(command)) {
-		return ss.asRoot(req, !root && !sudoOnly(command))
-	}
-	if root && ss.user != "" {
-		req.Command = backgroundScript("sudo -n bash -c "+shellQuote(command), logPath, int(max(ss.grace/time.Second, 1)))
-	}
-	return req
+	return ss.asReader(command, root, timeout+ss.grace, func(c string) string {
+		return backgroundScript(c, logPath, int(max(ss.grace/time.Second, 1)))
+	})
 }
 
 // clearTaint: a step that worked produced what it names, whatever failed before.
