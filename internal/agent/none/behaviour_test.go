@@ -319,7 +319,9 @@ func TestOutputDirectoriesNameMismatchesAndErrorsAfterShownOutput(t *testing.T) 
 	assert.True(t, *dir.FixVerified, dir.FixEvidence)
 	assert.Equal(t, 9, name.Line)
 	assert.Contains(t, name.Problem, "`name-v1.txt` does not exist, but `names-v1.txt` does")
-	assert.Equal(t, []int{13}, name.AlsoAt, "merged.txt was never written")
+	assert.Empty(t, name.AlsoAt, "with the name the tutorial wrote, merged.txt is written and line 13 works")
+	require.NotNil(t, name.FixVerified, name.FixEvidence)
+	assert.True(t, *name.FixVerified, name.FixEvidence)
 	assert.Equal(t, 17, shown.Line)
 }
 
@@ -896,4 +898,40 @@ func TestDirMadeElsewhereWithAnEmptyPart(t *testing.T) {
 		dir, _ := ss.dirMadeElsewhere(loop.CommandRecord{Command: cmd, Line: 3}, "cat: x/y: No such file or directory")
 		assert.Equal(t, "", dir, cmd)
 	}
+}
+
+// Indented blocks under a colon lead run when every line is a well-known command; a
+// placeholder the prose names ("Replace `USER` with your user name") gets the reader's
+// value; an error that asks for an option gets it as a replacement line, and so does a
+// file named two ways, both proven in a fresh container; prose saying a file is removed,
+// over a listing that still has it, is a gap.
+func TestIndentedCommandsAskedOptionsAndClaimedRemovals(t *testing.T) {
+	t.Parallel()
+	md := "# Tally\n\nMake a small tree to play with:\n\n    mkdir -p ~/tally/docs\n    cd ~/tally\n    echo draft > docs/notes.md\n    echo scratch > docs/old.tmp\n\n" + // 1-9
+		"Save this as `tally.sh`:\n\n```sh\n#!/bin/sh\ncase \" $* \" in *\" --init \"*) touch .tally-state ;; esac\n" + // 10-14
+		"[ -f .tally-state ] || { echo \"tally: no state yet. Must run --init to recover.\" >&2; exit 2; }\necho counted\n```\n\n" + // 15-18
+		"Make it executable and count:\n\n    chmod +x tally.sh\n    ./tally.sh count\n\n" + // 19-23
+		"Replace `USER` with your user name and list your folder:\n\n    ls -d /home/USER/tally\n\n" + // 24-27
+		"Put the rules in a file called `rules.txt`:\n\n```\n- *.tmp\n```\n\nShow them:\n\n    cat rule.txt\n\n" + // 28-37
+		"Then count again, so that `old.tmp` is removed from the docs:\n\n    ./tally.sh count\n\nList what is left:\n\n    ls docs\n\n```\nnotes.md\n```\n" // 38-48
+	res, _ := attempt(t, md, nil)
+	byLine := map[int]loop.Finding{}
+	for _, f := range res.Findings {
+		byLine[f.Line] = f
+	}
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	asked, named, gone := byLine[22], byLine[36], byLine[44]
+	assert.Contains(t, asked.Problem, "the error asks for `--init`")
+	require.NotNil(t, asked.FixVerified, "%+v", asked)
+	assert.True(t, *asked.FixVerified, asked.FixEvidence)
+	assert.Equal(t, "    ./tally.sh count --init", asked.Edit.Replace, "the suggestion keeps the block's indent")
+	assert.Contains(t, named.Problem, "`rules.txt` does")
+	require.NotNil(t, named.FixVerified, "%+v", named)
+	assert.True(t, *named.FixVerified, named.FixEvidence)
+	assert.Contains(t, gone.Problem, "says `old.tmp` is gone (line 38)")
+	var home bool
+	for _, c := range res.Commands {
+		home = home || c.Line == 26 && c.ExitCode == 0
+	}
+	assert.True(t, home, "USER is the reader's user name: %+v", res.Commands)
 }

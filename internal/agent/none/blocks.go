@@ -41,6 +41,13 @@ func shellSteps(cb tutorial.CodeBlock, lead, heuristic string) []step {
 			out = append(out, step{kind: skipStep, block: cb, command: c, line: c.StartLine, lead: lead, reason: "for another system (comment \"" + sys + "\")"})
 			continue
 		}
+		if text, note := substituteNamed(c.Text, lead); note != "" {
+			// "Replace `USER` with your user name": the prose names the placeholder
+			sub := *c
+			sub.Text = text
+			c = &sub
+			s.command, s.reason = c, strings.TrimPrefix(heuristic+"; "+note, "; ")
+		}
 		if text, note := substitutePersonal(c.Text); note != "" {
 			// the reader types their own name or e-mail: any plausible value runs the same
 			sub := *c
@@ -78,6 +85,40 @@ func substitutePersonal(cmd string) (string, string) {
 		return cmd, ""
 	}
 	return out, "substituted the reader's own value for " + strings.Join(used, ", ")
+}
+
+// reReplaceWith: the prose names a placeholder and what the reader puts there ("Replace
+// `USER` with your user name").
+var reReplaceWith = regexp.MustCompile("(?i)\\b(?:replace|substitute)\\s+`([^`\\s]+)`\\s+(?:with|by|for)\\s+(?:your|the)\\s+(?:own\\s+)?(user ?name|login|name|e-?mail(?: address)?|home (?:directory|folder))")
+
+// substituteNamed puts the reader's own value where the lead says to replace a word
+// ("" when it names none, or the word is not in cmd or sits in single quotes, where the
+// shell would not expand the value).
+func substituteNamed(cmd, lead string) (string, string) {
+	m := reReplaceWith.FindStringSubmatch(lead)
+	if m == nil || !strings.Contains(cmd, m[1]) {
+		return cmd, ""
+	}
+	var value string
+	switch kind := strings.ToLower(m[2]); {
+	case strings.HasPrefix(kind, "user") || kind == "login":
+		value = "$(id -un)"
+	case strings.HasPrefix(kind, "home"):
+		value = "$HOME"
+	case strings.Contains(kind, "mail"):
+		value = "ada@learner.test"
+	default:
+		value = "Ada"
+	}
+	if strings.HasPrefix(value, "$") && inSingleQuotes(cmd, strings.Index(cmd, m[1])) {
+		return cmd, ""
+	}
+	return strings.ReplaceAll(cmd, m[1], value), "put the reader's " + strings.ToLower(m[2]) + " for `" + m[1] + "`, as the prose says"
+}
+
+// inSingleQuotes: the byte at i is inside single quotes.
+func inSingleQuotes(s string, i int) bool {
+	return strings.Count(s[:i], "'")%2 == 1
 }
 
 var reFileWord = regexp.MustCompile(`(?i)\b(file|preferences|configuration|config)\b`)
@@ -139,6 +180,9 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool)
 	case strings.HasSuffix(strings.TrimSpace(lead), ":") && commandLines(cb):
 		// "Create a password file with a user `alice`:" over
 		// `mosquitto_passwd -c -b /etc/mosquitto/passwd alice s3cret`: a program with options
+	case strings.HasSuffix(strings.TrimSpace(lead), ":") && looksLikeShell(cb, programs) && anyArguments(cb):
+		// "Make a small tree to play with:" over `mkdir -p …`, `cd …`, `echo … > …`: every
+		// line runs a well-known command
 	case writesWithShell(cb) && looksLikeShell(cb, programs):
 		// "Create a manifest file:" over `printf '…' > manifest.txt` or `cat > x <<'EOF'`:
 		// the command creates it
@@ -256,6 +300,16 @@ func writesWithShell(cb tutorial.CodeBlock) bool {
 	for _, l := range strings.Split(cb.Content, "\n") {
 		if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "#") {
 			return reShellWrite.MatchString(t)
+		}
+	}
+	return false
+}
+
+// anyArguments: some line of the block runs a command with arguments.
+func anyArguments(cb tutorial.CodeBlock) bool {
+	for _, l := range strings.Split(cb.Content, "\n") {
+		if len(strings.Fields(l)) > 1 {
+			return true
 		}
 	}
 	return false

@@ -275,6 +275,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			Fix:      fmt.Sprintf("use one name for the file: `%s` at line %d (or create `%s` earlier)", near, rec.Line, missing),
 			Category: "command failure",
 		}
+		if cmd := strings.TrimSpace(rec.Command); !strings.Contains(cmd, "\n") && strings.Count(cmd, missing) == 1 && !strings.Contains(cmd, near) {
+			// the name the tutorial wrote, in place of the one it uses here
+			f.Edit = &loop.Edit{Replace: strings.Replace(cmd, missing, near, 1)}
+		}
 		r := ss.addFinding(rec, f, output)
 		ss.taint(rec.Command, r)
 		ss.taintMissingArgs(ctx, rec.Command, r)
@@ -420,6 +424,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			// `restic backup --skip-if-unchanged` on a restic from before the flag
 			f.Problem += fmt.Sprintf("; `%s` here is Debian's %s %s, which may be older than the version the tutorial was written for", prog, pkg, version)
 			f.Fix = fmt.Sprintf("say which version of %s line %d needs and how to install it, or use what %s %s offers", prog, rec.Line, pkg, version)
+		}
+	}
+	if f.Edit == nil {
+		if flag := askedFlag(rec.Command, output); flag != "" {
+			// rclone bisync's first run: "Must run --resync to recover."
+			f.Problem += fmt.Sprintf("; the error asks for `%s`, which the command at line %d does not pass", flag, rec.Line)
+			f.Fix = fmt.Sprintf("add `%s` to the command at line %d (`%s %s`), or say why this run needs it", flag, rec.Line, strings.TrimSpace(rec.Command), flag)
+			f.Edit = &loop.Edit{Replace: strings.TrimSpace(rec.Command) + " " + flag}
+			f.Category = "missing step"
 		}
 	}
 	linkAt := 0

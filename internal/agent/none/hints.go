@@ -268,3 +268,26 @@ func (ss *session) linkRule() int {
 
 // reCompiler: a recipe that runs a C or C++ compiler driver.
 var reCompiler = regexp.MustCompile(`\$[({](?:CC|CXX|LINK\.\w+)[)}]|(?:^|\s)(?:gcc|g\+\+|cc|c\+\+|clang\+?\+?)(?:-\d+)?\s`)
+
+// reAskedFlag: the error itself says which option the command needs ("Must run --resync
+// to recover.", "re-run with --force-confold", "use --allow-empty to record it anyway").
+var reAskedFlag = regexp.MustCompile(`(?i)\b(?:must|need to|needs|please|you (?:can|should|must|may need to|have to)|re-?run(?: \w+)?|run(?: it| again| this| the command)?|use|pass|add|specify|requires?|retry)(?:\s+(?:run|use|pass|add|specify|with|the|option|flag|again))*\s+['"` + "`" + `]?(--[a-z][a-z0-9-]+)\b`)
+
+// noHelpFlags: options an error names for more information, not as the cure.
+var noHelpFlags = map[string]bool{"--help": true, "--version": true, "--verbose": true, "--debug": true, "--usage": true}
+
+// askedFlag is the long option the error output says the command needs and that the
+// command does not already have ("" when none).
+func askedFlag(cmd, output string) string {
+	if strings.Contains(cmd, "\n") {
+		return ""
+	}
+	for _, m := range reAskedFlag.FindAllStringSubmatch(output, -1) {
+		flag := strings.ToLower(m[1])
+		if noHelpFlags[flag] || strings.Contains(" "+cmd+" ", " "+flag) {
+			continue
+		}
+		return flag
+	}
+	return ""
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
 // Output the tutorial shows: a console block's lines under a prompt, or a block the
@@ -107,6 +108,14 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		return
 	}
 	problem := outputMismatch(rec.Command, shown, output)
+	gone := 0
+	if problem == "" {
+		if name, at := ss.claimedGone(rec.Line, shown, output); name != "" {
+			// "so that `old.tmp` is removed from the mirror", and the listing still has it
+			problem = fmt.Sprintf("the tutorial says `%s` is gone (line %d) and shows it no longer listed, but `%s` still lists it", name, at, firstLine(rec.Command))
+			gone = at
+		}
+	}
 	if problem == "" {
 		return
 	}
@@ -129,6 +138,15 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		Fix:      fmt.Sprintf("update the output shown after line %d to what the command prints on a fresh system, or correct the steps before it", rec.Line),
 		Category: "failing check",
 		Severity: "medium",
+	}
+	if gone > 0 {
+		if cmd, opt, ln := ss.deletingOption(ctx, gone); opt != "" {
+			// rclone sync leaves excluded files on the destination without --delete-excluded
+			f.Problem += fmt.Sprintf("; `%s` (line %d) does not delete it as run: its help offers `%s`", firstLine(cmd), ln, opt)
+			f.Fix = fmt.Sprintf("add `%s` to the command at line %d (or stop saying at line %d that the file is removed)", opt, ln, gone)
+		} else {
+			f.Fix = fmt.Sprintf("make the step after line %d remove it (an option of the command, or an `rm`), or correct line %d and the output shown after line %d", gone, gone, rec.Line)
+		}
 	}
 	if status := httpError(output); status != "" {
 		if r, ok := ss.pageNotMade(rec.Command); ok {
@@ -339,4 +357,94 @@ func serverLines(output string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// reGoneWord: prose saying a step removes something ("so that `old.tmp` is removed from
+// the mirror", "`draft.md` is deleted").
+var reGoneWord = regexp.MustCompile(`(?i)\b(?:removed?|deleted?|gone|excluded|no longer (?:there|listed|present))\b`)
+
+// claimedGone is a file the section's prose before line says a step removes, which the
+// command's real output still lists while the output the tutorial shows does not ("",
+// 0 when none); at is the prose line.
+func (ss *session) claimedGone(line int, shown, got string) (string, int) {
+	if shown == "" || got == "" {
+		return "", 0
+	}
+	m := ss.task.Tutorial.Map
+	listed := func(text, name string) bool {
+		for _, f := range strings.Fields(text) {
+			if strings.TrimSuffix(path.Base(strings.TrimSuffix(f, "/")), "/") == name {
+				return true
+			}
+		}
+		return false
+	}
+	for n := line - 1; n >= 1 && n >= line-30; n-- {
+		b, ok := m.BlockAt(n)
+		if ok && b.Kind == tutorial.KindHeading {
+			break
+		}
+		if !ok || b.Kind != tutorial.KindParagraph && b.Kind != tutorial.KindListItem {
+			continue // prose only, not a block's code
+		}
+		text := m.Line(n)
+		if !reGoneWord.MatchString(text) {
+			continue
+		}
+		for _, sent := range sentences(text) {
+			if !reGoneWord.MatchString(sent) {
+				continue
+			}
+			for _, c := range reCodeSpan.FindAllStringSubmatch(sent, -1) {
+				name := path.Base(c[1])
+				if reFileName.MatchString(name) && listed(got, name) && !listed(shown, name) {
+					return name, n
+				}
+			}
+		}
+	}
+	return "", 0
+}
+
+// reDeleteOption: an option in a program's help that deletes or removes things.
+var reDeleteOption = regexp.MustCompile(`(?m)(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:delete|remove|prune|purge)[a-z0-9-]*|--(?:delete|remove|prune|purge)[a-z0-9-]*)`)
+
+// deletingOption is an option of the command the prose at line at introduces (the first
+// one run after it) that its help says deletes things and the command does not use:
+// preferably one that names what the prose says is gone ("excluded").
+func (ss *session) deletingOption(ctx context.Context, at int) (cmd, opt string, line int) {
+	for _, s := range ss.steps {
+		if s.kind != runStep || s.line <= at || s.command == nil {
+			continue
+		}
+		cmd = strings.TrimSpace(s.command.Text)
+		f := strings.Fields(cmd)
+		if len(f) == 0 || strings.Contains(cmd, "\n") {
+			return "", "", 0
+		}
+		prog := shellQuote(f[0])
+		if len(f) > 1 && regexp.MustCompile(`^[a-z][a-z-]*$`).MatchString(f[1]) {
+			prog += " " + shellQuote(f[1]) // a subcommand's own help
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: prog + " --help 2>&1 | head -n 400", Timeout: 10 * time.Second, User: ss.user})
+		if err != nil {
+			return "", "", 0
+		}
+		words := strings.ToLower(ss.task.Tutorial.Map.Line(at))
+		for _, o := range reDeleteOption.FindAllString(r.Stdout, -1) {
+			if strings.Contains(cmd, o) {
+				continue
+			}
+			if opt == "" {
+				opt = o
+			}
+			for _, w := range strings.Split(strings.TrimPrefix(o, "--"), "-") {
+				if len(w) > 4 && !reDeleteOption.MatchString("--"+w) && strings.Contains(words, w[:len(w)-1]) {
+					return cmd, o, s.line // --delete-excluded where the prose says "excluded"
+				}
+			}
+		}
+		return cmd, opt, s.line
+	}
+	return "", "", 0
 }

@@ -129,8 +129,17 @@ func prosePrograms(t *tutorial.Tutorial, blocks []tutorial.CodeBlock) map[string
 		for ln := cb.StartLine; ln <= cb.EndLine; ln++ {
 			inBlock[ln] = true
 		}
+		lines := make([]string, 0, len(cb.Commands))
 		for _, c := range cb.Commands {
-			if f := strings.Fields(c.Text); len(f) > 2 && reAptLine.MatchString(c.Text) {
+			lines = append(lines, c.Text)
+		}
+		if len(cb.Commands) == 0 && plainLangs[cb.Lang] {
+			// an untagged or indented `sudo apt install rclone` installs it as well
+			lines = strings.Split(cb.Content, "\n")
+		}
+		for _, l := range lines {
+			l = strings.TrimSpace(l)
+			if f := strings.Fields(l); len(f) > 2 && reAptLine.MatchString(l) {
 				for _, pkg := range f[2:] {
 					for _, p := range packageCommands(pkg) {
 						out[p] = true
@@ -306,7 +315,7 @@ func read(t *tutorial.Tutorial) []step {
 				add(step{kind: askStep})
 				continue
 			}
-			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console) {
+			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console || ranBlock(steps, prev)) {
 				// an untagged block right under a command block: what it prints
 				attachOutput(steps, cb)
 			}
@@ -364,6 +373,12 @@ func skipPreviews(steps []step) {
 
 // attachOutput gives an output block to the command right before it (the last command
 // of the previous block, when nothing but prose lies between).
+// ranBlock: the last step read is a command of block b (an untagged block read as
+// commands).
+func ranBlock(steps []step, b tutorial.CodeBlock) bool {
+	return len(steps) > 0 && steps[len(steps)-1].kind == runStep && steps[len(steps)-1].block.StartLine == b.StartLine
+}
+
 func attachOutput(steps []step, out tutorial.CodeBlock) {
 	for i := len(steps) - 1; i >= 0; i-- {
 		s := &steps[i]

@@ -425,3 +425,42 @@ func TestReadVuePressCodeGroupAndBareCaptions(t *testing.T) {
 	assert.Contains(t, skipped["export PATH=/opt/x:$PATH"], "tab \"macOS (Homebrew)\"")
 	assert.Equal(t, []string{"dune-project"}, files)
 }
+
+// An indented apt install names the program later indented blocks run; "use the install
+// script instead" for the latest release is an alternative to the distribution's package;
+// an untagged block right under an untagged command block is its output.
+func TestReadIndentedInstallsAndNewerReleaseAlternatives(t *testing.T) {
+	t.Parallel()
+	md := "# Sync\n\nOn Debian:\n\n    sudo apt install rclone\n\nTo get the latest release use the install script instead:\n\n    curl https://rclone.org/install.sh | sudo bash\n\n" +
+		"Check the version:\n\n    rclone version\n\nList what is left:\n\n    rclone lsf mirror\n\n```\nnotes.md\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	steps := read(tut)
+	var run []string
+	for _, s := range steps {
+		switch {
+		case s.kind == runStep:
+			run = append(run, s.command.Text)
+		case s.kind == skipStep && s.line == 9:
+			assert.Contains(t, s.reason, "newer release")
+		}
+		if s.kind == runStep && s.command.Text == "rclone lsf mirror" {
+			assert.Equal(t, "notes.md", s.expected)
+		}
+	}
+	assert.Equal(t, []string{"sudo apt install rclone", "rclone version", "rclone lsf mirror"}, run)
+}
+
+func TestSubstituteNamedAndAskedFlag(t *testing.T) {
+	t.Parallel()
+	got, note := substituteNamed("rclone config create b alias remote=/home/USER/m", "Replace `USER` with your user name (`echo $HOME` shows it):")
+	assert.Equal(t, "rclone config create b alias remote=/home/$(id -un)/m", got)
+	assert.Contains(t, note, "user name")
+	got, note = substituteNamed("echo 'USER'", "Replace `USER` with your user name:")
+	assert.Equal(t, "echo 'USER'", got, "single quotes would keep $(id -un) literal")
+	assert.Empty(t, note)
+	assert.Equal(t, "--resync", askedFlag("rclone bisync a b", "ERROR : Bisync aborted. Must run --resync to recover."))
+	assert.Equal(t, "--allow-empty", askedFlag("git commit -m x", "use --allow-empty to record it anyway"))
+	assert.Empty(t, askedFlag("tar xf a", "Try 'tar --help' or 'tar --usage' for more information."))
+	assert.Empty(t, askedFlag("x --init", "Must run --init to recover."), "the command already has it")
+}

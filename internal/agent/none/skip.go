@@ -22,6 +22,10 @@ var plainLangs = map[string]bool{"": true, "text": true, "txt": true, "plaintext
 // reCrontabEdit: the block is a line for the reader's crontab, edited interactively.
 var reCrontabEdit = regexp.MustCompile(`(?i)crontab -e\b|\b(?:to|in|into) (?:your|the) crontab\b`)
 
+// reNewerInstead: another way to install, for a newer release than the distribution's
+// ("To get the latest release on Linux, macOS or BSD use the install script instead:").
+var reNewerInstead = regexp.MustCompile(`(?i)\b(?:latest|newest|most recent|newer|up-to-date)\b[^.]*\binstead\b|\binstead\b[^.]*\b(?:latest|newest|most recent|newer)\b (?:release|version|build)`)
+
 // reOwnSetup: a step for readers who have something a fresh machine does not ("If you
 // have a printer configured, send the copy to it:").
 var reOwnSetup = regexp.MustCompile(`(?i)^if you(?: have|'ve got|’ve got) (?:a|an|access to|your own)\b[^.]*:\s*$`)
@@ -64,6 +68,9 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 		if !reNotYet.MatchString(lead) {
 			return "an alternative or example (\"" + loop.Clip(firstSentence(lead), 80) + "\")"
 		}
+	}
+	if reNewerInstead.MatchString(last) {
+		return "an alternative for a newer release than Debian's (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if reExampleLead.MatchString(last) && !reRunLeadStrong.MatchString(last) {
 		return "an example (\"" + loop.Clip(last, 80) + "\")"

@@ -26,7 +26,7 @@ func (ss *session) verifyFixes(ctx context.Context) {
 	n := 0
 	for i := range ss.res.Findings {
 		f := &ss.res.Findings[i]
-		if f.Edit == nil || len(f.Edit.InsertBefore) == 0 || f.Environment || f.Line <= 0 {
+		if f.Edit == nil || len(f.Edit.InsertBefore) == 0 && f.Edit.Replace == "" || f.Environment || f.Line <= 0 {
 			continue
 		}
 		if n == MaxVerifiedFixes || ctx.Err() != nil {
@@ -38,7 +38,8 @@ func (ss *session) verifyFixes(ctx context.Context) {
 	}
 }
 
-// verify re-runs the steps with f's fix inserted before its line.
+// verify re-runs the steps with f's fix inserted before its line, or with its line
+// replaced by the fix's new text.
 func (ss *session) verify(ctx context.Context, f *loop.Finding) {
 	at := -1
 	for i, s := range ss.steps {
@@ -57,7 +58,13 @@ func (ss *session) verify(ctx context.Context, f *loop.Finding) {
 	}
 	end := sectionEnd(ss.task.Tutorial, f.Line)
 	var steps []step
+	replace := len(f.Edit.InsertBefore) == 0
 	for i, s := range ss.steps {
+		if i == at && replace {
+			cmd := *s.command
+			cmd.Text = f.Edit.Replace
+			s.command = &cmd
+		}
 		if i == at {
 			for _, c := range f.Edit.InsertBefore {
 				cmd := &tutorial.Command{Text: c, StartLine: f.Line, EndLine: f.Line}
@@ -86,14 +93,20 @@ func (ss *session) verify(ctx context.Context, f *loop.Finding) {
 		}
 	}
 	fix := strings.Join(f.Edit.InsertBefore, "; ")
+	added := fmt.Sprintf("with `%s` added before line %d", fix, f.Line)
+	want := f.Command
+	if replace {
+		fix, want = f.Edit.Replace, f.Edit.Replace
+		added = fmt.Sprintf("with line %d changed to `%s`", f.Line, fix)
+	}
 	var got *loop.CommandRecord
 	for i := range re.res.Commands {
-		if c := &re.res.Commands[i]; c.Line == f.Line && c.Command == f.Command {
+		if c := &re.res.Commands[i]; c.Line == f.Line && c.Command == want {
 			got = c
 		}
 	}
 	for i := range re.res.Commands {
-		if c := re.res.Commands[i]; c.Command == f.Edit.InsertBefore[0] && (c.ExitCode != 0 || c.TimedOut) {
+		if c := re.res.Commands[i]; !replace && c.Command == f.Edit.InsertBefore[0] && (c.ExitCode != 0 || c.TimedOut) {
 			no := false
 			f.FixVerified = &no
 			f.FixEvidence = fmt.Sprintf("with `%s` added before line %d, the added step itself fails (exit %d): %s", fix, f.Line, c.ExitCode, firstNonEmpty(keyLine(c.Output), "no output"))
@@ -102,18 +115,18 @@ func (ss *session) verify(ctx context.Context, f *loop.Finding) {
 	}
 	switch {
 	case got == nil:
-		f.FixEvidence = fmt.Sprintf("not checked: with `%s` added, line %d was not reached", fix, f.Line)
+		f.FixEvidence = fmt.Sprintf("not checked: %s, line %d was not reached", added, f.Line)
 	case got.ExitCode == 0 && !got.TimedOut:
 		yes := true
 		f.FixVerified = &yes
 		f.Edit.Replace = ss.replacement(f)
-		f.FixEvidence = fmt.Sprintf("with `%s` added before line %d, `%s` worked (exit 0) in a fresh container", fix, f.Line, firstLine(got.Command))
+		f.FixEvidence = fmt.Sprintf("%s, `%s` worked (exit 0) in a fresh container", added, firstLine(got.Command))
 	case samePro(f, got):
 		no := false
 		f.FixVerified = &no
-		f.FixEvidence = fmt.Sprintf("with `%s` added before line %d, `%s` still fails the same way: %s", fix, f.Line, firstLine(got.Command), firstNonEmpty(keyLine(got.Output), fmt.Sprintf("exit %d", got.ExitCode)))
+		f.FixEvidence = fmt.Sprintf("%s, `%s` still fails the same way: %s", added, firstLine(got.Command), firstNonEmpty(keyLine(got.Output), fmt.Sprintf("exit %d", got.ExitCode)))
 	default:
-		f.FixEvidence = fmt.Sprintf("not proven: with `%s` added before line %d, `%s` gets past this problem but fails for another reason (%s)", fix, f.Line, firstLine(got.Command), firstNonEmpty(keyLine(got.Output), fmt.Sprintf("exit %d", got.ExitCode)))
+		f.FixEvidence = fmt.Sprintf("not proven: %s, `%s` gets past this problem but fails for another reason (%s)", added, firstLine(got.Command), firstNonEmpty(keyLine(got.Output), fmt.Sprintf("exit %d", got.ExitCode)))
 	}
 }
 
@@ -158,6 +171,9 @@ func (ss *session) replacement(f *loop.Finding) string {
 	prefix := ""
 	if strings.HasPrefix(strings.TrimLeft(first, " \t"), "$ ") {
 		prefix = "$ "
+	}
+	if len(f.Edit.InsertBefore) == 0 {
+		return indent + prefix + f.Edit.Replace
 	}
 	var lines []string
 	for _, c := range f.Edit.InsertBefore {
