@@ -935,3 +935,94 @@ func TestIndentedCommandsAskedOptionsAndClaimedRemovals(t *testing.T) {
 	}
 	assert.True(t, home, "USER is the reader's user name: %+v", res.Commands)
 }
+
+// A small daemon and its control program, in the manner of supervisord: a log folder
+// nothing creates (the fix, mkdir, is proven), a control call that drops the config
+// option the earlier ones passed (proven with the earlier fix applied too), a status
+// that says BACKOFF where the tutorial shows RUNNING, explained by the daemon's log and
+// the config's user= line; a foreground server the prose says to stop is stopped, and a
+// wait the prose asks for is waited.
+func TestDaemonControlAndStoppedServers(t *testing.T) {
+	t.Parallel()
+	daemon := "#!/bin/sh\nlog=$(sed -n 's/^logfile=//p' \"$2\")\n[ -d \"$(dirname \"$log\")\" ] || { echo \"Error: The directory named as part of the path $PWD/$log does not exist\"; exit 2; }\n" +
+		"if grep -q '^user=' \"$2\"; then echo \"app: couldn't setuid to 65534: Can't drop privilege as nonroot user\" > \"$log\"; echo BACKOFF > state; else echo RUNNING > state; fi\ntouch ctl.sock\n"
+	ctl := "#!/bin/sh\n[ \"$1\" = -c ] || { echo 'unix:///var/run/tinysrv.sock no such file'; exit 7; }\n[ -e ctl.sock ] || { echo \"unix://$PWD/ctl.sock no such file\"; exit 7; }\n" +
+		"case \"$3\" in status) if [ \"$(cat state)\" = RUNNING ]; then echo 'app  RUNNING  pid 7'; else echo 'app  BACKOFF  Exited too quickly (process log may have details)'; fi ;; *) echo \"app: $3 done\" ;; esac\n"
+	md := "# Tiny\n\n```bash\nmkdir -p ~/tiny && cd ~/tiny\n```\n\nSave this as `tinysrvd`:\n\n```sh\n" + daemon + "```\n\n" +
+		"Save this as `tinysrvctl`:\n\n```sh\n" + ctl + "```\n\nAnd the configuration as `tiny.conf`:\n\n```ini\nlogfile=logs/app.log\nuser=nobody\n```\n\n" +
+		"Serve the folder in the foreground first:\n\n```bash\npython3 -m http.server 8765 --bind 127.0.0.1\n```\n\nStop the server with Ctrl+C before you go on.\n\n" +
+		"```bash\nchmod +x tinysrvd tinysrvctl\n./tinysrvd -c tiny.conf\n```\n\nGive it a couple of seconds, then ask for its status:\n\n```bash\n./tinysrvctl -c tiny.conf status\n```\n\n```text\napp  RUNNING  pid 7\n```\n\n" +
+		"Restart it:\n\n```bash\n./tinysrvctl restart app\n```\n\nNothing serves the folder now:\n\n```bash\n! curl -s http://127.0.0.1:8765/\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	line := func(s string) int {
+		for n := 1; n <= tut.Map.LineCount(); n++ {
+			if tut.Map.Line(n) == s {
+				return n
+			}
+		}
+		t.Fatalf("no line %q", s)
+		return 0
+	}
+	res, _ := attempt(t, md, nil)
+	byLine := map[int]loop.Finding{}
+	for _, f := range res.Findings {
+		byLine[f.Line] = f
+	}
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	start, status, restart := byLine[line("./tinysrvd -c tiny.conf")], byLine[line("./tinysrvctl -c tiny.conf status")], byLine[line("./tinysrvctl restart app")]
+	assert.Contains(t, start.Fix, "mkdir -p ~/tiny/logs")
+	require.NotNil(t, start.FixVerified, "%+v", start)
+	assert.True(t, *start.FixVerified, start.FixEvidence)
+	assert.Contains(t, status.Problem, "as RUNNING, but it printed BACKOFF")
+	assert.Contains(t, status.Problem, "Can't drop privilege")
+	assert.Contains(t, status.Fix, "remove `user=nobody` from `tiny.conf`")
+	assert.Contains(t, restart.Problem, "earlier lines run `./tinysrvctl` with `-c tiny.conf`")
+	require.NotNil(t, restart.FixVerified, "%+v", restart)
+	assert.True(t, *restart.FixVerified, "proven with the log folder made first: %s", restart.FixEvidence)
+	var stopped bool
+	for _, n := range res.Coverage.Heuristics {
+		stopped = stopped || strings.Contains(n.Reason, "stopped the server started at line")
+	}
+	assert.True(t, stopped, "%+v", res.Coverage.Heuristics)
+}
+
+// A file used by a shorter form of the name it was saved under (html.xsl for
+// books-html.xsl), among other files of its kind, is one file named two ways.
+func TestNameWithinTheSavedName(t *testing.T) {
+	t.Parallel()
+	md := "# Styles\n\nSave this as `books-html.xsl`:\n\n```xml\n<a/>\n```\n\nAnd this as `report.xsl`:\n\n```xml\n<b/>\n```\n\nShow it:\n\n```bash\ncat html.xsl\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "`html.xsl` does not exist, but `books-html.xsl` does")
+	require.NotNil(t, f.FixVerified, "%+v", f)
+	assert.True(t, *f.FixVerified, f.FixEvidence)
+	assert.True(t, reNotThere.MatchString(`warning: failed to load external entity "html.xsl"`))
+}
+
+// A module required by the name it was not saved under (text.rkt for lib/text.rkt) gets
+// the requiring file's fix, applied with sed so the reader goes on; a name a module
+// defines but leaves out of its one-line (provide …) list gets that list's fix. Both are
+// proven. run.sh stands in for the interpreter: it prints Racket 8.7's messages for the
+// two faults (racket/collects/racket/private/…: "cannot open module file", "unbound
+// identifier").
+func TestModuleSavedElsewhereAndUnexportedNames(t *testing.T) {
+	t.Parallel()
+	run := "#!/bin/sh\nreq=$(sed -n 's/^(require \"\\(.*\\)\")$/\\1/p' \"$1\")\n" +
+		"[ -e \"$req\" ] || { printf '%s:1:10: cannot open module file\\n  module path: %s\\n  system error: no such file or directory; rkt_err=3\\n' \"$1\" \"$PWD/$req\"; exit 1; }\n" +
+		"if grep -q 'stop-word?' \"$1\" && ! grep -q '^(provide .*stop-word?' \"$req\"; then echo \"$1:2:1: stop-word?: unbound identifier\"; exit 1; fi\necho ok\n"
+	md := "# Words\n\n```bash\nmkdir -p ~/words/lib && cd ~/words\n```\n\nSave this as `run.sh`:\n\n```sh\n" + run + "```\n\n" +
+		"Save this as `lib/text.rkt`:\n\n```racket\n(provide tokenize)\n(define (tokenize s) s)\n(define (stop-word? w) #f)\n```\n\n" +
+		"Save this as `main.rkt`:\n\n```racket\n(require \"text.rkt\")\n(tokenize \"a\")\n```\n\nRun it:\n\n```bash\nchmod +x run.sh\n./run.sh main.rkt\n```\n\n" +
+		"Now use the stop words too. Save this as `main2.rkt`:\n\n```racket\n(require \"lib/text.rkt\")\n(stop-word? \"a\")\n```\n\n```bash\n./run.sh main2.rkt\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	moved, unexported := res.Findings[0], res.Findings[1]
+	assert.Contains(t, moved.Fix, "in `main.rkt`, refer to `lib/text.rkt` instead of `text.rkt`")
+	require.NotNil(t, moved.FixVerified, "%+v", moved)
+	assert.True(t, *moved.FixVerified, moved.FixEvidence)
+	assert.Contains(t, unexported.Problem, "`stop-word?` is defined in `lib/text.rkt`, which does not export it")
+	require.NotNil(t, unexported.FixVerified, "%+v", unexported)
+	assert.True(t, *unexported.FixVerified, unexported.FixEvidence)
+}

@@ -26,7 +26,7 @@ var (
 	// needs a Docker Engine
 	reDockerDaemon = regexp.MustCompile(`(?i)cannot connect to the docker daemon|docker daemon is not running|error during connect`)
 	// needs hardware or a display
-	reHardware = regexp.MustCompile(`(?i)/sys/class/|/dev/(?:tty[A-Z]|video|snd|kvm)|cannot open display|no display|\$DISPLAY|couldn't find a tty|not a tty|inappropriate ioctl`)
+	reHardware = regexp.MustCompile(`(?i)/sys/class/|/dev/(?:tty[A-Z]|video|snd|kvm)|cannot open display|no display|\$DISPLAY|couldn't find a tty|not a tty|not a terminal|inappropriate ioctl`)
 )
 
 // networkExit: curl and wget exit codes that mean the host could not be reached (their
@@ -255,6 +255,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.cwdRoot = r
 		return
 	}
+	if r, ok := ss.daemonDown(rec, output); ok {
+		// supervisorctl cannot reach the socket of the supervisord that failed to start
+		ss.consequence(r, rec)
+		return
+	}
 	if ss.expectedFailure(st, output) {
 		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: "failed as the tutorial shows (a deliberate error)"})
 		return
@@ -426,6 +431,29 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("say which version of %s line %d needs and how to install it, or use what %s %s offers", prog, rec.Line, pkg, version)
 		}
 	}
+	explained := false // the cause is named: not an error in the line the output points at
+	if f.Edit == nil {
+		if why, fix, edit := ss.unexported(output); why != "" {
+			// (provide tokenize) in lib/text.rkt, then stop-word? used from main.rkt
+			f.Problem += "; " + why
+			f.Fix, f.Edit, explained = fix, edit, true
+			if edit != nil {
+				f.Category = "command failure"
+			}
+		}
+	}
+	if f.Edit == nil {
+		if opt := ss.droppedConfig(rec); opt != "" {
+			// `supervisorctl restart hello` after `supervisorctl -c supervisor.conf status`
+			cmd := strings.TrimSpace(rec.Command)
+			prog := firstWord(cmd)
+			at := strings.Index(cmd, prog) + len(prog)
+			f.Problem += fmt.Sprintf("; earlier lines run `%s` with `%s`, this one does not, so it looks for its default configuration instead of `%s`", prog, opt, strings.Fields(opt)[1])
+			f.Fix = fmt.Sprintf("pass `%s` at line %d too (`%s`)", opt, rec.Line, cmd[:at]+" "+opt+cmd[at:])
+			f.Edit = &loop.Edit{Replace: cmd[:at] + " " + opt + cmd[at:]}
+			f.Category = "command failure"
+		}
+	}
 	if f.Edit == nil {
 		if flag := askedFlag(rec.Command, output); flag != "" {
 			// rclone bisync's first run: "Must run --resync to recover."
@@ -452,6 +480,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			// not missing but elsewhere: nothing to create
 			f.Problem += fmt.Sprintf("; `%s` is not there, but `%s` is: the files were written one folder down", missing, moved)
 			f.Fix = fmt.Sprintf("use `%s` at line %d, or say where the earlier step puts its output", moved, rec.Line)
+			if file := ss.referrer(missing); file != "" && !strings.Contains(rec.Command, missing) {
+				// main.rkt's (require "text.rkt") for the lib/text.rkt the tutorial wrote
+				f.Fix = fmt.Sprintf("in `%s`, refer to `%s` instead of `%s` (the tutorial saved it there)", ss.rel(file), moved, missing)
+				f.Edit = &loop.Edit{InsertBefore: []string{fmt.Sprintf(`sed -i 's|"%s"|"%s"|' %s`, missing, moved, ss.rel(file))}}
+				f.Category = "command failure"
+			}
 		}
 	}
 	if f.Edit == nil && moved == "" {
@@ -503,7 +537,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	ss.taint(rec.Command, r)
 	if linkAt > 0 {
 		ss.moveTo(r, linkAt, "the link rule the tutorial wrote for the Makefile is line %d")
-	} else if f.Edit == nil && kind == "" && lib == "" && serverLines(output) == "" && !reNotThere.MatchString(keyLine(output)) {
+	} else if f.Edit == nil && !explained && kind == "" && lib == "" && serverLines(output) == "" && !reNotThere.MatchString(keyLine(output)) {
 		// an error in what the tutorial wrote, not a missing piece
 		ss.relocate(r, output)
 	}
@@ -695,7 +729,7 @@ func isQuery(cmd string) bool {
 var reEmptyState = regexp.MustCompile(`(?i)does not have any commits|no commits yet|bad default revision|unknown revision|ambiguous argument 'HEAD'|needed a single revision|not something we can merge|nothing to (?:commit|compare)`)
 
 // reNotThere: a file, directory or local program that does not exist.
-var reNotThere = regexp.MustCompile(`(?i)no such file or directory|cannot access|does not exist|not found|cannot open|can't open`)
+var reNotThere = regexp.MustCompile(`(?i)no such file or directory|cannot access|does not exist|not found|cannot open|can't open|failed to load external entity`)
 
 // recentRoot is the root of the most recent failure in the same section as st, if any.
 func (ss *session) recentRoot(st step) (int, bool) {
@@ -1047,7 +1081,7 @@ func (ss *session) deafServer(rec loop.CommandRecord, output string) (int, bool)
 func (ss *session) serversUp() string {
 	var ports []string
 	for _, s := range ss.servers {
-		if s.root < 0 {
+		if s.root == -1 {
 			for _, m := range rePort.FindAllStringSubmatch(s.command, -1) {
 				ports = append(ports, "port "+m[1]+" (line "+fmt.Sprint(s.line)+")")
 			}
@@ -1162,9 +1196,13 @@ var reAbsPath = regexp.MustCompile(`(/[\w.+@-]+(?:/[\w.+@-]+)+)`)
 // missingParent is the directory (written with ~ for the home) that a path in a "No such
 // file or directory" line lives in, when that directory, under the home, the work
 // directory or /tmp, does not exist: a program that writes there needs it created first.
+// reNoParent: an error about a path whose folder is missing ("No such file or directory",
+// supervisord's "The directory named as part of the path … does not exist").
+var reNoParent = regexp.MustCompile(`(?i)no such file or directory|\bdirectory\b.*\bdoes(?: not|n't) exist`)
+
 func (ss *session) missingParent(ctx context.Context, output string) string {
 	for _, l := range strings.Split(output, "\n") {
-		if !strings.Contains(strings.ToLower(l), "no such file or directory") {
+		if !reNoParent.MatchString(l) {
 			continue
 		}
 		for _, p := range reAbsPath.FindAllString(l, 3) {
@@ -1493,7 +1531,7 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			continue
 		}
 		base := path.Base(f)
-		var sameExt []string
+		var sameExt, within []string
 		for _, have := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
 			if have == "" || have == base || path.Ext(have) != path.Ext(base) {
 				continue
@@ -1503,10 +1541,16 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			}
 			if _, ok := ss.written[path.Join(dir, have)]; ok {
 				sameExt = append(sameExt, have)
+				if strings.Contains(have, base) || strings.Contains(base, have) {
+					within = append(within, have) // books-html.xsl for html.xsl
+				}
 			}
 		}
 		if len(sameExt) == 1 {
 			return f, path.Join(path.Dir(f), sameExt[0])
+		}
+		if len(within) == 1 {
+			return f, path.Join(path.Dir(f), within[0])
 		}
 	}
 	for _, f := range names {

@@ -7,8 +7,10 @@ package none
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -156,8 +158,21 @@ func (ss *session) pathHint(ctx context.Context, output string) string {
 // directory.
 func (ss *session) movedHint(ctx context.Context, output string) (missing, found string) {
 	p := ""
+	var cands []string
 	for _, m := range reMissingPath.FindAllStringSubmatch(output, -1) {
-		c := strings.TrimPrefix(firstNonEmpty(m[1], m[2], m[3]), "./")
+		cands = append(cands, firstNonEmpty(m[1], m[2], m[3]))
+	}
+	if reNotThere.MatchString(output) {
+		// "module path: /home/learner/wordfreq/text.rkt": a file in the session's folder,
+		// named by its full path
+		for _, a := range reAbsPath.FindAllString(output, 5) {
+			if rel, ok := strings.CutPrefix(a, ss.cwd+"/"); ok {
+				cands = append(cands, rel)
+			}
+		}
+	}
+	for _, c := range cands {
+		c = strings.TrimPrefix(c, "./")
 		if c != "" && !strings.HasPrefix(c, "/") && !strings.HasPrefix(c, "~") && !strings.ContainsAny(c, "*?[") && (strings.Contains(c, "/") || path.Ext(c) != "") {
 			p = c // the first path ("ls: cannot access 'html/index.html'" names ls first)
 			break
@@ -174,6 +189,21 @@ func (ss *session) movedHint(ctx context.Context, output string) (missing, found
 		return p, strings.TrimPrefix(f[0], "./")
 	}
 	return "", ""
+}
+
+// referrer is the file the tutorial wrote that names p in its text (a module that
+// requires "text.rkt"), "" when none or several do.
+func (ss *session) referrer(p string) string {
+	found := ""
+	for f, content := range ss.written {
+		if strings.Contains(content, `"`+p+`"`) || strings.Contains(content, "'"+p+"'") {
+			if found != "" {
+				return ""
+			}
+			found = f
+		}
+	}
+	return found
 }
 
 // knownErrors are tools' own messages whose fix is known.
@@ -290,4 +320,108 @@ func askedFlag(cmd, output string) string {
 		return flag
 	}
 	return ""
+}
+
+// reSocketGone: a client that found no socket or nothing listening
+// ("unix:///home/learner/app/supervisor.sock no such file", "Connection refused").
+var reSocketGone = regexp.MustCompile(`(?i)\.sock\b.*(?:no such file|refused|not found)|(?:no such file|refused)[^\n]*\.sock\b`)
+
+// daemonDown is the root of a failed start of the daemon this client talks to: a program
+// sharing the first five letters of its name (supervisorctl and supervisord, redis-cli and
+// redis-server), when the client could not reach its socket.
+func (ss *session) daemonDown(rec loop.CommandRecord, output string) (int, bool) {
+	if !reSocketGone.MatchString(output) {
+		return 0, false
+	}
+	client := firstWord(rec.Command)
+	for r := len(ss.roots) - 1; r >= 0; r-- {
+		f := ss.roots[r].finding
+		if f < 0 {
+			continue
+		}
+		daemon := firstWord(ss.res.Findings[f].Command)
+		if daemon != client && len(client) >= 5 && len(daemon) >= 5 && client[:5] == daemon[:5] && !ss.recovered[ss.roots[r].line] {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// reConfigArg: an option whose value is a configuration file (`-c supervisor.conf`,
+// `--config=app.toml`).
+var reConfigArg = regexp.MustCompile(`(?:^|\s)(-{1,2}[A-Za-z][\w-]*)(?:\s+|=)(\S+\.(?:conf|cfg|ini|toml|ya?ml|json))(?:\s|$)`)
+
+// droppedConfig is the configuration option an earlier command of the same program passed
+// and this one leaves out ("" when none): without it the program looks for its default file.
+func (ss *session) droppedConfig(rec loop.CommandRecord) string {
+	prog := firstWord(rec.Command)
+	if prog == "" || strings.Contains(rec.Command, "\n") {
+		return ""
+	}
+	for i := len(ss.res.Commands) - 1; i >= 0; i-- {
+		c := ss.res.Commands[i]
+		if c.Line >= rec.Line || firstWord(c.Command) != prog {
+			continue
+		}
+		if m := reConfigArg.FindStringSubmatch(c.Command); m != nil && !strings.Contains(rec.Command, m[2]) {
+			return m[1] + " " + m[2]
+		}
+	}
+	return ""
+}
+
+// reUnboundName: a name the compiler or interpreter does not know, in the words of a few
+// languages (Racket, Erlang, Python, Octave, JavaScript).
+var reUnboundName = regexp.MustCompile(`([\w?!*<>=/+.:-]+): unbound identifier|undefined function:? ([\w:/.]+)|name '(\w+)' is not defined|'(\w+)' undefined|(\w+) is not defined`)
+
+// reExportList: the words a module uses to list what other files may use.
+var reExportList = regexp.MustCompile(`\(provide\b|^-export\(|module\.exports|^export\b|__all__`)
+
+// unexported explains a name the run does not know that a file the tutorial wrote
+// defines but does not export ("", "" when it is not such a name); edit adds the name to
+// a one-line `(provide …)` list.
+func (ss *session) unexported(output string) (problem, fix string, edit *loop.Edit) {
+	m := reUnboundName.FindStringSubmatch(output)
+	if m == nil {
+		return "", "", nil
+	}
+	name := firstNonEmpty(m[1], m[2], m[3], m[4], m[5])
+	if i := strings.LastIndexAny(name, ":/"); i >= 0 && m[2] != "" {
+		name = name[i+1:] // Erlang's mod:fun/arity
+	}
+	def := regexp.MustCompile(`(?m)\(define\s+\(?` + regexp.QuoteMeta(name) + `[\s)]|^\s*def\s+` + regexp.QuoteMeta(name) + `\b|^\s*function\s+` + regexp.QuoteMeta(name) + `\b|^` + regexp.QuoteMeta(name) + `\(.*\)\s*->`)
+	for _, p := range slices.Sorted(maps.Keys(ss.written)) {
+		content := ss.written[p]
+		if !def.MatchString(content) {
+			continue
+		}
+		ex, line := "", ""
+		for _, l := range strings.Split(content, "\n") {
+			if ex = reExportList.FindString(strings.TrimSpace(l)); ex != "" {
+				line = strings.TrimSpace(l)
+				break
+			}
+		}
+		if ex == "" {
+			return "", "", nil
+		}
+		list := strings.Trim(strings.TrimSpace(ex), "(")
+		if list == "provide" && strings.HasSuffix(line, ")") && strings.Count(line, "(") == strings.Count(line, ")") {
+			// (provide tokenize) → (provide tokenize stop-word?)
+			edit = &loop.Edit{InsertBefore: []string{fmt.Sprintf("sed -i 's|^%s$|%s|' %s", sedPattern(line), sedReplacement(strings.TrimSuffix(line, ")")+" "+name+")"), ss.rel(p))}}
+		}
+		return fmt.Sprintf("`%s` is defined in `%s`, which does not export it (its `%s` list leaves it out)", name, ss.rel(p), list),
+			fmt.Sprintf("add `%s` to the `%s` list of `%s`", name, list, ss.rel(p)), edit
+	}
+	return "", "", nil
+}
+
+// sedPattern quotes s for a basic regular expression of `sed 's|…|…|'` in single quotes.
+func sedPattern(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `.`, `\.`, `*`, `\*`, `[`, `\[`, `]`, `\]`, `^`, `\^`, `$`, `\$`, `|`, `\|`, `'`, `'\''`).Replace(s)
+}
+
+// sedReplacement quotes s for the replacement of `sed 's|…|…|'` in single quotes.
+func sedReplacement(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `&`, `\&`, `|`, `\|`, `'`, `'\''`).Replace(s)
 }

@@ -41,6 +41,12 @@ func outputMismatch(cmd, shown, got string) string {
 		// curl without -f prints the error page and exits 0
 		return fmt.Sprintf("`%s` got `%s` from the server, where the tutorial shows %s", firstLine(cmd), status, quoteShort(shown))
 	}
+	if good := reGoodState.FindString(shown); good != "" && !reBadState.MatchString(shown) && !reGoodState.MatchString(got) {
+		if bad := reBadState.FindString(got); bad != "" {
+			// supervisorctl status: RUNNING shown, BACKOFF printed
+			return fmt.Sprintf("the tutorial shows `%s` as %s, but it printed %s (%s)", firstLine(cmd), good, bad, quoteShort(keyLineOf(got, bad)))
+		}
+	}
 	if shown == "" || quiet[firstWord(cmd)] || reVersionCmd.MatchString(cmd) || strings.Contains(shown, "...") || strings.Contains(shown, "…") ||
 		reVersionish.MatchString(shown) || reDate.MatchString(shown) {
 		return "" // banners, versions and dates differ from machine to machine
@@ -139,6 +145,13 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		Category: "failing check",
 		Severity: "medium",
 	}
+	if reBadState.MatchString(output) {
+		if why, fix := ss.processLogCause(ctx); why != "" {
+			// supervisorctl's "Exited too quickly (process log may have details)"
+			f.Problem += "; " + why
+			f.Fix = fix
+		}
+	}
 	if gone > 0 {
 		if cmd, opt, ln := ss.deletingOption(ctx, gone); opt != "" {
 			// rclone sync leaves excluded files on the destination without --delete-excluded
@@ -160,7 +173,8 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 			f.Fix = fix
 		}
 	}
-	ss.addFinding(rec, f, output)
+	// a later request that finds nothing listening goes back to the state this shows
+	ss.lastRoot = ss.addFinding(rec, f, output)
 }
 
 // httpError is the error status of an HTTP answer a request printed ("403 Forbidden"),
@@ -447,4 +461,57 @@ func (ss *session) deletingOption(ctx context.Context, at int) (cmd, opt string,
 		return cmd, opt, s.line
 	}
 	return "", "", 0
+}
+
+// States a status command prints: a service or program that works, and one that does
+// not (supervisorctl, systemctl, docker ps, test runners).
+var (
+	reGoodState = regexp.MustCompile(`\b(?:RUNNING|active \(running\)|PASS(?:ED)?|healthy|Up \d)`)
+	reBadState  = regexp.MustCompile(`\b(?:FATAL|BACKOFF|EXITED|STOPPED|FAILED|FAIL|ERROR|failed|inactive \(dead\)|unhealthy|Exited \(\d+\))`)
+)
+
+// keyLineOf is the line of text holding word.
+func keyLineOf(text, word string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, word) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return word
+}
+
+// reDropPrivilege: a daemon run by an ordinary user that was told to switch users.
+var reDropPrivilege = regexp.MustCompile(`(?i)setuid|setgid|drop privilege|change (?:to )?user|switch(?:ing)? users?|initgroups`)
+
+// reUserSetting: a configuration line naming the user a program runs as.
+var reUserSetting = regexp.MustCompile(`(?m)^\s*(user\s*[=:]?\s*[\w.-]+)\s*;?\s*$`)
+
+// processLogCause is the error line in the logs written in the session's folder in the
+// last minutes, and for a daemon that could not switch users, the setting in a file the
+// tutorial wrote that asks it to ("" when nothing is found).
+func (ss *session) processLogCause(ctx context.Context) (string, string) {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && find . -maxdepth 3 -name '*.log' -mmin -10 -size +0 2>/dev/null | head -n 5 | xargs -r tail -q -n 5", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", ""
+	}
+	line := ""
+	for _, l := range strings.Split(r.Stdout, "\n") {
+		if t := strings.TrimSpace(l); t != "" && (reErrorLine.MatchString(t) || reDropPrivilege.MatchString(t)) {
+			line = t
+		}
+	}
+	if line == "" {
+		return "", ""
+	}
+	why := "its log says: " + loop.Clip(line, 160)
+	if !reDropPrivilege.MatchString(line) {
+		return why, ""
+	}
+	for _, p := range slices.Sorted(maps.Keys(ss.written)) {
+		if m := reUserSetting.FindStringSubmatch(ss.written[p]); m != nil {
+			return why + fmt.Sprintf("; `%s` asks it to switch users, which only root can do", strings.TrimSpace(m[1])),
+				fmt.Sprintf("remove `%s` from `%s` (the program then runs as the reader), or start it as root", strings.TrimSpace(m[1]), path.Base(p))
+		}
+	}
+	return why, ""
 }

@@ -280,13 +280,24 @@ func read(t *tutorial.Tutorial) []step {
 			current = f
 			continue
 		}
-		if file, dir, appendF, ok := fileTarget(cb, fileLead); ok && !isHeredocOnly(cb) {
+		if file, dir, appendF, ok := fileTarget(cb, fileLead); ok && !isHeredocOnly(cb) && !(cb.Console && promptLines(strings.Split(cb.Content, "\n"))) {
+			// (a console session of `$ ` lines is typed, whatever path the lead names)
 			if dir == "" && filesDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
 				dir = filesDir // "save every file from this sheet in it"
+			}
+			if m := reSaveItIn.FindStringSubmatch(firstSentence(proseAfter(t, cb.EndLine))); m != nil && dir == "" && !strings.Contains(file, "/") {
+				dir = m[1] // the block, then "Save it in `~/project`, make it executable and run it:"
 			}
 			if !appendF && written[joinDir(dir, file)] && file == namedByLanguage(cb, fileLead) && !reAppendVerb.MatchString(fileLead) {
 				// "In `app.py`, the part that matters:" once app.py exists: an excerpt
 				add(step{kind: skipStep, reason: "an excerpt of " + file + ", which an earlier block wrote"})
+				continue
+			}
+			if written[joinDir(dir, file)] && reChangePart.MatchString(lastSentence(fileLead)) {
+				// "and change the counting loop in `main.rkt` to skip them:": the part shown
+				// replaces its counterpart in the file written before
+				add(step{kind: fileStep, file: file, dir: dir, merge: true, content: fileContent(cb), reason: "a part of " + file + " as it should now read"})
+				current = joinDir(dir, file)
 				continue
 			}
 			written[joinDir(dir, file)] = true
@@ -373,6 +384,13 @@ func skipPreviews(steps []step) {
 
 // attachOutput gives an output block to the command right before it (the last command
 // of the previous block, when nothing but prose lies between).
+// reChangePart: the prose changes a named part of a file ("change the counting loop in
+// `main.rkt`", "update the handler of `app.js`").
+var reChangePart = regexp.MustCompile("(?i)\\b(?:change|update|modify|edit|rewrite|replace|adjust)\\s+(?:the|its|your)\\s+[\\w -]{1,40}?\\s+(?:in|of)\\s+`")
+
+// reSaveItIn: prose right under a file's block that says which folder it goes in.
+var reSaveItIn = regexp.MustCompile("(?i)^\\s*(?:save|put|place|keep) (?:it|this|the (?:file|script|program)) (?:in|into|under|to) (?:the folder |the directory )?`([~./]?[\\w./~-]+)`")
+
 // ranBlock: the last step read is a command of block b (an untagged block read as
 // commands).
 func ranBlock(steps []step, b tutorial.CodeBlock) bool {

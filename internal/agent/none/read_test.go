@@ -464,3 +464,46 @@ func TestSubstituteNamedAndAskedFlag(t *testing.T) {
 	assert.Empty(t, askedFlag("tar xf a", "Try 'tar --help' or 'tar --usage' for more information."))
 	assert.Empty(t, askedFlag("x --init", "Must run --init to recover."), "the command already has it")
 }
+
+// Hugo's relearn tabs name their tab with title=; "no output means it is valid" says the
+// command prints nothing, not that the block is output; an install of a server package
+// does not start a server.
+func TestReadRelearnTabsAndNoOutputLeads(t *testing.T) {
+	t.Parallel()
+	md := "# Install\n\n{{< tabs groupid=\"install\" >}}\n{{% tab title=\"Debian / Ubuntu\" %}}\n```sh\nsudo apt install gunicorn\n```\n{{% /tab %}}\n{{% tab title=\"macOS\" %}}\n```sh\nbrew install gunicorn\n```\n{{% /tab %}}\n{{< /tabs >}}\n\n" +
+		"`xmllint` checks the document; no output means it is valid:\n\n```bash\nxmllint --noout --valid books.xml\n```\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install gunicorn", "xmllint --noout --valid books.xml"}, run)
+	assert.Contains(t, skipped["brew install gunicorn"], "macOS")
+	assert.False(t, isServer("sudo apt install gunicorn supervisor"))
+	assert.True(t, isServer("gunicorn --bind 127.0.0.1:8000 app:app"))
+}
+
+// A "Before you start" note is part of the path; "Save it in `~/project`" under a file's
+// block says where the file goes; a console session of `$ ` lines is typed even when its
+// lead names a path; "change the loop in `main.rkt`" merges into the file written before.
+func TestReadBeforeYouStartSaveItInAndConsoleSessions(t *testing.T) {
+	t.Parallel()
+	md := "# Tool\n\n!!! info \"Before you start\"\n\n    Check your version:\n\n    ```console\n    $ tool -V\n    ```\n\n" +
+		"```sh title=\"dev.sh\"\necho dev\n```\n\nSave it in `~/project`, make it executable and run it.\n\n" +
+		"Debian keeps the licences in `/usr/share/common-licenses`; copy one here:\n\n```console\n$ cp /usr/share/common-licenses/GPL-3 gpl.txt\n```\n\n" +
+		"Save this as `main.rkt`:\n\n```racket\n(define (f x)\n  (+ x 1))\n```\n\nand change the adding function in `main.rkt` to double:\n\n```racket\n(define (f x)\n  (* x 2))\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var run, files []string
+	merged := false
+	for _, s := range read(tut) {
+		switch s.kind {
+		case runStep:
+			run = append(run, s.command.Text)
+		case fileStep:
+			files = append(files, joinDir(s.dir, s.file))
+			merged = merged || s.merge && s.file == "main.rkt"
+		}
+	}
+	assert.Equal(t, []string{"tool -V", "cp /usr/share/common-licenses/GPL-3 gpl.txt"}, run)
+	assert.Equal(t, []string{"~/project/dev.sh", "main.rkt", "main.rkt"}, files)
+	assert.True(t, merged, "the second main.rkt block replaces its counterpart")
+	assert.True(t, reHardware.MatchString("open terminal failed: not a terminal"))
+	assert.Equal(t, "main.rkt:16:18: hash-filter-values: unbound identifier", keyLine("main.rkt:16:18: hash-filter-values: unbound identifier\n  in: hash-filter-values\n  context...:\n   body of \"/usr/share/racket/collects/raco/main.rkt\""))
+}

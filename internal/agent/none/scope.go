@@ -41,7 +41,7 @@ var (
 	reDetailsX   = regexp.MustCompile(`(?i)</details>`)
 	reSummary    = regexp.MustCompile(`(?i)<summary>(.*?)</summary>`)
 	reHugoTabs   = regexp.MustCompile(`^\s*\{\{[<%]\s*tabs\b`)
-	reHugoTab    = regexp.MustCompile(`^\s*\{\{[<%]\s*tab\s+(?:name=)?"([^"]*)"`)
+	reHugoTab    = regexp.MustCompile(`^\s*\{\{[<%]\s*tab\s+(?:(?:name|title)=)?"([^"]*)"`)
 	reHugoTabX   = regexp.MustCompile(`\{\{[<%]\s*/tab\s*[>%]\}\}`)
 	reHugoCode   = regexp.MustCompile(`^\s*\{\{[<%]\s*code\b`)
 	reHugoCodeX  = regexp.MustCompile(`\{\{[<%]\s*/code\s*[>%]\}\}`)
@@ -342,6 +342,9 @@ func chosenTab(labels []string) string {
 	return ""
 }
 
+// reRequiredAside: a note whose title makes it part of the path, not an aside.
+var reRequiredAside = regexp.MustCompile(`(?i)\b(?:before you (?:start|begin)|prerequisites?|requirements?|you(?:'ll| will)? need)\b`)
+
 // skipByScope says why a reader skips a block at line ln because of its containers
 // ("" when they follow it).
 func (sc *scopes) skipByScope(ln int) string {
@@ -358,6 +361,9 @@ func (sc *scopes) skipByScope(ln int) string {
 				return "tab \"" + c.label + "\" (followed \"" + chosen + "\" instead)"
 			}
 		case "aside":
+			if reRequiredAside.MatchString(c.label) {
+				continue // "Before you start": what the reader must have, checked like any step
+			}
 			return "optional: inside a side note (" + strings.TrimSpace(c.label) + ")"
 		}
 	}

@@ -26,6 +26,9 @@ var reCrontabEdit = regexp.MustCompile(`(?i)crontab -e\b|\b(?:to|in|into) (?:you
 // ("To get the latest release on Linux, macOS or BSD use the install script instead:").
 var reNewerInstead = regexp.MustCompile(`(?i)\b(?:latest|newest|most recent|newer|up-to-date)\b[^.]*\binstead\b|\binstead\b[^.]*\b(?:latest|newest|most recent|newer)\b (?:release|version|build)`)
 
+// reNoOutput: prose saying a command prints nothing when it works.
+var reNoOutput = regexp.MustCompile(`(?i)\b(?:no|without any|without) output\b[^.;]*`)
+
 // reOwnSetup: a step for readers who have something a fresh machine does not ("If you
 // have a printer configured, send the copy to it:").
 var reOwnSetup = regexp.MustCompile(`(?i)^if you(?: have|'ve got|’ve got) (?:a|an|access to|your own)\b[^.]*:\s*$`)
@@ -78,7 +81,8 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	// an aside in parentheses ("(… wherever a file says `use quadrature`)") is not what
 	// the sentence says of the block
 	// nor are words in code ("write the summary into a `reports` folder:")
-	bare := reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code")
+	// and "no output means it is valid" says the command prints nothing
+	bare := reNoOutput.ReplaceAllString(reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code"), "")
 	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || reOutputVerb.MatchString(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}

@@ -24,8 +24,10 @@ import (
 	"log/slog"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
@@ -87,6 +89,7 @@ type session struct {
 	blockRoots     map[int]int          // block start line → root of its first unverified command
 	noVerify       bool                 // a verification re-run: no nested verification
 	servers        []server             // commands that start servers, in order
+	recovered      map[int]bool         // lines whose step worked once the reader applied its gap's fix
 	lastRun        int                  // index of the previous step that ran
 	prevFailed     bool                 // the previous step that ran failed
 	failRoot       int                  // root the failure being judged was folded into, -1 when none
@@ -218,9 +221,10 @@ func sudoOnly(text string) bool {
 type server struct {
 	line    int
 	command string
-	root    int    // root of its failure, -1 when it is running
+	root    int    // root of its failure, -1 when it is running, -2 once the prose had it stopped
 	log     string // the file its output goes to
 	seen    int    // how much of the log earlier requests have read
+	pid     int    // its process, while it runs in the background (0 once stopped)
 }
 
 // Attempt follows the whole tutorial once.
@@ -230,7 +234,7 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 		grace = DefaultGrace
 	}
 	ss := &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, blockRoots: map[int]int{},
-		taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}}
+		taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, recovered: map[int]bool{}}
 	ss.res.Status = loop.StudentCompleted
 	if task.Tutorial == nil || task.Tutorial.Map == nil {
 		return ss.res, fmt.Errorf("deterministic student: no tutorial")
@@ -279,6 +283,7 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 				ss.cov.Skipped = append(ss.cov.Skipped, loop.Note{Line: st.line, Reason: fmt.Sprintf("past the limit of %d commands", MaxCommands)})
 				continue
 			}
+			ss.beforeRun(ctx, st)
 			err = ss.run(ctx, i, st)
 		}
 		if err != nil {
@@ -405,7 +410,11 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		rec.Class, rec.Summary = loop.Classify(cmd.Text, r.ExitCode, output, r.TimedOut)
 	}
 	if background {
-		ss.servers = append(ss.servers, server{line: cmd.StartLine, command: cmd.Text, root: -1, log: fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg)})
+		pid := 0
+		if m := reBackgroundPid.FindStringSubmatch(r.Stdout); m != nil {
+			pid, _ = strconv.Atoi(m[1])
+		}
+		ss.servers = append(ss.servers, server{line: cmd.StartLine, command: cmd.Text, root: -1, log: fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg), pid: pid})
 	}
 	// what a server the tutorial started logged while this request ran: the reader sees
 	// it in the server's terminal
@@ -596,6 +605,7 @@ func (ss *session) recoverStep(ctx context.Context, st step, fix []string, repla
 	}
 	ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line,
 		Reason: fmt.Sprintf("went on after applying the fix (`%s`): the step then worked", strings.Join(fix, "; "))})
+	ss.recovered[st.line] = true
 	return true, nil
 }
 
@@ -775,3 +785,75 @@ func (ss *session) prepare(ctx context.Context) {
 }
 
 const aptListsScript = `if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' 2>/dev/null | head -n 1)" ]; then DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1 || true; fi`
+
+// reBackgroundPid: the pid backgroundScript reports for a command left running.
+var reBackgroundPid = regexp.MustCompile(`left running in the background as pid (\d+)`)
+
+// reStopServer: prose telling the reader to stop what runs in the foreground ("Stop
+// Gunicorn with Ctrl+C before you go on", "Press Ctrl-C to stop the server").
+var reStopServer = regexp.MustCompile(`(?i)\b(?:stop|quit|kill|shut (?:it )?down|interrupt)\b[^.]*\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b|\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b[^.]*\b(?:to stop|to quit|before you go on|before continuing)\b|\bstop the (?:server|app|service|process)\b`)
+
+// stopServers stops the servers left running that the prose between their start and
+// st tells the reader to stop, as the reader would with Ctrl+C in that terminal.
+func (ss *session) stopServers(ctx context.Context, st step) {
+	m := ss.task.Tutorial.Map
+	for i := range ss.servers {
+		sv := &ss.servers[i]
+		if sv.pid == 0 || sv.line >= st.line {
+			continue
+		}
+		for n := sv.line + 1; n < st.block.StartLine; n++ {
+			b, ok := m.BlockAt(n)
+			if !ok || b.Kind != tutorial.KindParagraph && b.Kind != tutorial.KindListItem || !reStopServer.MatchString(m.Line(n)) {
+				continue
+			}
+			if !namesServer(m.Line(n), sv.command, ss.servers) {
+				continue
+			}
+			kill := fmt.Sprintf("pkill -INT -P %d; kill -INT %d; sleep 1; pkill -KILL -P %d; kill -KILL %d; true", sv.pid, sv.pid, sv.pid, sv.pid)
+			if _, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: kill, Timeout: 15 * time.Second, User: rootUser}); err == nil {
+				ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: n, Reason: fmt.Sprintf("stopped the server started at line %d, as the prose says", sv.line)})
+			}
+			sv.pid, sv.root = 0, -2 // no longer running, and not for a failure
+			break
+		}
+	}
+}
+
+// namesServer: the stop sentence is about this server: it names the server's program,
+// or names none of the servers' programs.
+func namesServer(sentence, command string, servers []server) bool {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(sentence), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' }) {
+		words[w] = true
+	}
+	if words[strings.ToLower(path.Base(firstWord(command)))] {
+		return true
+	}
+	for _, sv := range servers {
+		if words[strings.ToLower(path.Base(firstWord(sv.command)))] {
+			return false
+		}
+	}
+	return true
+}
+
+// reWaitLead: the prose has the reader wait before the block ("Give it a couple of
+// seconds", "wait a few seconds, then").
+var reWaitLead = regexp.MustCompile(`(?i)\b(?:give it|wait|after)(?: for)? (?:a (?:couple of|few|moment)|several|some|\d+|two|three|five|ten) seconds?\b|\bwait a (?:moment|bit|second)\b`)
+
+// waitedLead is how long the reader waits where the prose says to.
+const waitedLead = 5 * time.Second
+
+// beforeRun does what the prose before a command has the reader do first: stop a server
+// it says to stop, wait where it says to wait.
+func (ss *session) beforeRun(ctx context.Context, st step) {
+	ss.stopServers(ctx, st)
+	if reWaitLead.MatchString(st.lead) && st.command != nil && st.command.StartLine == st.block.ContentStartLine {
+		// "Give it a couple of seconds to start the program, then ask for its status:"
+		select {
+		case <-ctx.Done():
+		case <-time.After(waitedLead):
+		}
+	}
+}

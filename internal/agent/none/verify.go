@@ -24,6 +24,7 @@ func (ss *session) verifyFixes(ctx context.Context) {
 		return
 	}
 	n := 0
+	proven := map[int]loop.Edit{} // the fixes proven so far, by line: a reader applies them all
 	for i := range ss.res.Findings {
 		f := &ss.res.Findings[i]
 		if f.Edit == nil || len(f.Edit.InsertBefore) == 0 && f.Edit.Replace == "" || f.Environment || f.Line <= 0 {
@@ -34,13 +35,17 @@ func (ss *session) verifyFixes(ctx context.Context) {
 			continue
 		}
 		n++
-		ss.verify(ctx, f)
+		edit := *f.Edit
+		if ss.verify(ctx, f, proven) {
+			proven[f.Line] = edit
+		}
 	}
 }
 
 // verify re-runs the steps with f's fix inserted before its line, or with its line
 // replaced by the fix's new text.
-func (ss *session) verify(ctx context.Context, f *loop.Finding) {
+// Earlier fixes already proven are applied too, as the reader would have.
+func (ss *session) verify(ctx context.Context, f *loop.Finding, proven map[int]loop.Edit) bool {
 	at := -1
 	for i, s := range ss.steps {
 		if s.kind == runStep && s.line == f.Line {
@@ -50,24 +55,28 @@ func (ss *session) verify(ctx context.Context, f *loop.Finding) {
 	}
 	if at < 0 {
 		f.FixEvidence = "not checked: the fix is not before a command"
-		return
+		return false
 	}
 	if err := ss.task.Sandbox.Reset(ctx); err != nil {
 		f.FixEvidence = "not checked: a fresh container could not be had: " + err.Error()
-		return
+		return false
 	}
 	end := sectionEnd(ss.task.Tutorial, f.Line)
 	var steps []step
 	replace := len(f.Edit.InsertBefore) == 0
 	for i, s := range ss.steps {
-		if i == at && replace {
-			cmd := *s.command
-			cmd.Text = f.Edit.Replace
-			s.command = &cmd
-		}
+		edit, ok := proven[s.line]
 		if i == at {
-			for _, c := range f.Edit.InsertBefore {
-				cmd := &tutorial.Command{Text: c, StartLine: f.Line, EndLine: f.Line}
+			edit, ok = *f.Edit, true
+		}
+		if ok && s.kind == runStep && s.line > 0 {
+			if len(edit.InsertBefore) == 0 {
+				cmd := *s.command
+				cmd.Text = edit.Replace
+				s.command = &cmd
+			}
+			for _, c := range edit.InsertBefore {
+				cmd := &tutorial.Command{Text: c, StartLine: s.line, EndLine: s.line}
 				steps = append(steps, step{kind: runStep, block: s.block, command: cmd, line: 0})
 			}
 		}
@@ -77,18 +86,19 @@ func (ss *session) verify(ctx context.Context, f *loop.Finding) {
 		steps = append(steps, s)
 	}
 	re := &session{s: ss.s, task: ss.task, grace: ss.grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1,
-		blockRoots: map[int]int{}, taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{},
+		blockRoots: map[int]int{}, taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, recovered: map[int]bool{},
 		steps: steps, pre: ss.pre, noVerify: true, user: ss.user, rootExec: ss.rootExec, home: ss.home}
 	re.task.Events = loop.Discard
 	re.prepare(ctx)
 	for i, s := range steps {
 		if ctx.Err() != nil {
-			return
+			return false
 		}
 		switch s.kind {
 		case fileStep:
 			_ = re.write(ctx, s)
 		case runStep:
+			re.beforeRun(ctx, s)
 			_ = re.run(ctx, i, s)
 		}
 	}
@@ -110,7 +120,7 @@ func (ss *session) verify(ctx context.Context, f *loop.Finding) {
 			no := false
 			f.FixVerified = &no
 			f.FixEvidence = fmt.Sprintf("with `%s` added before line %d, the added step itself fails (exit %d): %s", fix, f.Line, c.ExitCode, firstNonEmpty(keyLine(c.Output), "no output"))
-			return
+			return false
 		}
 	}
 	switch {
@@ -128,6 +138,7 @@ func (ss *session) verify(ctx context.Context, f *loop.Finding) {
 	default:
 		f.FixEvidence = fmt.Sprintf("not proven: %s, `%s` gets past this problem but fails for another reason (%s)", added, firstLine(got.Command), firstNonEmpty(keyLine(got.Output), fmt.Sprintf("exit %d", got.ExitCode)))
 	}
+	return f.FixVerified != nil && *f.FixVerified
 }
 
 // samePro reports whether a re-run command failed with the finding's own problem.
