@@ -1026,3 +1026,24 @@ func TestModuleSavedElsewhereAndUnexportedNames(t *testing.T) {
 	require.NotNil(t, unexported.FixVerified, "%+v", unexported)
 	assert.True(t, *unexported.FixVerified, unexported.FixEvidence)
 }
+
+// A tool that wraps git and exits 0 whatever git says (pass 1.7.4's `pass git …`): the
+// error it printed is the failure (a missing Git identity), and a branch missing from
+// its own repository is fixed through the tool's own git subcommand. Both are proven.
+func TestErrorsBehindAZeroExitAndAWrappedGit(t *testing.T) {
+	t.Parallel()
+	vault := "#!/bin/sh\nstore=$HOME/.vault-store\nmkdir -p \"$store\"\nif [ \"$1\" = git ]; then shift\n  if [ \"$1\" = init ]; then git -C \"$store\" init -q; git -C \"$store\" commit -q --allow-empty -m 'Initial commit'; else git -C \"$store\" \"$@\"; fi\nfi\nexit 0\n"
+	md := "# Vault\n\n```bash\nmkdir -p ~/vault-demo && cd ~/vault-demo\n```\n\nSave this as `vault`:\n\n```sh\n" + vault + "```\n\n" +
+		"```bash\nchmod +x vault\n./vault git init\ngit init -q --bare ~/vault-backup.git\n./vault git remote add origin ~/vault-backup.git\n./vault git push -q -u origin main\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	ident, push := res.Findings[0], res.Findings[1]
+	assert.Contains(t, ident.Problem, "unable to auto-detect email address")
+	require.NotNil(t, ident.FixVerified, "%+v", ident)
+	assert.True(t, *ident.FixVerified, ident.FixEvidence)
+	assert.Contains(t, push.Problem, "names the first branch `master`")
+	assert.Contains(t, push.Fix, "`./vault git branch -M main`")
+	require.NotNil(t, push.FixVerified, "%+v", push)
+	assert.True(t, *push.FixVerified, push.FixEvidence)
+	assert.Empty(t, reportedError("cat notes.txt", "error: a line of the notes", ""), "a file's text is not the program's error")
+}

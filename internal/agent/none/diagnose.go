@@ -177,7 +177,8 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, r)
 		return
 	}
-	if rePublish.MatchString(rec.Command) && !notPublishers[firstWord(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))] {
+	if rePublish.MatchString(rec.Command) && !notPublishers[firstWord(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))] && !reGitRef.MatchString(output) {
+		// (a branch that does not exist fails before any remote is asked)
 		// `mkdocs gh-deploy`, `npm publish`: the reader's own remote and account
 		r := ss.environment(rec, output, "publishes to the reader's own remote (a GitHub repository, a package registry) with their credentials, which the sandbox does not have",
 			"nothing to change in the tutorial if it says what the step needs (a repository with push access, an account)")
@@ -528,8 +529,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		f.Fix = "use the branch the repository actually has (" + hint + "), or create it first"
 		if m := reRefspec.FindStringSubmatch(output); m != nil {
 			// pushing main from a repository whose first branch is master
-			f.Fix = fmt.Sprintf("name the branch before pushing: add `git branch -M %s` before line %d (or create the repository with `git init -b %s`)", m[1], rec.Line, m[1])
-			f.Edit = &loop.Edit{InsertBefore: []string{"git branch -M " + m[1]}}
+			git := "git" // or the tool's own git subcommand (`pass git`), which works in its repository
+			if w := strings.Fields(rec.Command); len(w) > 1 && w[0] != "git" && w[1] == "git" {
+				git = w[0] + " git"
+			}
+			f.Fix = fmt.Sprintf("name the branch before pushing: add `%s branch -M %s` before line %d (or create the repository with `git init -b %s`)", git, m[1], rec.Line, m[1])
+			f.Edit = &loop.Edit{InsertBefore: []string{git + " branch -M " + m[1]}}
 			f.Category = "missing step"
 		}
 	}

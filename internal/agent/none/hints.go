@@ -22,16 +22,18 @@ var reGitRef = regexp.MustCompile(`(?i)invalid reference|src refspec \S+ does no
 // gitHint names the branch a repository really has when a git command could not find
 // the one the tutorial names ("" when not applicable).
 func (ss *session) gitHint(ctx context.Context, rec loop.CommandRecord, output string) string {
-	if firstWord(rec.Command) != "git" || !reGitRef.MatchString(output) {
-		return ""
+	f := strings.Fields(rec.Command)
+	if len(f) == 0 || !(f[0] == "git" || len(f) > 1 && f[1] == "git") || !reGitRef.MatchString(output) {
+		return "" // git itself, or a tool's own `git` subcommand (`pass git push`)
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && { git branch --format='%(refname:short)' 2>/dev/null | head -5; git symbolic-ref --short HEAD 2>/dev/null; } | sort -u", Timeout: 10 * time.Second, User: ss.user})
-	if err != nil || r.ExitCode != 0 || strings.TrimSpace(r.Stdout) == "" {
-		return ""
-	}
-	branches := strings.Fields(r.Stdout)
 	def, _ := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "git config --get init.defaultBranch || echo master", Timeout: 10 * time.Second, User: ss.user})
 	first := firstNonEmpty(strings.TrimSpace(def.Stdout), "master")
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && { git branch --format='%(refname:short)' 2>/dev/null | head -5; git symbolic-ref --short HEAD 2>/dev/null; } | sort -u", Timeout: 10 * time.Second, User: ss.user})
+	if f[0] != "git" || err != nil || r.ExitCode != 0 || strings.TrimSpace(r.Stdout) == "" {
+		// the repository is the tool's own (pass keeps its store elsewhere)
+		return fmt.Sprintf("no such branch: on this Git, `git init` names the first branch `%s`", first)
+	}
+	branches := strings.Fields(r.Stdout)
 	return fmt.Sprintf("no such branch: on this Git, `git init` names the first branch `%s` (branches now: `%s`)", first, strings.Join(branches, "`, `"))
 }
 

@@ -409,6 +409,12 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	if failed {
 		rec.Class, rec.Summary = loop.Classify(cmd.Text, r.ExitCode, output, r.TimedOut)
 	}
+	if line := reportedError(cmd.Text, output, firstNonEmpty(st.command.Output, st.expected)); !failed && !background && line != "" {
+		// `pass git init` exits 0 although the git commit it runs failed
+		failed = true
+		rec.Class, rec.Summary = loop.Classify(cmd.Text, 1, output, false)
+		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "exited 0 but printed an error (\"" + loop.Clip(line, 80) + "\"): judged as a failure"})
+	}
 	if background {
 		pid := 0
 		if m := reBackgroundPid.FindStringSubmatch(r.Stdout); m != nil {
@@ -856,4 +862,25 @@ func (ss *session) beforeRun(ctx context.Context, st step) {
 		case <-time.After(waitedLead):
 		}
 	}
+}
+
+// reToolError: a line in which a program reports its own failure (git's "fatal: …",
+// "error: …").
+var reToolError = regexp.MustCompile(`(?m)^(?:fatal|error): .+$`)
+
+// textPrinters print files or text they are given, errors in it included.
+var textPrinters = map[string]bool{"cat": true, "grep": true, "egrep": true, "head": true, "tail": true, "less": true, "more": true, "sed": true, "awk": true,
+	"echo": true, "printf": true, "jq": true, "sort": true, "uniq": true, "cut": true, "tee": true, "diff": true, "journalctl": true, "tr": true, "wc": true}
+
+// reportedError is the error line a command printed although it exited 0, when the
+// tutorial shows no error for it ("" otherwise).
+func reportedError(cmd, output, shown string) string {
+	if textPrinters[firstWord(cmd)] || strings.Contains(cmd, "|") || strings.Contains(cmd, "||") || strings.HasPrefix(strings.TrimSpace(cmd), "!") {
+		return ""
+	}
+	l := reToolError.FindString(output)
+	if l == "" || strings.Contains(strings.ToLower(shown), "error") || strings.Contains(strings.ToLower(shown), "fatal") {
+		return ""
+	}
+	return l
 }
