@@ -1047,3 +1047,24 @@ func TestErrorsBehindAZeroExitAndAWrappedGit(t *testing.T) {
 	assert.True(t, *push.FixVerified, push.FixEvidence)
 	assert.Empty(t, reportedError("cat notes.txt", "error: a line of the notes", ""), "a file's text is not the program's error")
 }
+
+// A page the tutorial shows (a block titled "Output") and an answer with none of its
+// words is a gap, named for what a TLS-only server says to plain HTTP; later requests to
+// that server are its consequences; markup a command writes is no placeholder.
+func TestHTTPSOnlyAnswersAndOutputTitles(t *testing.T) {
+	t.Parallel()
+	srv := "import http.server\nclass H(http.server.BaseHTTPRequestHandler):\n    def do_GET(self):\n        self.send_response(400)\n        self.end_headers()\n        self.wfile.write(b'Client sent an HTTP request to an HTTPS server.\\n')\nhttp.server.HTTPServer(('127.0.0.1', 8766), H).serve_forever()\n"
+	md := "# Page\n\n```bash\nmkdir -p ~/site && cd ~/site\necho '<h1>Hello</h1>' > index.html\n```\n\nSave this as `srv.py`:\n\n```python\n" + srv + "```\n\n" +
+		"```bash\npython3 srv.py\n```\n\nLeave it running. Then:\n\n```bash\ncurl -sS http://127.0.0.1:8766/\n```\n\n```html title=\"Output\"\n<h1>Hello</h1>\n```\n\n" +
+		"```bash\ncurl -s http://127.0.0.1:8766/about\n```\n\n```text\nAbout this site\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "the server speaks HTTPS on that port")
+	assert.Len(t, f.AlsoAt, 1, "the second request to the same server follows from the first: %+v %+v", f, res.Commands)
+	var wrote bool
+	for _, c := range res.Commands {
+		wrote = wrote || strings.HasPrefix(c.Command, "echo '<h1>Hello</h1>'") && c.ExitCode == 0
+	}
+	assert.True(t, wrote, "%+v", res.Commands)
+}

@@ -251,6 +251,15 @@ var rePlaceholder = regexp.MustCompile(`(?i)(/path/to\b|\bpath/to/|<[a-z][\w .-]
 var networkTools = map[string]bool{"curl": true, "wget": true, "ssh": true, "scp": true, "sftp": true, "ssh-copy-id": true, "rsync": true,
 	"git": true, "ping": true, "nc": true, "telnet": true, "dig": true, "nslookup": true, "host": true, "http": true, "docker": true, "psql": true, "mysql": true}
 
+// htmlTags are elements a command may write into a page, never placeholders.
+var htmlTags = func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range strings.Fields("html head body title meta link script style h1 h2 h3 h4 h5 h6 p div span a b i em strong ul ol li br hr pre code table tr td th img form input button label section article header footer nav main") {
+		m[t] = true
+	}
+	return m
+}()
+
 // placeholder is the placeholder in cmd that the reader must substitute, "" when none.
 // A here-document's text is what goes into a file (`<title>` in an HTML page), not a
 // value to substitute.
@@ -258,6 +267,9 @@ func placeholder(cmd string) string {
 	cmd = withoutHeredocText(cmd)
 	for _, m := range rePlaceholder.FindAllStringIndex(cmd, -1) {
 		p := cmd[m[0]:m[1]]
+		if strings.HasPrefix(p, "<") && (htmlTags[strings.ToLower(strings.Trim(p, "<>"))] || strings.Contains(cmd, "</"+strings.Trim(p, "<>")+">")) {
+			continue // markup the command writes (`echo '<h1>Hi</h1>' > index.html`)
+		}
 		if strings.HasPrefix(strings.ToLower(p), "example.") {
 			start := strings.LastIndexAny(cmd[:m[0]], " \t'\"") + 1
 			if !strings.Contains(cmd[start:m[0]], "://") && !networkTools[firstWord(cmd)] {

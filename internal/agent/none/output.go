@@ -41,6 +41,14 @@ func outputMismatch(cmd, shown, got string) string {
 		// curl without -f prints the error page and exits 0
 		return fmt.Sprintf("`%s` got `%s` from the server, where the tutorial shows %s", firstLine(cmd), status, quoteShort(shown))
 	}
+	if reHTTPClient.MatchString(cmd) && !strings.Contains(cmd, "|") && shown != "" && got != "" && !strings.Contains(shown, "...") && !strings.Contains(shown, "…") && nothingShared(shown, got) {
+		// the page the tutorial shows, and an answer with none of its words
+		why := fmt.Sprintf("`%s` printed %s, where the tutorial shows %s", firstLine(cmd), quoteShort(got), quoteShort(shown))
+		if reHTTPSOnly.MatchString(got) {
+			why += "; the server speaks HTTPS on that port, not plain HTTP"
+		}
+		return why
+	}
 	if good := reGoodState.FindString(shown); good != "" && !reBadState.MatchString(shown) && !reGoodState.MatchString(got) {
 		if bad := reBadState.FindString(got); bad != "" {
 			// supervisorctl status: RUNNING shown, BACKOFF printed
@@ -134,6 +142,12 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		problem += "; meanwhile the server logged: " + keyLine(logged)
 		output += "\n" + logged
 	}
+	host := reHostPort.FindString(rec.Command)
+	if r, ok := ss.hostRoots[host]; ok && host != "" {
+		// the same server answered wrongly before: this answer follows from that
+		ss.consequence(r, rec)
+		return
+	}
 	if ss.lastFailedStep >= 0 && ss.lastFailedStep == ss.lastRun && ss.lastFailRoot >= 0 && ss.roots[ss.lastFailRoot].finding >= 0 {
 		// the step right before failed: what it was to do is what this output shows
 		ss.consequence(ss.lastFailRoot, rec)
@@ -151,6 +165,9 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 			f.Problem += "; " + why
 			f.Fix = fix
 		}
+	}
+	if reHTTPSOnly.MatchString(output) {
+		f.Fix = fmt.Sprintf("make the server speak plain HTTP on that port (a site address written with `http://`), or request `https://` at line %d", rec.Line)
 	}
 	if gone > 0 {
 		if cmd, opt, ln := ss.deletingOption(ctx, gone); opt != "" {
@@ -175,7 +192,13 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	}
 	// a later request that finds nothing listening goes back to the state this shows
 	ss.lastRoot = ss.addFinding(rec, f, output)
+	if host != "" && reHTTPClient.MatchString(rec.Command) {
+		ss.hostRoots[host] = ss.lastRoot
+	}
 }
+
+// reHostPort: the host and port a URL names.
+var reHostPort = regexp.MustCompile(`https?://[^/\s"']+`)
 
 // httpError is the error status of an HTTP answer a request printed ("403 Forbidden"),
 // "" when it printed none.
@@ -514,4 +537,28 @@ func (ss *session) processLogCause(ctx context.Context) (string, string) {
 		}
 	}
 	return why, ""
+}
+
+// reHTTPClient: a command that fetches a URL and prints the body.
+var reHTTPClient = regexp.MustCompile(`^(?:curl|wget -qO-|wget -O-|http|https)\s.*https?://`)
+
+// reHTTPSOnly: a TLS server's answer to a plain-HTTP request (Caddy, Go's net/http, nginx).
+var reHTTPSOnly = regexp.MustCompile(`(?i)client sent an http request to an https server|plain http request was sent to https port`)
+
+// reWordish: words a reader would recognise in a page or a message.
+var reWordish = regexp.MustCompile(`[A-Za-z]{4,}`)
+
+// nothingShared: the shown text has a word, and none of its words is in got.
+func nothingShared(shown, got string) bool {
+	words := reWordish.FindAllString(shown, -1)
+	if len(words) == 0 {
+		return false
+	}
+	lower := strings.ToLower(got)
+	for _, w := range words {
+		if strings.Contains(lower, strings.ToLower(w)) {
+			return false
+		}
+	}
+	return true
 }

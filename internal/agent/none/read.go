@@ -220,6 +220,12 @@ func read(t *tutorial.Tutorial) []step {
 			add(step{kind: skipStep, reason: "a directory tree, not commands"})
 			continue
 		}
+		if reOutputTitle.MatchString(cb.Info) {
+			// ```html title="Output"``` under a command: what the command prints
+			attachOutput(steps, cb)
+			add(step{kind: skipStep, reason: "expected output (its title says so)"})
+			continue
+		}
 		if p := replPrompt(cb.Content); p != "" {
 			add(step{kind: skipStep, reason: "typed at an interactive prompt (`" + p + "`), not in a shell or a file"})
 			continue
@@ -384,6 +390,9 @@ func skipPreviews(steps []step) {
 
 // attachOutput gives an output block to the command right before it (the last command
 // of the previous block, when nothing but prose lies between).
+// reOutputTitle: a block's title or caption that says it is output.
+var reOutputTitle = regexp.MustCompile(`(?i)\b(?:title|caption)\s*=\s*"(?:output|result|terminal output|expected output|response)"`)
+
 // reChangePart: the prose changes a named part of a file ("change the counting loop in
 // `main.rkt`", "update the handler of `app.js`").
 var reChangePart = regexp.MustCompile("(?i)\\b(?:change|update|modify|edit|rewrite|replace|adjust)\\s+(?:the|its|your)\\s+[\\w -]{1,40}?\\s+(?:in|of)\\s+`")

@@ -90,6 +90,7 @@ type session struct {
 	noVerify       bool                 // a verification re-run: no nested verification
 	servers        []server             // commands that start servers, in order
 	recovered      map[int]bool         // lines whose step worked once the reader applied its gap's fix
+	hostRoots      map[string]int       // a server (scheme, host and port) whose answer was a gap: its root
 	lastRun        int                  // index of the previous step that ran
 	prevFailed     bool                 // the previous step that ran failed
 	failRoot       int                  // root the failure being judged was folded into, -1 when none
@@ -234,7 +235,7 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 		grace = DefaultGrace
 	}
 	ss := &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, blockRoots: map[int]int{},
-		taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, recovered: map[int]bool{}}
+		taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, recovered: map[int]bool{}, hostRoots: map[string]int{}}
 	ss.res.Status = loop.StudentCompleted
 	if task.Tutorial == nil || task.Tutorial.Map == nil {
 		return ss.res, fmt.Errorf("deterministic student: no tutorial")
@@ -338,7 +339,7 @@ func section(t *tutorial.Tutorial, line int) string {
 func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
 	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
-	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && (reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)) || ss.keepsRunningAfter(st))
+	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && (reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st))
 	req := ss.request(cmd.Text, st.root, timeout)
 	if background {
 		req = ss.backgroundRequest(cmd.Text, st.root, timeout)
@@ -883,4 +884,24 @@ func reportedError(cmd, output, shown string) string {
 		return ""
 	}
 	return l
+}
+
+// leadFollowsCode: the paragraph right above st's block comes right after another code
+// block, so its first sentence ("Leave it running.") may be about that block.
+func (ss *session) leadFollowsCode(st step) bool {
+	m := ss.task.Tutorial.Map
+	n := st.block.StartLine - 1
+	for n >= 1 && strings.TrimSpace(m.Line(n)) == "" {
+		n--
+	}
+	b, ok := m.BlockAt(n)
+	if !ok || b.Kind != tutorial.KindParagraph {
+		return false
+	}
+	n = b.StartLine - 1
+	for n >= 1 && strings.TrimSpace(m.Line(n)) == "" {
+		n--
+	}
+	prev, ok := m.BlockAt(n)
+	return ok && (prev.Kind == tutorial.KindFencedCode || prev.Kind == tutorial.KindIndentedCode)
 }
