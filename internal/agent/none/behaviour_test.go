@@ -1068,3 +1068,22 @@ func TestHTTPSOnlyAnswersAndOutputTitles(t *testing.T) {
 	}
 	assert.True(t, wrote, "%+v", res.Commands)
 }
+
+// A program's own settings file written after the program was already running (tmux
+// reads ~/.tmux.conf when its server starts) is named when the program then fails, and
+// later errors one word apart from that failure are its consequences.
+func TestSettingsWrittenAfterTheProgramStarted(t *testing.T) {
+	t.Parallel()
+	tally := "#!/bin/sh\ncase \"$1\" in\n  start) base=0; [ -f ~/.tallyrc ] && base=$(cat ~/.tallyrc); echo \"$base\" > ~/.tally-base ;;\n" +
+		"  get) [ \"$2\" -ge \"$(cat ~/.tally-base)\" ] && [ \"$2\" -lt 1 ] && echo ok && exit 0; echo \"can't find $3: $2\"; exit 1 ;;\nesac\n"
+	md := "# Tally\n\nSave this as `tally`:\n\n```sh\n" + tally + "```\n\n```bash\nchmod +x tally\n./tally start\n./tally get 0 window\n```\n\n" +
+		"Number from 1: save this as `~/.tallyrc`:\n\n```text\n1\n```\n\n```bash\n./tally get 1 window\n```\n\n```bash\n./tally get 2 pane\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "the tutorial writes `~/.tallyrc` at line")
+	assert.Contains(t, f.Problem, "was already running from line")
+	assert.Len(t, f.AlsoAt, 1, "can't find pane: 2 is one word apart from can't find window: 1")
+	assert.True(t, oneWordApart("can't find window: 1", "can't find pane: 2"))
+	assert.False(t, oneWordApart("cannot open a.txt now", "cannot open b.txt now"), "two files are two problems")
+}

@@ -236,7 +236,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			"nothing to change in the tutorial if it names Docker as a prerequisite; otherwise add it under Prerequisites")
 		return
 	case reHardware.MatchString(output):
-		ss.environment(rec, output, "needs hardware or a display the container does not have ("+keyLine(output)+")",
+		ss.environment(rec, output, "needs hardware, a display or an interactive terminal, which the container does not have ("+keyLine(output)+")",
 			"say in the tutorial what hardware or desktop the step needs")
 		return
 	}
@@ -441,6 +441,14 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			if edit != nil {
 				f.Category = "command failure"
 			}
+		}
+	}
+	if f.Edit == nil && !explained && !reTooNew.MatchString(output) {
+		if file, wrote, started := ss.configAfterStart(rec); file != "" {
+			// ~/.tmux.conf written after `tmux new-session` had started tmux's server
+			prog := path.Base(firstWord(rec.Command))
+			f.Problem += fmt.Sprintf("; the tutorial writes `%s` at line %d, but `%s` was already running from line %d and reads it only when it starts", file, wrote, prog, started)
+			f.Fix = fmt.Sprintf("have the reader restart `%s` or reload `%s` after writing it (before line %d), or write it before line %d", prog, file, rec.Line, started)
 		}
 	}
 	if f.Edit == nil {
@@ -1000,15 +1008,36 @@ var reTimes = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]?|\d{1,2}:\d{2}(?::\d{2}(
 func (ss *session) sameError(output string) (int, bool) {
 	norm := func(s string) string { return strings.Join(strings.Fields(reTimes.ReplaceAllString(s, "#")), " ") }
 	key := norm(keyLine(output))
-	if len(key) < 20 {
+	if len(key) < 12 || len(key) < 20 && len(strings.Fields(key)) < 3 {
 		return 0, false
 	}
 	for i, r := range ss.roots {
-		if r.finding >= 0 && !ss.res.Findings[r.finding].Environment && norm(keyLine(ss.res.Findings[r.finding].Output)) == key {
+		if r.finding >= 0 && !ss.res.Findings[r.finding].Environment && oneWordApart(norm(keyLine(ss.res.Findings[r.finding].Output)), key) {
 			return i, true
 		}
 	}
 	return 0, false
+}
+
+// oneWordApart: two error lines are the same, or differ in one word that names no file
+// ("can't find window: 1" and "can't find pane: 1").
+func oneWordApart(a, b string) bool {
+	if a == b {
+		return true
+	}
+	wa, wb := strings.Fields(reDigits.ReplaceAllString(a, "#")), strings.Fields(reDigits.ReplaceAllString(b, "#"))
+	if len(wa) != len(wb) || len(wa) < 3 {
+		return false
+	}
+	diff := 0
+	for i := range wa {
+		if wa[i] != wb[i] {
+			if diff++; diff > 1 || strings.ContainsAny(wa[i]+wb[i], "./'\"`") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // namesTainted: an error line that names, by its absolute path, something a failed step

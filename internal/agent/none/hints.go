@@ -427,3 +427,24 @@ func sedPattern(s string) string {
 func sedReplacement(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `&`, `\&`, `|`, `\|`, `'`, `'\''`).Replace(s)
 }
+
+// configAfterStart names a configuration file of the failed command's program that the
+// tutorial wrote after that program was already running (a server it started earlier
+// reads the file only at start-up): "" when there is none.
+func (ss *session) configAfterStart(rec loop.CommandRecord) (file string, wrote, started int) {
+	prog := path.Base(firstWord(rec.Command))
+	if len(prog) < 3 {
+		return "", 0, 0
+	}
+	for _, st := range ss.steps {
+		if st.kind != fileStep || st.line >= rec.Line || !strings.Contains(path.Base(st.file), prog) {
+			continue
+		}
+		for _, c := range ss.res.Commands {
+			if c.Line < st.line && path.Base(firstWord(c.Command)) == prog && c.ExitCode == 0 {
+				return joinDir(st.dir, st.file), st.line, c.Line
+			}
+		}
+	}
+	return "", 0, 0
+}
