@@ -1087,3 +1087,25 @@ func TestSettingsWrittenAfterTheProgramStarted(t *testing.T) {
 	assert.True(t, oneWordApart("can't find window: 1", "can't find pane: 2"))
 	assert.False(t, oneWordApart("cannot open a.txt now", "cannot open b.txt now"), "two files are two problems")
 }
+
+// Blocks typed into an interpreter the tutorial started bare (`python3`, then ```python
+// cells): each runs after the cells that worked, its own output is compared, a failing
+// cell is a gap and the cells after it go on without it; a shell block ends the session.
+func TestCellsTypedIntoAnInterpreter(t *testing.T) {
+	t.Parallel()
+	md := "# Numbers\n\nStart Python and type each cell at its prompt:\n\n```bash\npython3\n```\n\n```python\nx = 2\n```\n\n```python\nprint(x * 21)\n```\n\n```text\n42\n```\n\n" + // 1-20
+		"```python\nprint(y)\n```\n\n```python\nprint(x + 1)\n```\n\n```text\n3\n```\n\nBack in the shell:\n\n```bash\necho done\n```\n" // 21-37
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 22, f.Line)
+	assert.Contains(t, f.Problem, "NameError: name 'y' is not defined")
+	ran, out := map[int]int{}, map[int]string{}
+	for _, c := range res.Commands {
+		ran[c.Line], out[c.Line] = c.ExitCode, c.Output
+	}
+	assert.Equal(t, map[int]int{10: 0, 14: 0, 22: 1, 26: 0, 36: 0}, ran, "%+v", res.Commands)
+	assert.Equal(t, "42", out[14], "a cell's own output, not the earlier cells'")
+	assert.Equal(t, "3", out[26], "the failed cell is left out of what follows")
+	assert.Equal(t, "print(x * 21)", afterCommonLines("x\n", "x\nprint(x * 21)"))
+}

@@ -223,6 +223,15 @@ var knownErrors = []struct {
 		}
 		return fmt.Sprintf("`flask run` only finds app.py or wsgi.py by itself: run `flask --app %s run …` (or export FLASK_APP=%s)", mod, mod)
 	}},
+	// Octave 7's graphics_toolkit.m: "graphics_toolkit: qt toolkit is not available"
+	{regexp.MustCompile(`graphics_toolkit: (\w+) toolkit is not available`), func(ctx context.Context, ss *session, m []string) string {
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `octave-cli -q --eval 'disp(strjoin(available_graphics_toolkits(), " "))' 2>/dev/null`, Timeout: 60 * time.Second, User: ss.user})
+		have := "the ones `available_graphics_toolkits()` lists"
+		if err == nil && r.ExitCode == 0 && strings.TrimSpace(r.Stdout) != "" {
+			have = "`" + strings.Join(strings.Fields(r.Stdout), "`, `") + "`"
+		}
+		return fmt.Sprintf("this Octave has no %s toolkit; use one it has (%s), e.g. `graphics_toolkit(\"%s\")`", m[1], have, firstNonEmpty(firstWord(strings.TrimSpace(r.Stdout)), "gnuplot"))
+	}},
 	// Django 3.2–5.x, core/management/commands/makemigrations.py and migrate.py
 	{regexp.MustCompile(`No installed app with label '(\w+)'`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("`startapp` creates an app but does not register it: add a step that adds `\"%s\"` (or its AppConfig) to INSTALLED_APPS in the project's settings.py", m[1])
@@ -391,11 +400,18 @@ func (ss *session) unexported(output string) (problem, fix string, edit *loop.Ed
 	if i := strings.LastIndexAny(name, ":/"); i >= 0 && m[2] != "" {
 		name = name[i+1:] // Erlang's mod:fun/arity
 	}
-	def := regexp.MustCompile(`(?m)\(define\s+\(?` + regexp.QuoteMeta(name) + `[\s)]|^\s*def\s+` + regexp.QuoteMeta(name) + `\b|^\s*function\s+` + regexp.QuoteMeta(name) + `\b|^` + regexp.QuoteMeta(name) + `\(.*\)\s*->`)
+	def := regexp.MustCompile(`(?m)\(define\s+\(?` + regexp.QuoteMeta(name) + `[\s)]|^\s*def\s+` + regexp.QuoteMeta(name) + `\b|^\s*function\s+(?:\[?[\w, ]*\]?\s*=\s*)?` + regexp.QuoteMeta(name) + `\b|^` + regexp.QuoteMeta(name) + `\(.*\)\s*->`)
 	for _, p := range slices.Sorted(maps.Keys(ss.written)) {
 		content := ss.written[p]
 		if !def.MatchString(content) {
 			continue
+		}
+		if path.Ext(p) == ".m" && path.Base(p) != name+".m" {
+			// Octave and MATLAB look a function up by its file's name
+			want := path.Join(path.Dir(ss.rel(p)), name+".m")
+			return fmt.Sprintf("`%s` is defined in `%s`, but Octave and MATLAB find a function only in a file named after it (`%s`)", name, ss.rel(p), path.Base(want)),
+				fmt.Sprintf("save the function as `%s` (or name the function after its file)", want),
+				&loop.Edit{InsertBefore: []string{"mv " + ss.rel(p) + " " + want}}
 		}
 		ex, line := "", ""
 		for _, l := range strings.Split(content, "\n") {

@@ -41,6 +41,9 @@ type step struct {
 	// command ("The output is similar to:")
 	expected string
 	lead     string // the prose that introduces the block
+	// repl: runStep: the block is typed into the interpreter an earlier line started
+	// (`octave-cli`, then cells); command is the cell, run after the cells that worked
+	repl string
 }
 
 // commandsOf counts the commands a block holds (for coverage).
@@ -195,6 +198,7 @@ func read(t *tutorial.Tutorial) []step {
 	written := map[string]bool{}    // files blocks were written to so far
 	filesDir := ""                  // the directory the prose says every file goes in
 	programs := prosePrograms(t, blocks)
+	var repl *replSession // the interpreter the reader is typing into, if any
 	for _, cb := range blocks {
 		lead := leadText(t, cb)
 		if d := everyFileIn(cb, lead); d != "" {
@@ -314,11 +318,20 @@ func read(t *tutorial.Tutorial) []step {
 		switch {
 		case shell:
 			ss := shellSteps(cb, lead, "")
+			repl = nil
 			for i := range ss {
 				// DigitalOcean's `super_user` fence: commands typed in root's shell
 				ss[i].root = cb.Lang == "super_user" && ss[i].kind == runStep
+				if r := replStart(ss[i]); r != nil && i == len(ss)-1 {
+					// `octave-cli` as the block's last line, and cells to type into it below
+					repl = r
+					ss[i].kind, ss[i].reason = skipStep, "starts the "+r.prog+" interpreter; the "+r.lang+" blocks below are typed into it"
+				}
 			}
 			steps = append(steps, ss...)
+		case repl != nil && repl.takes(cb):
+			c := &tutorial.Command{Text: cb.Content, StartLine: cb.ContentStartLine, EndLine: cb.EndLine}
+			add(step{kind: runStep, command: c, line: cb.ContentStartLine, repl: repl.prog, reason: "typed into " + repl.prog + ", started at line " + fmt.Sprint(repl.line)})
 		case cb.Lang == "" || cb.Lang == "text" || cb.Lang == "txt" || cb.Lang == "plaintext":
 			if ss, ok := untaggedSteps(cb, lead, programs); ok {
 				steps = append(steps, ss...)
@@ -465,4 +478,44 @@ func mergeTarget(cb tutorial.CodeBlock, lead string) string {
 		return ""
 	}
 	return files[0]
+}
+
+// replSession is an interpreter a shell line started with no script to run, into which
+// the tutorial's later blocks of its language are typed.
+type replSession struct {
+	prog string // the command that starts it, as the tutorial writes it
+	lang string // the language of the blocks typed into it
+	line int
+}
+
+// replLanguages: interpreters a tutorial starts bare, and the info-string languages of
+// the blocks typed into them.
+var replLanguages = map[string][]string{"octave-cli": {"octave", "matlab"}, "octave": {"octave", "matlab"}, "R": {"r"},
+	"python3": {"python", "py", "python3"}, "python": {"python", "py"}, "lua": {"lua"}, "lua5.4": {"lua"}}
+
+// reBareOptions: nothing but options after the program (`octave-cli --quiet`).
+var reBareOptions = regexp.MustCompile(`^(?:\s+-{1,2}[a-z][\w-]*)*\s*$`)
+
+// replStart is the interpreter a run step starts with no script (nil when it starts none).
+func replStart(s step) *replSession {
+	if s.kind != runStep || s.command == nil {
+		return nil
+	}
+	text := strings.TrimSpace(s.command.Text)
+	prog := firstWord(text)
+	langs, ok := replLanguages[prog]
+	if !ok || !reBareOptions.MatchString(text[strings.Index(text, prog)+len(prog):]) {
+		return nil
+	}
+	return &replSession{prog: text, lang: langs[0], line: s.line}
+}
+
+// takes: the block is code in the interpreter's language (a MyST `{code-cell} octave`
+// included), to be typed at its prompt.
+func (r *replSession) takes(cb tutorial.CodeBlock) bool {
+	lang := cb.Lang
+	if f := strings.Fields(cb.Info); len(f) > 1 && mystDirective(cb.Info) == "code-cell" {
+		lang = strings.ToLower(f[1])
+	}
+	return slices.Contains(replLanguages[firstWord(r.prog)], lang)
 }

@@ -507,3 +507,24 @@ func TestReadBeforeYouStartSaveItInAndConsoleSessions(t *testing.T) {
 	assert.True(t, reHardware.MatchString("open terminal failed: not a terminal"))
 	assert.Equal(t, "main.rkt:16:18: hash-filter-values: unbound identifier", keyLine("main.rkt:16:18: hash-filter-values: unbound identifier\n  in: hash-filter-values\n  context...:\n   body of \"/usr/share/racket/collects/raco/main.rkt\""))
 }
+
+// Names a module defines but does not export, and an Octave function saved under another
+// file name (Octave looks functions up by file name).
+func TestUnexportedNames(t *testing.T) {
+	t.Parallel()
+	ss := &session{cwd: "/w", written: map[string]string{
+		"/w/thomas.m":     "function x = thomas_solve(a, b)\n  x = a \\ b;\nend\n",
+		"/w/lib/text.rkt": "#lang racket\n(provide tokenize)\n(define (tokenize s) s)\n(define (stop-word? w) #f)\n",
+	}}
+	why, fix, edit := ss.unexported("error: 'thomas_solve' undefined near line 1, column 5")
+	assert.Contains(t, why, "find a function only in a file named after it (`thomas_solve.m`)")
+	assert.Contains(t, fix, "save the function as `thomas_solve.m`")
+	require.NotNil(t, edit)
+	assert.Equal(t, []string{"mv thomas.m thomas_solve.m"}, edit.InsertBefore)
+	why, _, edit = ss.unexported("main.rkt:12:21: stop-word?: unbound identifier")
+	assert.Contains(t, why, "its `provide` list leaves it out")
+	require.NotNil(t, edit)
+	assert.Equal(t, []string{`sed -i 's|^(provide tokenize)$|(provide tokenize stop-word?)|' lib/text.rkt`}, edit.InsertBefore)
+	why, _, _ = ss.unexported("error: 'clim' undefined near line 1, column 1")
+	assert.Empty(t, why, "a function no file of the tutorial defines")
+}

@@ -24,6 +24,7 @@ import (
 	"log/slog"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -91,6 +92,8 @@ type session struct {
 	servers        []server             // commands that start servers, in order
 	recovered      map[int]bool         // lines whose step worked once the reader applied its gap's fix
 	hostRoots      map[string]int       // a server (scheme, host and port) whose answer was a gap: its root
+	replCells      map[string][]string  // interpreter → the cells typed into it that worked
+	replOut        map[string]string    // interpreter → what those cells printed
 	lastRun        int                  // index of the previous step that ran
 	prevFailed     bool                 // the previous step that ran failed
 	failRoot       int                  // root the failure being judged was folded into, -1 when none
@@ -235,7 +238,7 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 		grace = DefaultGrace
 	}
 	ss := &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, blockRoots: map[int]int{},
-		taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, recovered: map[int]bool{}, hostRoots: map[string]int{}}
+		taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, recovered: map[int]bool{}, hostRoots: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}}
 	ss.res.Status = loop.StudentCompleted
 	if task.Tutorial == nil || task.Tutorial.Map == nil {
 		return ss.res, fmt.Errorf("deterministic student: no tutorial")
@@ -340,7 +343,11 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
 	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
 	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && (reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st))
-	req := ss.request(cmd.Text, st.root, timeout)
+	exec := ss.typed(st, cmd.Text)
+	if st.repl != "" {
+		background = false
+	}
+	req := ss.request(exec, st.root, timeout)
 	if background {
 		req = ss.backgroundRequest(cmd.Text, st.root, timeout)
 	}
@@ -349,7 +356,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	if err != nil {
 		return fmt.Errorf("run line %d: %w", cmd.StartLine, err)
 	}
-	if r.TimedOut && !background && reServing.MatchString(r.Stdout+r.Stderr) {
+	if r.TimedOut && !background && st.repl == "" && reServing.MatchString(r.Stdout+r.Stderr) {
 		// a server the heuristics did not know: it said it is serving, so start it again
 		// in the background instead of reporting a timeout
 		background = true
@@ -357,7 +364,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			return fmt.Errorf("run line %d in the background: %w", cmd.StartLine, err)
 		}
 	}
-	if !background && (r.ExitCode != 0 && r.ExitCode != 126 && r.ExitCode != 127 && !r.TimedOut) && reEarlyReader.MatchString(cmd.Text) {
+	if !background && st.repl == "" && (r.ExitCode != 0 && r.ExitCode != 126 && r.ExitCode != 127 && !r.TimedOut) && reEarlyReader.MatchString(cmd.Text) {
 		// `… | head -n 3`: with pipefail the writer's broken pipe fails the line, which a
 		// reader's shell (no pipefail) never shows; run it as they would (a program that
 		// is missing, 127, or cannot run, 126, fails for them too)
@@ -391,6 +398,14 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		ss.cwd = cwd
 	}
 	output := combine(r.Stdout, stderr)
+	if st.repl != "" {
+		// what this cell printed: the earlier cells' output comes first
+		full := output
+		output = afterCommonLines(ss.replOut[st.repl], output)
+		if r.ExitCode == 0 && !r.TimedOut {
+			ss.typedIn(st, cmd.Text, full)
+		}
+	}
 	if rePassPrompt.MatchString(output) {
 		ss.promptedAt = cmd.StartLine
 	}
@@ -584,6 +599,9 @@ func (ss *session) recoverOr(ctx context.Context, st step, fix []string) (bool, 
 func (ss *session) recoverStep(ctx context.Context, st step, fix []string, replace string, background bool) (bool, *loop.ExecResult) {
 	text := firstNonEmpty(replace, st.command.Text)
 	for k, c := range append(append([]string(nil), fix...), text) {
+		if k == len(fix) {
+			c = ss.typed(st, c)
+		}
 		req := ss.request(c, k == len(fix) && st.root, stepTimeout(ss.task.Behavior.TimeoutSeconds, c))
 		if k == len(fix) && background {
 			req = ss.backgroundRequest(c, st.root, stepTimeout(ss.task.Behavior.TimeoutSeconds, c))
@@ -608,6 +626,9 @@ func (ss *session) recoverStep(ctx context.Context, st step, fix []string, repla
 		}
 		if k == len(fix) && rePassPrompt.MatchString(r.Stdout+r.Stderr) {
 			ss.promptedAt = st.line
+		}
+		if k == len(fix) {
+			ss.typedIn(st, text, combine(r.Stdout, r.Stderr))
 		}
 	}
 	ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line,
@@ -866,7 +887,7 @@ func (ss *session) beforeRun(ctx context.Context, st step) {
 }
 
 // reToolError: a line in which a program reports its own failure (git's "fatal: …",
-// "error: …").
+// "error: …"); "error: " counts only for git and the tools that run it.
 var reToolError = regexp.MustCompile(`(?m)^(?:fatal|error): .+$`)
 
 // textPrinters print files or text they are given, errors in it included.
@@ -881,6 +902,11 @@ func reportedError(cmd, output, shown string) string {
 	}
 	l := reToolError.FindString(output)
 	if l == "" || strings.Contains(strings.ToLower(shown), "error") || strings.Contains(strings.ToLower(shown), "fatal") {
+		return ""
+	}
+	if !strings.HasPrefix(l, "fatal: ") && !slices.Contains(strings.Fields(cmd), "git") {
+		// other programs print "error: " lines on their way out (Octave 7's "ignoring
+		// const execution_exception& while preparing to exit") and still work
 		return ""
 	}
 	return l
@@ -904,4 +930,33 @@ func (ss *session) leadFollowsCode(st step) bool {
 	}
 	prev, ok := m.BlockAt(n)
 	return ok && (prev.Kind == tutorial.KindFencedCode || prev.Kind == tutorial.KindIndentedCode)
+}
+
+// afterCommonLines is cur without the lines it starts with in common with prev (what the
+// earlier cells printed again).
+func afterCommonLines(prev, cur string) string {
+	p, c := strings.Split(prev, "\n"), strings.Split(cur, "\n")
+	n := 0
+	for n < len(p) && n < len(c) && p[n] == c[n] {
+		n++
+	}
+	return strings.TrimLeft(strings.Join(c[n:], "\n"), "\n")
+}
+
+// typed is what runs for a step: its command, or for a cell typed into an interpreter,
+// the interpreter fed the cells that worked before it and then this one.
+func (ss *session) typed(st step, text string) string {
+	if st.repl == "" {
+		return text
+	}
+	return st.repl + " <<'SMILE_REPL_INPUT'\n" + strings.Join(append(slices.Clone(ss.replCells[st.repl]), text), "\n") + "\nSMILE_REPL_INPUT"
+}
+
+// typedIn records a cell that worked and what the interpreter printed up to it.
+func (ss *session) typedIn(st step, text, output string) {
+	if st.repl == "" {
+		return
+	}
+	ss.replCells[st.repl] = append(ss.replCells[st.repl], text)
+	ss.replOut[st.repl] = output
 }
