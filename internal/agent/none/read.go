@@ -493,8 +493,9 @@ type replSession struct {
 var replLanguages = map[string][]string{"octave-cli": {"octave", "matlab"}, "octave": {"octave", "matlab"}, "R": {"r"},
 	"python3": {"python", "py", "python3"}, "python": {"python", "py"}, "lua": {"lua"}, "lua5.4": {"lua"}}
 
-// reBareOptions: nothing but options after the program (`octave-cli --quiet`).
-var reBareOptions = regexp.MustCompile(`^(?:\s+-{1,2}[a-z][\w-]*)*\s*$`)
+// reBareOptions: nothing after the program but options that keep it interactive
+// (`octave-cli --quiet`, `R --no-save`); `python --version` runs and exits.
+var reBareOptions = regexp.MustCompile(`^(?:\s+(?:-q|-i|--quiet|--silent|--interactive|--no-gui|--norc|--no-init-file|--no-save|--vanilla|--no-site-file|-E|-u))*\s*$`)
 
 // replStart is the interpreter a run step starts with no script (nil when it starts none).
 func replStart(s step) *replSession {

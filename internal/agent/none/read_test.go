@@ -528,3 +528,12 @@ func TestUnexportedNames(t *testing.T) {
 	why, _, _ = ss.unexported("error: 'clim' undefined near line 1, column 1")
 	assert.Empty(t, why, "a function no file of the tutorial defines")
 }
+
+// `python3` alone starts an interpreter to type into; `python --version` runs and exits.
+func TestReplStartNeedsABareInterpreter(t *testing.T) {
+	t.Parallel()
+	for cmd, repl := range map[string]bool{"python3": true, "octave-cli --quiet": true, "R --no-save": true, "python --version": false, "python3 -V": false, "python3 app.py": false, "lua script.lua": false} {
+		s := step{kind: runStep, command: &tutorial.Command{Text: cmd}}
+		assert.Equal(t, repl, replStart(s) != nil, cmd)
+	}
+}
