@@ -192,7 +192,9 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	}
 	// a later request that finds nothing listening goes back to the state this shows
 	ss.lastRoot = ss.addFinding(rec, f, output)
-	if host != "" && reHTTPClient.MatchString(rec.Command) {
+	if host != "" && reHTTPSOnly.MatchString(output) {
+		// a server that speaks another protocol on that port: its every answer follows
+		// (a 403 for one URL says nothing of the next)
 		ss.hostRoots[host] = ss.lastRoot
 	}
 }

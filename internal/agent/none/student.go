@@ -91,7 +91,7 @@ type session struct {
 	noVerify       bool                 // a verification re-run: no nested verification
 	servers        []server             // commands that start servers, in order
 	recovered      map[int]bool         // lines whose step worked once the reader applied its gap's fix
-	hostRoots      map[string]int       // a server (scheme, host and port) whose answer was a gap: its root
+	hostRoots      map[string]int       // a server (scheme, host and port) that speaks HTTPS to plain HTTP: its root
 	replCells      map[string][]string  // interpreter → the cells typed into it that worked
 	replOut        map[string]string    // interpreter → what those cells printed
 	lastRun        int                  // index of the previous step that ran
