@@ -61,13 +61,11 @@ func TestProvenFixes(t *testing.T) {
 	chmod, ident := res.Findings[0], res.Findings[1]
 	assert.Equal(t, 13, chmod.Line)
 	assert.Contains(t, chmod.Fix, "chmod +x hello.sh")
-	require.NotNil(t, chmod.FixVerified, chmod.FixEvidence)
-	assert.True(t, *chmod.FixVerified, chmod.FixEvidence)
+	requireProven(t, chmod)
 	assert.Equal(t, "chmod +x hello.sh\n./hello.sh", chmod.Edit.Replace, "a committable suggestion in the block's own style")
 	assert.Equal(t, 21, ident.Line)
 	assert.Contains(t, ident.Fix, "git config --global user.name")
-	require.NotNil(t, ident.FixVerified, ident.FixEvidence)
-	assert.True(t, *ident.FixVerified, ident.FixEvidence)
+	requireProven(t, ident)
 }
 
 func TestUnprovenFixSaysWhy(t *testing.T) {
@@ -315,13 +313,11 @@ func TestOutputDirectoriesNameMismatchesAndErrorsAfterShownOutput(t *testing.T) 
 	dir, name, shown := res.Findings[0], res.Findings[1], res.Findings[2]
 	assert.Equal(t, 5, dir.Line)
 	assert.Contains(t, dir.Fix, "mkdir -p out")
-	require.NotNil(t, dir.FixVerified, dir.FixEvidence)
-	assert.True(t, *dir.FixVerified, dir.FixEvidence)
+	requireProven(t, dir)
 	assert.Equal(t, 9, name.Line)
 	assert.Contains(t, name.Problem, "`name-v1.txt` does not exist, but `names-v1.txt` does")
 	assert.Empty(t, name.AlsoAt, "with the name the tutorial wrote, merged.txt is written and line 13 works")
-	require.NotNil(t, name.FixVerified, name.FixEvidence)
-	assert.True(t, *name.FixVerified, name.FixEvidence)
+	requireProven(t, name)
 	assert.Equal(t, 17, shown.Line)
 }
 
@@ -755,8 +751,7 @@ func TestLearnerWithSudoThroughRoot(t *testing.T) {
 	assert.Equal(t, 8, vault.Line)
 	assert.Contains(t, vault.Problem, "`/srv/vault` belongs to root: line 4 made it with sudo")
 	assert.Contains(t, vault.Fix, "`sudo chown \"$USER\": /srv/vault`")
-	require.NotNil(t, vault.FixVerified)
-	assert.True(t, *vault.FixVerified, vault.FixEvidence)
+	requireProven(t, vault)
 	assert.Equal(t, 19, apt.Line)
 	assert.Contains(t, apt.Problem, "are you root?")
 	assert.Contains(t, apt.Fix, "run line 19 with sudo: `sudo apt-get install -y nano`")
@@ -882,8 +877,7 @@ func TestDigitalOceanBlocksAndAFolderMadeElsewhere(t *testing.T) {
 	f := res.Findings[0]
 	assert.Equal(t, 10, f.Line)
 	assert.Contains(t, f.Fix, "add `cd ~/site` before line 10")
-	require.NotNil(t, f.FixVerified)
-	assert.True(t, *f.FixVerified, f.FixEvidence)
+	requireProven(t, f)
 	var served bool
 	for _, c := range res.Commands {
 		served = served || c.Line == 28 && c.ExitCode == 0 && strings.Contains(c.Output, "port 8123")
@@ -922,12 +916,10 @@ func TestIndentedCommandsAskedOptionsAndClaimedRemovals(t *testing.T) {
 	require.Len(t, res.Findings, 3, "%+v", res.Findings)
 	asked, named, gone := byLine[22], byLine[36], byLine[44]
 	assert.Contains(t, asked.Problem, "the error asks for `--init`")
-	require.NotNil(t, asked.FixVerified, "%+v", asked)
-	assert.True(t, *asked.FixVerified, asked.FixEvidence)
+	requireProven(t, asked)
 	assert.Equal(t, "    ./tally.sh count --init", asked.Edit.Replace, "the suggestion keeps the block's indent")
 	assert.Contains(t, named.Problem, "`rules.txt` does")
-	require.NotNil(t, named.FixVerified, "%+v", named)
-	assert.True(t, *named.FixVerified, named.FixEvidence)
+	requireProven(t, named)
 	assert.Contains(t, gone.Problem, "says `old.tmp` is gone (line 38)")
 	var home bool
 	for _, c := range res.Commands {
@@ -972,14 +964,12 @@ func TestDaemonControlAndStoppedServers(t *testing.T) {
 	require.Len(t, res.Findings, 3, "%+v", res.Findings)
 	start, status, restart := byLine[line("./tinysrvd -c tiny.conf")], byLine[line("./tinysrvctl -c tiny.conf status")], byLine[line("./tinysrvctl restart app")]
 	assert.Contains(t, start.Fix, "mkdir -p ~/tiny/logs")
-	require.NotNil(t, start.FixVerified, "%+v", start)
-	assert.True(t, *start.FixVerified, start.FixEvidence)
+	requireProven(t, start)
 	assert.Contains(t, status.Problem, "as RUNNING, but it printed BACKOFF")
 	assert.Contains(t, status.Problem, "Can't drop privilege")
 	assert.Contains(t, status.Fix, "remove `user=nobody` from `tiny.conf`")
 	assert.Contains(t, restart.Problem, "earlier lines run `./tinysrvctl` with `-c tiny.conf`")
-	require.NotNil(t, restart.FixVerified, "%+v", restart)
-	assert.True(t, *restart.FixVerified, "proven with the log folder made first: %s", restart.FixEvidence)
+	requireProven(t, restart)
 	var stopped bool
 	for _, n := range res.Coverage.Heuristics {
 		stopped = stopped || strings.Contains(n.Reason, "stopped the server started at line")
@@ -996,8 +986,7 @@ func TestNameWithinTheSavedName(t *testing.T) {
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Contains(t, f.Problem, "`html.xsl` does not exist, but `books-html.xsl` does")
-	require.NotNil(t, f.FixVerified, "%+v", f)
-	assert.True(t, *f.FixVerified, f.FixEvidence)
+	requireProven(t, f)
 	assert.True(t, reNotThere.MatchString(`warning: failed to load external entity "html.xsl"`))
 }
 
@@ -1020,11 +1009,9 @@ func TestModuleSavedElsewhereAndUnexportedNames(t *testing.T) {
 	require.Len(t, res.Findings, 2, "%+v", res.Findings)
 	moved, unexported := res.Findings[0], res.Findings[1]
 	assert.Contains(t, moved.Fix, "in `main.rkt`, refer to `lib/text.rkt` instead of `text.rkt`")
-	require.NotNil(t, moved.FixVerified, "%+v", moved)
-	assert.True(t, *moved.FixVerified, moved.FixEvidence)
+	requireProven(t, moved)
 	assert.Contains(t, unexported.Problem, "`stop-word?` is defined in `lib/text.rkt`, which does not export it")
-	require.NotNil(t, unexported.FixVerified, "%+v", unexported)
-	assert.True(t, *unexported.FixVerified, unexported.FixEvidence)
+	requireProven(t, unexported)
 }
 
 // A tool that wraps git and exits 0 whatever git says (pass 1.7.4's `pass git …`): the
@@ -1039,12 +1026,10 @@ func TestErrorsBehindAZeroExitAndAWrappedGit(t *testing.T) {
 	require.Len(t, res.Findings, 2, "%+v", res.Findings)
 	ident, push := res.Findings[0], res.Findings[1]
 	assert.Contains(t, ident.Problem, "unable to auto-detect email address")
-	require.NotNil(t, ident.FixVerified, "%+v", ident)
-	assert.True(t, *ident.FixVerified, ident.FixEvidence)
+	requireProven(t, ident)
 	assert.Contains(t, push.Problem, "names the first branch `master`")
 	assert.Contains(t, push.Fix, "`./vault git branch -M main`")
-	require.NotNil(t, push.FixVerified, "%+v", push)
-	assert.True(t, *push.FixVerified, push.FixEvidence)
+	requireProven(t, push)
 	assert.Empty(t, reportedError("cat notes.txt", "error: a line of the notes", ""), "a file's text is not the program's error")
 }
 
@@ -1108,4 +1093,11 @@ func TestCellsTypedIntoAnInterpreter(t *testing.T) {
 	assert.Equal(t, "42", out[14], "a cell's own output, not the earlier cells'")
 	assert.Equal(t, "3", out[26], "the failed cell is left out of what follows")
 	assert.Equal(t, "print(x * 21)", afterCommonLines("x\n", "x\nprint(x * 21)"))
+}
+
+// requireProven: the finding's fix was re-run in a fresh container and worked.
+func requireProven(t *testing.T, f loop.Finding) {
+	t.Helper()
+	require.NotNil(t, f.FixVerified, "%+v", f)
+	assert.True(t, *f.FixVerified, f.FixEvidence)
 }

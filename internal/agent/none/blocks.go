@@ -41,18 +41,14 @@ func shellSteps(cb tutorial.CodeBlock, lead, heuristic string) []step {
 			out = append(out, step{kind: skipStep, block: cb, command: c, line: c.StartLine, lead: lead, reason: "for another system (comment \"" + sys + "\")"})
 			continue
 		}
-		if text, note := substituteNamed(c.Text, lead); note != "" {
-			// "Replace `USER` with your user name": the prose names the placeholder
+		// "Replace `USER` with your user name" names the placeholder; the reader's own name
+		// or e-mail is any plausible value, which runs the same
+		text, named := substituteNamed(c.Text, lead)
+		text, personal := substitutePersonal(text)
+		if notes := nonEmpty(named, personal); len(notes) > 0 {
 			sub := *c
 			sub.Text = text
-			c = &sub
-			s.command, s.reason = c, strings.TrimPrefix(heuristic+"; "+note, "; ")
-		}
-		if text, note := substitutePersonal(c.Text); note != "" {
-			// the reader types their own name or e-mail: any plausible value runs the same
-			sub := *c
-			sub.Text = text
-			s.command, s.reason = &sub, strings.TrimPrefix(heuristic+"; "+note, "; ")
+			s.command, s.reason = &sub, strings.Join(nonEmpty(append([]string{heuristic}, notes...)...), "; ")
 		}
 		if why := commandSkip(s.command.Text); why != "" {
 			s.kind, s.reason = skipStep, why

@@ -178,8 +178,8 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		return
 	}
 	if rePublish.MatchString(rec.Command) && !notPublishers[firstWord(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))] && !reGitRef.MatchString(output) {
-		// (a branch that does not exist fails before any remote is asked)
-		// `mkdocs gh-deploy`, `npm publish`: the reader's own remote and account
+		// `mkdocs gh-deploy`, `npm publish`: the reader's own remote and account (a
+		// branch that does not exist fails before any remote is asked)
 		r := ss.environment(rec, output, "publishes to the reader's own remote (a GitHub repository, a package registry) with their credentials, which the sandbox does not have",
 			"nothing to change in the tutorial if it says what the step needs (a repository with push access, an account)")
 		ss.taint(rec.Command, r)
@@ -457,9 +457,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			cmd := strings.TrimSpace(rec.Command)
 			prog := firstWord(cmd)
 			at := strings.Index(cmd, prog) + len(prog)
+			with := cmd[:at] + " " + opt + cmd[at:]
 			f.Problem += fmt.Sprintf("; earlier lines run `%s` with `%s`, this one does not, so it looks for its default configuration instead of `%s`", prog, opt, strings.Fields(opt)[1])
-			f.Fix = fmt.Sprintf("pass `%s` at line %d too (`%s`)", opt, rec.Line, cmd[:at]+" "+opt+cmd[at:])
-			f.Edit = &loop.Edit{Replace: cmd[:at] + " " + opt + cmd[at:]}
+			f.Fix = fmt.Sprintf("pass `%s` at line %d too (`%s`)", opt, rec.Line, with)
+			f.Edit = &loop.Edit{Replace: with}
 			f.Category = "command failure"
 		}
 	}
@@ -1227,13 +1228,13 @@ func (ss *session) debianPackage(ctx context.Context, name string) string {
 
 var reAbsPath = regexp.MustCompile(`(/[\w.+@-]+(?:/[\w.+@-]+)+)`)
 
-// missingParent is the directory (written with ~ for the home) that a path in a "No such
-// file or directory" line lives in, when that directory, under the home, the work
-// directory or /tmp, does not exist: a program that writes there needs it created first.
 // reNoParent: an error about a path whose folder is missing ("No such file or directory",
 // supervisord's "The directory named as part of the path … does not exist").
 var reNoParent = regexp.MustCompile(`(?i)no such file or directory|\bdirectory\b.*\bdoes(?: not|n't) exist`)
 
+// missingParent is the directory (written with ~ for the home) that a path in a "No such
+// file or directory" line lives in, when that directory, under the home, the work
+// directory or /tmp, does not exist: a program that writes there needs it created first.
 func (ss *session) missingParent(ctx context.Context, output string) string {
 	for _, l := range strings.Split(output, "\n") {
 		if !reNoParent.MatchString(l) {

@@ -412,7 +412,7 @@ func (ss *session) claimedGone(line int, shown, got string) (string, int) {
 	m := ss.task.Tutorial.Map
 	listed := func(text, name string) bool {
 		for _, f := range strings.Fields(text) {
-			if strings.TrimSuffix(path.Base(strings.TrimSuffix(f, "/")), "/") == name {
+			if path.Base(strings.TrimSuffix(f, "/")) == name {
 				return true
 			}
 		}
@@ -445,6 +445,9 @@ func (ss *session) claimedGone(line int, shown, got string) (string, int) {
 	return "", 0
 }
 
+// reSubcommand: a word after a program that names one of its commands (`rclone sync`).
+var reSubcommand = regexp.MustCompile(`^[a-z][a-z-]*$`)
+
 // reDeleteOption: an option in a program's help that deletes or removes things.
 var reDeleteOption = regexp.MustCompile(`(?m)(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:delete|remove|prune|purge)[a-z0-9-]*|--(?:delete|remove|prune|purge)[a-z0-9-]*)`)
 
@@ -462,7 +465,7 @@ func (ss *session) deletingOption(ctx context.Context, at int) (cmd, opt string,
 			return "", "", 0
 		}
 		prog := shellQuote(f[0])
-		if len(f) > 1 && regexp.MustCompile(`^[a-z][a-z-]*$`).MatchString(f[1]) {
+		if len(f) > 1 && reSubcommand.MatchString(f[1]) {
 			prog += " " + shellQuote(f[1]) // a subcommand's own help
 		}
 		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: prog + " --help 2>&1 | head -n 400", Timeout: 10 * time.Second, User: ss.user})

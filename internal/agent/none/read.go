@@ -401,8 +401,6 @@ func skipPreviews(steps []step) {
 	}
 }
 
-// attachOutput gives an output block to the command right before it (the last command
-// of the previous block, when nothing but prose lies between).
 // reOutputTitle: a block's title or caption that says it is output.
 var reOutputTitle = regexp.MustCompile(`(?i)\b(?:title|caption)\s*=\s*"(?:output|result|terminal output|expected output|response)"`)
 
@@ -419,6 +417,8 @@ func ranBlock(steps []step, b tutorial.CodeBlock) bool {
 	return len(steps) > 0 && steps[len(steps)-1].kind == runStep && steps[len(steps)-1].block.StartLine == b.StartLine
 }
 
+// attachOutput gives an output block to the command right before it (the last command
+// of the previous block, when nothing but prose lies between).
 func attachOutput(steps []step, out tutorial.CodeBlock) {
 	for i := len(steps) - 1; i >= 0; i-- {
 		s := &steps[i]

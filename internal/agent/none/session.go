@@ -84,10 +84,10 @@ var reServer = regexp.MustCompile(`(?:^|[\s;&|(])(python3? -m http\.server|uvico
 // reServing is what servers print once they are up.
 var reServing = regexp.MustCompile(`(?i)(listening on|listening at|running on https?://|serving (?:http|at|on)|server (?:is )?(?:running|started|listening)|started server on|https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?::\d+)?)`)
 
-// isServer reports whether command starts something that is meant to keep running.
 // reInstallsPackages: a package manager's install, whose arguments are package names.
 var reInstallsPackages = regexp.MustCompile(`^(?:sudo\s+)?(?:apt|apt-get|aptitude|dnf|yum|brew|pip3?|pipx|python3? -m pip|uv pip|npm|yarn|pnpm|gem|cargo)\s+(?:-\S+\s+)*(?:install|add|i)\b`)
 
+// isServer reports whether command starts something that is meant to keep running.
 func isServer(command string) bool {
 	c := strings.TrimSpace(command)
 	if strings.HasSuffix(c, "&") || strings.Contains(c, " -d") && strings.Contains(c, "compose up") || reInstallsPackages.MatchString(c) {

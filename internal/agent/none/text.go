@@ -99,3 +99,14 @@ func keyLine(output string) string {
 func tail1(fields []string) []string {
 	return fields[min(1, len(fields)):]
 }
+
+// nonEmpty is ss without its empty strings.
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

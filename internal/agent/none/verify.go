@@ -85,9 +85,8 @@ func (ss *session) verify(ctx context.Context, f *loop.Finding, proven map[int]l
 		}
 		steps = append(steps, s)
 	}
-	re := &session{s: ss.s, task: ss.task, grace: ss.grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1,
-		blockRoots: map[int]int{}, taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, recovered: map[int]bool{}, hostRoots: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{},
-		steps: steps, pre: ss.pre, noVerify: true, user: ss.user, rootExec: ss.rootExec, home: ss.home}
+	re := newSession(ss.s, ss.task, ss.grace)
+	re.steps, re.pre, re.noVerify, re.user, re.rootExec, re.home = steps, ss.pre, true, ss.user, ss.rootExec, ss.home
 	re.task.Events = loop.Discard
 	re.prepare(ctx)
 	for i, s := range steps {
