@@ -7,7 +7,6 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -1065,66 +1064,6 @@ func similarDir(have []string, want string) string {
 
 var rePort = regexp.MustCompile(`(?:^|[\s:=])(\d{4,5})\b`)
 
-// serverDown is the root of a server start that failed, if any.
-func (ss *session) serverDown() (int, bool) {
-	for i := len(ss.servers) - 1; i >= 0; i-- {
-		if s := ss.servers[i]; s.root >= 0 {
-			return s.root, true
-		}
-	}
-	return 0, false
-}
-
-// reRaised: the exception line that ends a Python traceback.
-var reRaised = regexp.MustCompile(`(?m)^\w+(?:\.\w+)*(?:Error|Exception): .+$`)
-
-// deafServer reports the running server whose log, read for a request that could not
-// connect, shows errors: it started, failed, and stayed up without listening (Django's
-// autoreloader waiting for a fix). The gap is on the line that started it.
-func (ss *session) deafServer(rec loop.CommandRecord, output string) (int, bool) {
-	logs := serverLines(output)
-	for i := len(ss.servers) - 1; i >= 0 && logs != ""; i-- {
-		s := &ss.servers[i]
-		tag := "[server at line " + strconv.Itoa(s.line) + "] "
-		if s.root != -1 || !strings.Contains(logs, tag) {
-			continue
-		}
-		var lines []string
-		for _, l := range strings.Split(logs, "\n") {
-			if strings.HasPrefix(l, tag) {
-				lines = append(lines, strings.TrimPrefix(l, tag))
-			}
-		}
-		logged := strings.Join(lines, "\n")
-		key := keyLine(logged)
-		if m := reRaised.FindAllString(logged, -1); len(m) > 0 {
-			key = m[len(m)-1] // a traceback ends with what was raised
-		}
-		srec := loop.CommandRecord{Iteration: rec.Iteration, Step: section(ss.task.Tutorial, s.line), Line: s.line, Command: s.command, ExitCode: 0}
-		srec.Class, _ = loop.Classify(s.command, 1, logged, false)
-		s.root = ss.addFinding(srec, loop.Finding{
-			Problem:  fmt.Sprintf("`%s` (line %d) keeps running but never serves: it logs `%s`, so `%s` (line %d) cannot connect", firstLine(s.command), s.line, loop.Clip(key, 160), firstLine(rec.Command), rec.Line),
-			Fix:      fmt.Sprintf("fix what the server reports when it starts (the evidence below), so that the server started at line %d listens", s.line),
-			Category: "command failure",
-		}, logged)
-		return s.root, true
-	}
-	return 0, false
-}
-
-// serversUp names the ports of the servers left running ("" when none is known).
-func (ss *session) serversUp() string {
-	var ports []string
-	for _, s := range ss.servers {
-		if s.root == -1 {
-			for _, m := range rePort.FindAllStringSubmatch(s.command, -1) {
-				ports = append(ports, "port "+m[1]+" (line "+fmt.Sprint(s.line)+")")
-			}
-		}
-	}
-	return strings.Join(ports, ", ")
-}
-
 // madeByFailedScript: the missing path is one a script the tutorial wrote (and whose run
 // failed) mentions, so the failure is a consequence of that run.
 func (ss *session) madeByFailedScript(output string) (int, bool) {
@@ -1490,7 +1429,7 @@ func (ss *session) olderVersion(ctx context.Context, cmd, output string) (prog, 
 	prog = firstWord(cmd)
 	if logged := serverLines(output); logged != "" && reTooNew.MatchString(logged) {
 		for _, s := range ss.servers {
-			if s.root == -1 {
+			if s.running() {
 				prog = firstWord(s.command)
 			}
 		}

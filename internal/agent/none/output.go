@@ -7,7 +7,6 @@ import (
 	"path"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -287,7 +286,7 @@ func (ss *session) httpErrorCause(ctx context.Context, cmd, status string) (stri
 	}
 	if strings.HasPrefix(status, "403") && strings.HasSuffix(urlPath, "/") {
 		for _, srv := range ss.servers {
-			if srv.root != -1 {
+			if !srv.running() {
 				continue
 			}
 			if d, ok := indexDirective[path.Base(firstWord(srv.command))]; ok {
@@ -297,36 +296,6 @@ func (ss *session) httpErrorCause(ctx context.Context, cmd, status string) (stri
 		}
 	}
 	return "", ""
-}
-
-// serverErrors is what the servers the tutorial left running logged since the last
-// request, as error lines, each marked as the server's ("" when none).
-func (ss *session) serverErrors(ctx context.Context) string {
-	var out []string
-	for i := range ss.servers {
-		s := &ss.servers[i]
-		if s.root != -1 || s.log == "" {
-			continue
-		}
-		data, err := ss.task.Sandbox.ReadFile(ctx, s.log, 1<<20)
-		if err != nil || len(data) <= s.seen {
-			continue
-		}
-		fresh := string(data[s.seen:])
-		s.seen = len(data)
-		var errs []string
-		for _, l := range strings.Split(fresh, "\n") {
-			if t := strings.TrimSpace(l); t != "" && reErrorLine.MatchString(t) {
-				errs = append(errs, "[server at line "+strconv.Itoa(s.line)+"] "+loop.Clip(t, 300))
-			}
-		}
-		if len(errs) > 5 {
-			// the first lines say where it began, the last (a traceback's exception) what
-			errs = append(errs[:2], errs[len(errs)-3:]...)
-		}
-		out = append(out, errs...)
-	}
-	return strings.Join(out, "\n")
 }
 
 // reDiffers: what differs between two runs of one error (paths, line numbers, spacing).

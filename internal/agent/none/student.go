@@ -28,7 +28,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
@@ -219,16 +218,6 @@ func sudoOnly(text string) bool {
 		}
 	}
 	return true
-}
-
-// server is a command meant to keep running.
-type server struct {
-	line    int
-	command string
-	root    int    // root of its failure, -1 when it is running, -2 once the prose had it stopped
-	log     string // the file its output goes to
-	seen    int    // how much of the log earlier requests have read
-	pid     int    // its process, while it runs in the background (0 once stopped)
 }
 
 // newSession is a session at the start of the tutorial, in the work directory, with
@@ -443,7 +432,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		if m := reBackgroundPid.FindStringSubmatch(r.Stdout); m != nil {
 			pid, _ = strconv.Atoi(m[1])
 		}
-		ss.servers = append(ss.servers, server{line: cmd.StartLine, command: cmd.Text, root: -1, log: fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg), pid: pid})
+		ss.servers = append(ss.servers, server{line: cmd.StartLine, command: cmd.Text, root: serverRunning, log: fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg), pid: pid})
 	}
 	// what a server the tutorial started logged while this request ran: the reader sees
 	// it in the server's terminal
@@ -617,7 +606,7 @@ func (ss *session) recoverStep(ctx context.Context, st step, fix []string, repla
 		if k == len(fix) && background && err == nil && r.ExitCode == 0 && !r.TimedOut && len(ss.servers) > 0 {
 			// the server is up now: requests go to it
 			srv := &ss.servers[len(ss.servers)-1]
-			srv.root, srv.log, srv.seen, srv.command = -1, fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg), 0, c
+			srv.root, srv.log, srv.seen, srv.command = serverRunning, fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg), 0, c
 		}
 		if err == nil && k == len(fix) && (r.ExitCode != 0 || r.TimedOut) {
 			if _, cwd := splitCwd(r.Stderr); cwd != "" {
@@ -659,29 +648,9 @@ func (ss *session) substitute(ctx context.Context, st step, cmd string) bool {
 // reEarlyReader: a pipeline whose last stage may stop reading before the writer ends.
 var reEarlyReader = regexp.MustCompile(`\|\s*(?:head|grep -[a-zA-Z]*[qm]|sed -n \S*q|awk\b[^|]*\bexit\b|less|more)\b[^|]*$`)
 
-// keepsRunningAfter: the prose right under the step's block says it keeps running ("Leave
-// it running. In your second terminal, …"), for the block's last command.
-func (ss *session) keepsRunningAfter(st step) bool {
-	if ss.task.Tutorial == nil || st.block.EndLine <= 0 || st.command == nil || st.command.EndLine < st.block.EndLine-1 {
-		return false
-	}
-	return reKeepsRunning.MatchString(firstSentence(proseAfter(ss.task.Tutorial, st.block.EndLine)))
-}
-
-// reKeepsRunning: the prose says the command does not end by itself (a server).
 // sessionBuiltin: commands that change the shell itself, which a background subshell
 // would lose (whatever the prose says of the block they are in).
 var sessionBuiltin = map[string]bool{"export": true, "cd": true, "source": true, ".": true, "alias": true, "set": true, "unset": true, "shopt": true, "umask": true}
-
-var reKeepsRunning = regexp.MustCompile(`(?i)keeps? running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)(?:[^\w ]|$| (?:on|by|until|unless|and|but|so)\b)|leave it running`)
-
-func (ss *session) backgroundRequest(command string, root bool, timeout time.Duration) loop.ExecRequest {
-	ss.bg++
-	logPath := fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg)
-	return ss.asReader(command, root, timeout+ss.grace, func(c string) string {
-		return backgroundScript(c, logPath, int(max(ss.grace/time.Second, 1)))
-	})
-}
 
 // clearTaint: a step that worked produced what it names, whatever failed before.
 func (ss *session) clearTaint(cmd string) {
@@ -828,51 +797,6 @@ var reBackgroundPid = regexp.MustCompile(`left running in the background as pid 
 // Gunicorn with Ctrl+C before you go on", "Press Ctrl-C to stop the server").
 var reStopServer = regexp.MustCompile(`(?i)\b(?:stop|quit|kill|shut (?:it )?down|interrupt)\b[^.]*\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b|\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b[^.]*\b(?:to stop|to quit|before you go on|before continuing)\b|\bstop the (?:server|app|service|process)\b`)
 
-// stopServers stops the servers left running that the prose between their start and
-// st tells the reader to stop, as the reader would with Ctrl+C in that terminal.
-func (ss *session) stopServers(ctx context.Context, st step) {
-	m := ss.task.Tutorial.Map
-	for i := range ss.servers {
-		sv := &ss.servers[i]
-		if sv.pid == 0 || sv.line >= st.line {
-			continue
-		}
-		for n := sv.line + 1; n < st.block.StartLine; n++ {
-			b, ok := m.BlockAt(n)
-			if !ok || b.Kind != tutorial.KindParagraph && b.Kind != tutorial.KindListItem || !reStopServer.MatchString(m.Line(n)) {
-				continue
-			}
-			if !namesServer(m.Line(n), sv.command, ss.servers) {
-				continue
-			}
-			kill := fmt.Sprintf("pkill -INT -P %d; kill -INT %d; sleep 1; pkill -KILL -P %d; kill -KILL %d; true", sv.pid, sv.pid, sv.pid, sv.pid)
-			if _, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: kill, Timeout: 15 * time.Second, User: rootUser}); err == nil {
-				ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: n, Reason: fmt.Sprintf("stopped the server started at line %d, as the prose says", sv.line)})
-			}
-			sv.pid, sv.root = 0, -2 // no longer running, and not for a failure
-			break
-		}
-	}
-}
-
-// namesServer: the stop sentence is about this server: it names the server's program,
-// or names none of the servers' programs.
-func namesServer(sentence, command string, servers []server) bool {
-	words := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(sentence), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' }) {
-		words[w] = true
-	}
-	if words[strings.ToLower(path.Base(firstWord(command)))] {
-		return true
-	}
-	for _, sv := range servers {
-		if words[strings.ToLower(path.Base(firstWord(sv.command)))] {
-			return false
-		}
-	}
-	return true
-}
-
 // reWaitLead: the prose has the reader wait before the block ("Give it a couple of
 // seconds", "wait a few seconds, then").
 var reWaitLead = regexp.MustCompile(`(?i)\b(?:give it|wait|after)(?: for)? (?:a (?:couple of|few|moment)|several|some|\d+|two|three|five|ten) seconds?\b|\bwait a (?:moment|bit|second)\b`)
@@ -917,53 +841,4 @@ func reportedError(cmd, output, shown string) string {
 		return ""
 	}
 	return l
-}
-
-// leadFollowsCode: the paragraph right above st's block comes right after another code
-// block, so its first sentence ("Leave it running.") may be about that block.
-func (ss *session) leadFollowsCode(st step) bool {
-	m := ss.task.Tutorial.Map
-	n := st.block.StartLine - 1
-	for n >= 1 && strings.TrimSpace(m.Line(n)) == "" {
-		n--
-	}
-	b, ok := m.BlockAt(n)
-	if !ok || b.Kind != tutorial.KindParagraph {
-		return false
-	}
-	n = b.StartLine - 1
-	for n >= 1 && strings.TrimSpace(m.Line(n)) == "" {
-		n--
-	}
-	prev, ok := m.BlockAt(n)
-	return ok && (prev.Kind == tutorial.KindFencedCode || prev.Kind == tutorial.KindIndentedCode)
-}
-
-// afterCommonLines is cur without the lines it starts with in common with prev (what the
-// earlier cells printed again).
-func afterCommonLines(prev, cur string) string {
-	p, c := strings.Split(prev, "\n"), strings.Split(cur, "\n")
-	n := 0
-	for n < len(p) && n < len(c) && p[n] == c[n] {
-		n++
-	}
-	return strings.TrimLeft(strings.Join(c[n:], "\n"), "\n")
-}
-
-// typed is what runs for a step: its command, or for a cell typed into an interpreter,
-// the interpreter fed the cells that worked before it and then this one.
-func (ss *session) typed(st step, text string) string {
-	if st.repl == "" {
-		return text
-	}
-	return st.repl + " <<'SMILE_REPL_INPUT'\n" + strings.Join(append(slices.Clone(ss.replCells[st.repl]), text), "\n") + "\nSMILE_REPL_INPUT"
-}
-
-// typedIn records a cell that worked and what the interpreter printed up to it.
-func (ss *session) typedIn(st step, text, output string) {
-	if st.repl == "" {
-		return
-	}
-	ss.replCells[st.repl] = append(ss.replCells[st.repl], text)
-	ss.replOut[st.repl] = output
 }

@@ -110,3 +110,6 @@ func nonEmpty(ss ...string) []string {
 	}
 	return out
 }
+
+// reRaised: the exception line that ends a Python traceback.
+var reRaised = regexp.MustCompile(`(?m)^\w+(?:\.\w+)*(?:Error|Exception): .+$`)

@@ -1,0 +1,209 @@
+package none
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/tutorial"
+)
+
+// server is a command meant to keep running.
+type server struct {
+	line    int
+	command string
+	root    int    // root of its failure, or serverRunning, or serverStopped
+	log     string // the file its output goes to
+	seen    int    // how much of the log earlier requests have read
+	pid     int    // its process, while it runs in the background (0 once stopped)
+}
+
+// What server.root holds when the server has no failure: it is still running, or the
+// prose had it stopped (a finding's index is never negative).
+const (
+	serverRunning = -1
+	serverStopped = -2
+)
+
+// running: the server was started, has not failed and has not been stopped.
+func (s server) running() bool { return s.root == serverRunning }
+
+// keepsRunningAfter: the prose right under the step's block says it keeps running ("Leave
+// it running. In your second terminal, …"), for the block's last command.
+func (ss *session) keepsRunningAfter(st step) bool {
+	if ss.task.Tutorial == nil || st.block.EndLine <= 0 || st.command == nil || st.command.EndLine < st.block.EndLine-1 {
+		return false
+	}
+	return reKeepsRunning.MatchString(firstSentence(proseAfter(ss.task.Tutorial, st.block.EndLine)))
+}
+
+// reKeepsRunning: the prose says the command does not end by itself (a server).
+var reKeepsRunning = regexp.MustCompile(`(?i)keeps? running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)(?:[^\w ]|$| (?:on|by|until|unless|and|but|so)\b)|leave it running`)
+
+// backgroundRequest runs command in the background, its output going to a log of its own
+// that later requests read.
+func (ss *session) backgroundRequest(command string, root bool, timeout time.Duration) loop.ExecRequest {
+	ss.bg++
+	logPath := fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg)
+	return ss.asReader(command, root, timeout+ss.grace, func(c string) string {
+		return backgroundScript(c, logPath, int(max(ss.grace/time.Second, 1)))
+	})
+}
+
+// stopServers stops the servers left running that the prose between their start and
+// st tells the reader to stop, as the reader would with Ctrl+C in that terminal.
+func (ss *session) stopServers(ctx context.Context, st step) {
+	m := ss.task.Tutorial.Map
+	for i := range ss.servers {
+		sv := &ss.servers[i]
+		if sv.pid == 0 || sv.line >= st.line {
+			continue
+		}
+		for n := sv.line + 1; n < st.block.StartLine; n++ {
+			b, ok := m.BlockAt(n)
+			if !ok || b.Kind != tutorial.KindParagraph && b.Kind != tutorial.KindListItem || !reStopServer.MatchString(m.Line(n)) {
+				continue
+			}
+			if !namesServer(m.Line(n), sv.command, ss.servers) {
+				continue
+			}
+			kill := fmt.Sprintf("pkill -INT -P %d; kill -INT %d; sleep 1; pkill -KILL -P %d; kill -KILL %d; true", sv.pid, sv.pid, sv.pid, sv.pid)
+			if _, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: kill, Timeout: 15 * time.Second, User: rootUser}); err == nil {
+				ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: n, Reason: fmt.Sprintf("stopped the server started at line %d, as the prose says", sv.line)})
+			}
+			sv.pid, sv.root = 0, serverStopped // no longer running, and not for a failure
+			break
+		}
+	}
+}
+
+// namesServer: the stop sentence is about this server: it names the server's program,
+// or names none of the servers' programs.
+func namesServer(sentence, command string, servers []server) bool {
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(sentence), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_' }) {
+		words[w] = true
+	}
+	if words[strings.ToLower(path.Base(firstWord(command)))] {
+		return true
+	}
+	for _, sv := range servers {
+		if words[strings.ToLower(path.Base(firstWord(sv.command)))] {
+			return false
+		}
+	}
+	return true
+}
+
+// leadFollowsCode: the paragraph right above st's block comes right after another code
+// block, so its first sentence ("Leave it running.") may be about that block.
+func (ss *session) leadFollowsCode(st step) bool {
+	m := ss.task.Tutorial.Map
+	n := st.block.StartLine - 1
+	for n >= 1 && strings.TrimSpace(m.Line(n)) == "" {
+		n--
+	}
+	b, ok := m.BlockAt(n)
+	if !ok || b.Kind != tutorial.KindParagraph {
+		return false
+	}
+	n = b.StartLine - 1
+	for n >= 1 && strings.TrimSpace(m.Line(n)) == "" {
+		n--
+	}
+	prev, ok := m.BlockAt(n)
+	return ok && (prev.Kind == tutorial.KindFencedCode || prev.Kind == tutorial.KindIndentedCode)
+}
+
+// serverDown is the root of a server start that failed, if any.
+func (ss *session) serverDown() (int, bool) {
+	for i := len(ss.servers) - 1; i >= 0; i-- {
+		if s := ss.servers[i]; s.root >= 0 {
+			return s.root, true
+		}
+	}
+	return 0, false
+}
+
+// deafServer reports the running server whose log, read for a request that could not
+// connect, shows errors: it started, failed, and stayed up without listening (Django's
+// autoreloader waiting for a fix). The gap is on the line that started it.
+func (ss *session) deafServer(rec loop.CommandRecord, output string) (int, bool) {
+	logs := serverLines(output)
+	for i := len(ss.servers) - 1; i >= 0 && logs != ""; i-- {
+		s := &ss.servers[i]
+		tag := "[server at line " + strconv.Itoa(s.line) + "] "
+		if !s.running() || !strings.Contains(logs, tag) {
+			continue
+		}
+		var lines []string
+		for _, l := range strings.Split(logs, "\n") {
+			if strings.HasPrefix(l, tag) {
+				lines = append(lines, strings.TrimPrefix(l, tag))
+			}
+		}
+		logged := strings.Join(lines, "\n")
+		key := keyLine(logged)
+		if m := reRaised.FindAllString(logged, -1); len(m) > 0 {
+			key = m[len(m)-1] // a traceback ends with what was raised
+		}
+		srec := loop.CommandRecord{Iteration: rec.Iteration, Step: section(ss.task.Tutorial, s.line), Line: s.line, Command: s.command, ExitCode: 0}
+		srec.Class, _ = loop.Classify(s.command, 1, logged, false)
+		s.root = ss.addFinding(srec, loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) keeps running but never serves: it logs `%s`, so `%s` (line %d) cannot connect", firstLine(s.command), s.line, loop.Clip(key, 160), firstLine(rec.Command), rec.Line),
+			Fix:      fmt.Sprintf("fix what the server reports when it starts (the evidence below), so that the server started at line %d listens", s.line),
+			Category: "command failure",
+		}, logged)
+		return s.root, true
+	}
+	return 0, false
+}
+
+// serversUp names the ports of the servers left running ("" when none is known).
+func (ss *session) serversUp() string {
+	var ports []string
+	for _, s := range ss.servers {
+		if s.running() {
+			for _, m := range rePort.FindAllStringSubmatch(s.command, -1) {
+				ports = append(ports, "port "+m[1]+" (line "+fmt.Sprint(s.line)+")")
+			}
+		}
+	}
+	return strings.Join(ports, ", ")
+}
+
+// serverErrors is what the servers the tutorial left running logged since the last
+// request, as error lines, each marked as the server's ("" when none).
+func (ss *session) serverErrors(ctx context.Context) string {
+	var out []string
+	for i := range ss.servers {
+		s := &ss.servers[i]
+		if !s.running() || s.log == "" {
+			continue
+		}
+		data, err := ss.task.Sandbox.ReadFile(ctx, s.log, 1<<20)
+		if err != nil || len(data) <= s.seen {
+			continue
+		}
+		fresh := string(data[s.seen:])
+		s.seen = len(data)
+		var errs []string
+		for _, l := range strings.Split(fresh, "\n") {
+			if t := strings.TrimSpace(l); t != "" && reErrorLine.MatchString(t) {
+				errs = append(errs, "[server at line "+strconv.Itoa(s.line)+"] "+loop.Clip(t, 300))
+			}
+		}
+		if len(errs) > 5 {
+			// the first lines say where it began, the last (a traceback's exception) what
+			errs = append(errs[:2], errs[len(errs)-3:]...)
+		}
+		out = append(out, errs...)
+	}
+	return strings.Join(out, "\n")
+}
