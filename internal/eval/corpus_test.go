@@ -19,7 +19,8 @@ var heldOutSets = []string{"../../testdata/corpus", "../../testdata/corpus-blind
 	"../../testdata/corpus-blind4", "../../testdata/corpus-blind5", "../../testdata/corpus-blind6", "../../testdata/corpus-blind7",
 	"../../testdata/corpus-blind8", "../../testdata/corpus-blind9", "../../testdata/corpus-blind10",
 	"../../testdata/corpus-blind11", "../../testdata/corpus-blind12", "../../testdata/corpus-blind13", "../../testdata/corpus-blind14",
-	"../../testdata/corpus-blind15", "../../testdata/corpus-blind16"}
+	"../../testdata/corpus-blind15", "../../testdata/corpus-blind16",
+	"../../testdata/corpus-blind17"}
 
 // TestHeldOutCorpusLoads checks that every case of each held-out corpus loads: its
 // expected.json is valid JSON with only the format's fields, and every marker (gap, alsoAt,
