@@ -1101,3 +1101,122 @@ func requireProven(t *testing.T, f loop.Finding) {
 	require.NotNil(t, f.FixVerified, "%+v", f)
 	assert.True(t, *f.FixVerified, f.FixEvidence)
 }
+
+// A command Debian names with a prefix (git's git-upload-archive for `upload-archive`, in
+// the package the tutorial installed) is named; a script whose #! line names an
+// interpreter that is not there is pointed at the reader's; a program that looks up a
+// relative name in its own folder gets the absolute path. vcheck stands in for varnishd
+// 7.1, which reads a relative -f name from its vcl_path only and says "Cannot read -f
+// file 'lab.vcl' (No such file or directory)". The last two fixes are proven.
+func TestRenamedCommandsShebangsAndRelativeNames(t *testing.T) {
+	t.Parallel()
+	vcheck := "#!/bin/sh\nf=$2\ncase \"$f\" in /*) ;; *) f=/usr/share/vcheck/$f ;; esac\n" +
+		"[ -r \"$f\" ] || { echo \"Error: Cannot read -f file '$2' (No such file or directory)\"; exit 2; }\necho \"read $f\"\n"
+	md := "# Tools\n\n```bash\nsudo apt-get install -y git\nmkdir -p ~/tools && cd ~/tools\n```\n\nSave this as `vcheck`:\n\n```sh\n" + vcheck + "```\n\n" +
+		"Save this as `hello.py`:\n\n```python\n#!/usr/local/bin/python3\nprint('hi')\n```\n\n" +
+		"```bash\nchmod +x vcheck hello.py\necho 'x = 1' > site.cfg\n```\n\n```bash\n./vcheck -f site.cfg\n```\n\n```bash\n./hello.py\n```\n\n```bash\nupload-archive --help\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	rel, shebang, renamed := res.Findings[0], res.Findings[1], res.Findings[2]
+	assert.Contains(t, rel.Problem, "`vcheck` says `site.cfg` is not there, but it is")
+	assert.Contains(t, rel.Fix, `./vcheck -f "$PWD/site.cfg"`)
+	requireProven(t, rel)
+	assert.Contains(t, shebang.Problem, "names `/usr/local/bin/python3`, which does not exist here; the reader's `python3` is `/usr/bin/python3`")
+	requireProven(t, shebang)
+	assert.Contains(t, renamed.Problem, "`upload-archive` is not found, but `git`, which the tutorial installed, provides it as `git-upload-archive`")
+}
+
+// A commit that records nothing because the file the tutorial made was never added gets
+// `git add`; an option an error asks for in the "-f (--force)" form is added; a
+// one-letter option the program refuses while its help lists the other case is swapped.
+// opendir follows `fossil open` 2.21 ("directory … is not empty", "use the -f (--force)
+// option to override"), srv `fossil server` 2.21 ("unrecognized command-line option or
+// missing argument: -p"; help "-P|--port TCPPORT"). All three fixes are proven.
+func TestNewFileNeverAddedAskedOptionsAndOptionCase(t *testing.T) {
+	t.Parallel()
+	opendir := "#!/bin/sh\n[ \"$2\" = --force ] || [ -z \"$(ls -A)\" ] || { echo \"directory $PWD is not empty\"; echo 'use the -f (--force) option to override'; echo 'or the -k (--keep) option to keep local files unchanged'; exit 1; }\ntouch .opened\n"
+	srv := "#!/bin/sh\ncase \"$1\" in --help|help) printf 'Usage: srv ?OPTIONS?\\n  -p|--page PAGE   start on PAGE\\n  -P|--port PORT   listen on PORT\\n'; exit 0 ;; esac\n" +
+		"[ \"$1\" = -P ] || { echo \"unrecognized command-line option or missing argument: $1\"; exit 1; }\necho \"listening on $2\"\n"
+	md := "# Notes\n\n```bash\nmkdir -p ~/bin-demo && cd ~/bin-demo\n```\n\nSave this as `opendir`:\n\n```sh\n" + opendir + "```\n\nSave this as `srv`:\n\n```sh\n" + srv + "```\n\n" +
+		"```bash\nchmod +x opendir srv\n./opendir repo\n```\n\n```bash\n./srv -p 8080\n```\n\n" +
+		"```bash\ngit init -q notes && cd notes\ngit config user.name Ada\ngit config user.email ada@b.c\necho one > a.txt\ngit add a.txt && git commit -q -m one\n```\n\n" +
+		"Start a second note and commit it:\n\n```bash\necho two > b.txt\ngit commit -q -m two\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	asked, option, commit := res.Findings[0], res.Findings[1], res.Findings[2]
+	assert.Contains(t, asked.Fix, "add `--force` to the command")
+	requireProven(t, asked)
+	assert.Contains(t, option.Problem, "`-p` is not an option here, but `-P` is: its help says `-P|--port PORT listen on PORT`")
+	assert.Contains(t, option.Fix, "`./srv -P 8080`")
+	requireProven(t, option)
+	assert.Contains(t, commit.Problem, "`b.txt` is new and never added")
+	assert.Equal(t, []string{"git add b.txt"}, commit.Edit.InsertBefore)
+	requireProven(t, commit)
+}
+
+// A search path set with `~` inside quotes is named when a lookup then finds nothing; a
+// silent `curl -s … | grep` to a server whose start failed is folded into that failure;
+// a compile error quoting a name the prose explains points at that sentence; a block
+// under "`name`:" alone is that file. pcc prints Free Pascal 3.2.2's lines for an unknown
+// identifier, with its closing summaries after the real error.
+func TestQuotedTildesSilentPipesAndClaimsInTheProse(t *testing.T) {
+	t.Parallel()
+	lookup := "#!/bin/sh\nIFS=:\nfor d in $DOCPATH; do [ -f \"$d/$1.txt\" ] && { cat \"$d/$1.txt\"; exit 0; }; done\necho \"No entry for $1\"; exit 16\n"
+	pcc := "#!/bin/sh\ngrep -q '^var' \"$1\" && exit 0\necho \"$1(3,3) Error: Identifier not found \\\"Total\\\"\"\necho \"$1(5) Fatal: There were 1 errors compiling module, stopping\"\necho 'Fatal: Compilation aborted'\necho 'Error: /usr/bin/ppcx64 returned an error exitcode'\nexit 1\n"
+	md := "# Docs\n\n```bash\nmkdir -p ~/docs ~/work && cd ~/work\necho hi > ~/docs/greet.txt\n```\n\nSave this as `doc`:\n\n```sh\n" + lookup + "```\n\nSave this as `pcc`:\n\n```sh\n" + pcc + "```\n\n" +
+		"```bash\nchmod +x doc pcc\nexport DOCPATH=\"~/docs\"\n```\n\n```bash\n./doc greet\n```\n\n" +
+		"`sum.cfg`:\n\n```ini\nstart = 1\n```\n\n```bash\ngrep -c start sum.cfg\n```\n\n" +
+		"The compiler declares `Total` for you, so the program needs no var section. Save this as `sum.p`:\n\n```pascal\nbegin\n  Total := 1;\nend.\n```\n\n```bash\n./pcc sum.p\n```\n\n" +
+		"Save this as `srv.py`:\n\n```python\nraise SystemExit('port busy')\n```\n\n```bash\npython3 srv.py\n```\n\nLeave it running. In a second terminal:\n\n```bash\ncurl -s http://127.0.0.1:8797/ | grep -c hello\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	tilde, claim, server := res.Findings[0], res.Findings[1], res.Findings[2]
+	assert.Contains(t, tilde.Problem, "sets `DOCPATH` to `~/docs` with `~` inside quotes")
+	assert.Equal(t, []string{`export DOCPATH="$HOME/docs"`}, tilde.Edit.InsertBefore)
+	requireProven(t, tilde)
+	assert.Contains(t, claim.Problem, `sum.p(3,3) Error: Identifier not found "Total"`, "the real error, not the driver's closing line")
+	assert.Contains(t, claim.Problem, "the tutorial explains `Total` at line")
+	assert.Contains(t, server.Quote, "python3 srv.py")
+	assert.Len(t, server.AlsoAt, 1, "the silent request is the failed server's consequence: %+v", server)
+	for _, c := range res.Commands {
+		if strings.HasPrefix(c.Command, "grep -c start") {
+			assert.Equal(t, 0, c.ExitCode, "sum.cfg was written from the block under its name")
+		}
+	}
+}
+
+// Error lines and the prose around prerequisites, without a container.
+func TestRejectedOptionsQuotedMessagesAndOtherSystemsPrerequisites(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "-p", reRejectedShort.FindStringSubmatch("unrecognized command-line option or missing argument: -p")[1])
+	assert.Equal(t, "z", reGetoptShort.FindStringSubmatch("ls: invalid option -- 'z'")[1])
+	assert.True(t, quotesMessage(`level=error msg="Error loading config" err="parsing YAML file app.yml: not a valid duration string: \"15\""`,
+		`FAILED: parsing YAML file app.yml: not a valid duration string: "15"`))
+	assert.False(t, quotesMessage("error: not found", "FAILED: not found"), "a short message says too little")
+	assert.Equal(t, "main.c:3:5: error: 'count' undeclared (first use in this function)",
+		keyLine("main.c:3:5: error: 'count' undeclared (first use in this function)\ncompilation terminated.\ncollect2: error: ld returned 1 exit status"))
+	md := "# Guide\n\n## Prerequisites\n\n=== \"Debian\"\n\n    ```bash\n    sudo apt install groff\n    ```\n\n=== \"Fedora\"\n\n    ```bash\n    sudo dnf install groff man-db\n    ```\n\n" +
+		"=== \"macOS\"\n\n    macOS ships `mandoc`, and `man` is already installed.\n\n## Use\n\n```bash\nman -l page.1\n```\n"
+	tut, err := tutorial.Parse("guide.md", []byte(md))
+	require.NoError(t, err)
+	assert.Zero(t, declared(tut).declaredFor("man", 100), "only the other systems' tabs name man")
+}
+
+// A proxy answering 503 because its configuration names a backend port where nothing
+// listens, while the backend the tutorial started listens on another: both ports are
+// named. proxy.py answers as Varnish 7.1 does when its backend refuses ("HTTP/1.1 503
+// Backend fetch failed").
+func TestProxyBackendOnAPortNothingListensOn(t *testing.T) {
+	t.Parallel()
+	proxy := "import http.server, re, socket\nport = re.search(r':(\\d+);', open('proxy.conf').read()).group(1)\n" +
+		"class P(http.server.BaseHTTPRequestHandler):\n    protocol_version = 'HTTP/1.1'\n    def do_HEAD(self):\n        try:\n            socket.create_connection(('127.0.0.1', int(port)), 1).close()\n            self.send_response(200, 'OK')\n" +
+		"        except OSError:\n            self.send_response(503, 'Backend fetch failed')\n        self.send_header('Content-Length', '0')\n        self.end_headers()\n" +
+		"http.server.HTTPServer(('127.0.0.1', 8790), P).serve_forever()\n"
+	md := "# Cache\n\n```bash\nmkdir -p ~/cache/site && cd ~/cache\necho hi > site/index.html\n```\n\n```bash\npython3 -m http.server 8792 --bind 127.0.0.1 --directory site\n```\n\nLeave it running.\n\n" +
+		"Save this as `proxy.conf`:\n\n```nginx\nproxy_pass http://127.0.0.1:8791;\n```\n\nSave this as `proxy.py`:\n\n```python\n" + proxy + "```\n\n```bash\npython3 proxy.py\n```\n\nLeave it running. Then:\n\n" +
+		"```bash\ncurl -sI http://127.0.0.1:8790/\n```\n\n```text\nHTTP/1.1 200 OK\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "`proxy.conf` sends requests to port 8791, where nothing listens; the servers started here listen on `8792`")
+}

@@ -45,6 +45,9 @@ func networkExit(rec loop.CommandRecord) bool {
 	return false
 }
 
+// reNeedsTerminal: a full-screen program that could not take over a terminal.
+var reNeedsTerminal = regexp.MustCompile(`(?i)video initiali[sz]ation failed|error opening terminal[^\n]*|cannot initiali[sz]e (?:the )?(?:screen|terminal)|terminal is not fully functional|open terminal failed[^\n]*|must be run from a terminal`)
+
 // reAsked: a program waiting for a person's answer found standard input closed.
 var reAsked = regexp.MustCompile(`(?i)\[y/n\]|\[yes/no\]|press (?:enter|return|any key)[^\n]*|EOFError: EOF when reading a line|inappropriate ioctl for device|input is not a terminal|not a tty|(?:username|password) for '[^']*':|enter passphrase`)
 
@@ -65,7 +68,23 @@ var reRemoteGit = regexp.MustCompile(`^git\s+(?:-\S+\s+)*(?:push|pull|fetch|clon
 // reOtherSystem: skip reasons that mean the step is not for this reader's system.
 var reOtherSystem = regexp.MustCompile(`another system|Windows|package manager of|\btab\b|for another`)
 
-var reLocalRefused = regexp.MustCompile(`(?i)(?:failed to connect to|couldn't connect to server|connection refused|econnrefused)[^\n]*(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])|(?:localhost|127\.0\.0\.1)[^\n]*(?:connection refused|couldn't connect)`)
+// reLocalRefused: a client that found nothing listening on this machine.
+var reLocalRefused = regexp.MustCompile(`(?i)(?:(?:failed|unable|cannot|can't|could not) to connect to|cannot connect to|couldn't connect to server|connection refused|econnrefused)[^\n]*(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])|(?:localhost|127\.0\.0\.1)[^\n]*(?:connection refused|couldn't connect)`)
+
+// reCurlLocal: curl asked for a URL on this machine (its first such argument).
+var reCurlLocal = regexp.MustCompile(`(?:^|[\s|;&(])curl\s[^|;&]*?['"]?(https?://(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?[^\s'"|;&]*)`)
+
+// refusedInPipe: a pipeline that failed, whose curl asks a local URL where nothing
+// listens. `curl -s URL | grep x` exits with grep's 1 and hides curl's 7; asking
+// the URL again alone says whether anything answers.
+func (ss *session) refusedInPipe(ctx context.Context, cmd, output string) bool {
+	m := reCurlLocal.FindStringSubmatch(cmd)
+	if m == nil || !strings.Contains(cmd, "|") {
+		return false
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "curl -sS -o /dev/null --max-time 5 " + shellQuote(m[1]), Timeout: 10 * time.Second, User: ss.user})
+	return err == nil && r.ExitCode == 7
+}
 
 // taintedToolOf: the command runs or names a tool a failed step was meant to install.
 func (ss *session) taintedToolOf(cmd string) (int, bool) {
@@ -95,6 +114,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if r, ok := ss.rootWithError(serverLines(output)); ok {
 		// the server the request went to fails as an earlier step did
 		ss.consequence(r, rec)
+		return
+	}
+	if f, ok := ss.relativeElsewhere(ctx, rec.Command, output, rec.Line); ok {
+		// `varnishd -f lab.vcl` with lab.vcl right here: the program looks elsewhere
+		r := ss.addFinding(rec, f, output)
+		ss.taint(rec.Command, r)
 		return
 	}
 	kind, name := loop.MissingDependency(rec.ExitCode, output)
@@ -140,7 +165,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
-	if reLocalRefused.MatchString(output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) {
+	if reLocalRefused.MatchString(output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) || ss.refusedInPipe(ctx, rec.Command, output) {
 		if r, ok := ss.serverDown(); ok {
 			// nothing listens because the step that starts the server failed
 			ss.consequence(r, rec)
@@ -173,6 +198,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if m := reAsked.FindString(output); m != "" {
 		// the command waited for an answer; the run answers no prompt (stdin is closed)
 		r := ss.unverified(rec, "asked for input at a prompt (\""+loop.Clip(strings.TrimSpace(m), 60)+"\"); the run answers no prompt, so its outcome says nothing")
+		ss.taint(rec.Command, r)
+		return
+	}
+	if m := reNeedsTerminal.FindString(output); m != "" {
+		// a full-screen program (a text-mode IDE, an editor) that found no terminal
+		r := ss.unverified(rec, "needs an interactive terminal (\""+loop.Clip(strings.TrimSpace(m), 60)+"\"); the run has none, so its outcome says nothing")
 		ss.taint(rec.Command, r)
 		return
 	}
@@ -425,6 +456,26 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if name, value, at := ss.quotedTilde(rec); name != "" && (reNotThere.MatchString(output) || reNoEntry.MatchString(output) || rec.ExitCode == 127) {
+			// export MANPATH="~/.local/share/man:", then `man greet` finds nothing
+			fixed := strings.Replace(value, "~", "$HOME", -1)
+			f.Problem += fmt.Sprintf("; line %d sets `%s` to `%s` with `~` inside quotes, where the shell does not expand it, so `%s` names a folder `~` that does not exist", at, name, value, name)
+			f.Fix = fmt.Sprintf("write `$HOME` instead of `~` at line %d (`export %s=\"%s\"`)", at, name, fixed)
+			f.Edit = &loop.Edit{InsertBefore: []string{fmt.Sprintf(`export %s="%s"`, name, fixed)}}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if opt, other, helpLine := ss.otherCaseOption(ctx, rec.Command, output); other != "" {
+			// `fossil server -p 8080`: the port option is -P
+			with := swapOption(strings.TrimSpace(rec.Command), opt, other)
+			f.Problem += fmt.Sprintf("; `%s` is not an option here, but `%s` is: its help says `%s`", opt, other, loop.Clip(helpLine, 120))
+			f.Fix = fmt.Sprintf("use `%s` instead of `%s` at line %d (`%s`)", other, opt, rec.Line, with)
+			f.Edit = &loop.Edit{Replace: with}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
 		if prog, pkg, version := ss.olderVersion(ctx, rec.Command, output); version != "" {
 			// `restic backup --skip-if-unchanged` on a restic from before the flag
 			f.Problem += fmt.Sprintf("; `%s` here is Debian's %s %s, which may be older than the version the tutorial was written for", prog, pkg, version)
@@ -450,6 +501,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("have the reader restart `%s` or reload `%s` after writing it (before line %d), or write it before line %d", prog, file, rec.Line, started)
 		}
 	}
+	if f.Edit == nil && !explained {
+		if ident, at, claim := ss.proseClaim(keyLine(output), rec.Line); at > 0 {
+			// "Identifier not found "Result"" where the prose says Result works by default
+			f.Problem += fmt.Sprintf("; the tutorial explains `%s` at line %d: “%s”, and this run disagrees", ident, at, claim)
+			f.Fix = fmt.Sprintf("check what line %d says about `%s` against the reader's setup, and correct the claim or the code that relies on it (line %d fails)", at, ident, rec.Line)
+		}
+	}
 	if f.Edit == nil {
 		if opt := ss.droppedConfig(rec); opt != "" {
 			// `supervisorctl restart hello` after `supervisorctl -c supervisor.conf status`
@@ -461,6 +519,20 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("pass `%s` at line %d too (`%s`)", opt, rec.Line, with)
 			f.Edit = &loop.Edit{Replace: with}
 			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if prog, files := ss.untrackedAtCommit(ctx, rec.Command, output); len(files) > 0 {
+			// `echo … > todo.md` then `fossil commit`: the new file was never added
+			add := prog + " add " + strings.Join(files, " ")
+			verb := "are"
+			if len(files) == 1 {
+				verb = "is"
+			}
+			f.Problem += fmt.Sprintf("; %s %s new and never added, so `%s commit` has nothing to record", quoteList(files), verb, prog)
+			f.Fix = fmt.Sprintf("add `%s` before line %d", add, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{add}}
+			f.Category = "missing step"
 		}
 	}
 	if f.Edit == nil {
@@ -881,6 +953,12 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 		return ss.environment(rec, output, fmt.Sprintf("`%s` needs systemd, which a container does not have; on the reader's machine it works", name),
 			"nothing to change in the tutorial; to check these steps, run smile-loop with an image that boots systemd")
 	}
+	if strings.Contains(name, "/") {
+		if f, ok := ss.badShebang(ctx, name, rec.Line); ok {
+			// ./signup.exp exists, but its #! line names an interpreter that is not there
+			return ss.addFinding(rec, f, output)
+		}
+	}
 	if at := ss.laterInstall(i, name); at != nil {
 		return ss.addFinding(rec, loop.Finding{
 			Problem: fmt.Sprintf("`%s` is used at line %d before the step that installs it (line %d: `%s`)", name, rec.Line, at.line, firstLine(at.command.Text)),
@@ -922,6 +1000,15 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 			Fix:     fmt.Sprintf("use the commands Debian's `%s` has (%s) at line %d, or say which version of the tool the tutorial needs and how to install it", pkg, quoteList(provides), rec.Line),
 		}, output)
 	}
+	if renamed, pkg := ss.renamedCommand(ctx, name); renamed != "" {
+		// Debian's expect installs Expect's mkpasswd as expect_mkpasswd
+		with := strings.Replace(strings.TrimSpace(rec.Command), name, renamed, 1)
+		return ss.addFinding(rec, loop.Finding{
+			Problem: fmt.Sprintf("`%s` is not found, but `%s`, which the tutorial installed, provides it as `%s`", name, pkg, renamed),
+			Fix:     fmt.Sprintf("run `%s` at line %d (`%s`), or say that Debian names the command `%s`", renamed, rec.Line, with, renamed),
+			Edit:    &loop.Edit{Replace: with},
+		}, output)
+	}
 	if t.Debian == "" && t.Guide == "" {
 		if pkg := ss.debianPackage(ctx, name); pkg != "" {
 			t.Debian = "sudo apt-get install -y " + pkg
@@ -951,6 +1038,123 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 		f.Edit = &loop.Edit{InsertBefore: []string{install}}
 	}
 	return ss.addFinding(rec, f, output)
+}
+
+// badShebang: the script the command runs exists, but the interpreter its first line
+// names does not; the fix points the line at the interpreter the reader has, when there is
+// one of that name on PATH.
+func (ss *session) badShebang(ctx context.Context, script string, line int) (loop.Finding, bool) {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ -f " + shellQuote(script) + " ] && head -n 1 " + shellQuote(script), Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return loop.Finding{}, false
+	}
+	first := strings.TrimSpace(r.Stdout)
+	sb := reShebang.FindStringSubmatch(first)
+	if sb == nil || !path.IsAbs(sb[1]) {
+		return loop.Finding{}, false
+	}
+	interp, prog := sb[1], path.Base(sb[1])
+	if ok, _ := ss.exists(ctx, interp); ok {
+		return loop.Finding{}, false // the interpreter is there: the failure is something else
+	}
+	c, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "command -v " + shellQuote(prog) + " || true", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil {
+		return loop.Finding{}, false
+	}
+	found := strings.TrimSpace(c.Stdout)
+	if !path.IsAbs(found) {
+		t := toolOf(prog)
+		fix := fmt.Sprintf("install %s before line %d, or make the first line of `%s` name an interpreter the reader has", t.Name, line, path.Base(script))
+		if t.Debian != "" {
+			fix = fmt.Sprintf("install %s before line %d (`%s`), or make the first line of `%s` name an interpreter the reader has", t.Name, line, t.Debian, path.Base(script))
+		}
+		return loop.Finding{
+			Problem:  fmt.Sprintf("`%s` cannot start: its first line (`%s`) names `%s`, which is not installed", script, first, interp),
+			Fix:      fix,
+			Category: "missing prerequisite",
+		}, true
+	}
+	return loop.Finding{
+		Problem:  fmt.Sprintf("`%s` cannot start: its first line (`%s`) names `%s`, which does not exist here; the reader's `%s` is `%s`", script, first, interp, prog, found),
+		Fix:      fmt.Sprintf("make the first line of `%s` `%s` (or `#!/usr/bin/env %s`)", path.Base(script), strings.Replace(first, interp, found, 1), prog),
+		Edit:     &loop.Edit{InsertBefore: []string{fmt.Sprintf("sed -i '1s|^#! *%s|#!%s|' %s", sedReplacement(interp), sedReplacement(found), shellQuote(script))}},
+		Category: "command failure",
+	}, true
+}
+
+// reNothingToCommit: a version-control system's commit that found no change to record.
+var reNothingToCommit = regexp.MustCompile(`(?i)nothing (?:to commit|added to commit|has changed|changed)|no changes (?:added )?to commit`)
+
+// untrackedFiles lists, for each version-control system, the files of the check-out it
+// does not track, one per line.
+var untrackedFiles = map[string]string{
+	"git":    "git ls-files --others --exclude-standard",
+	"hg":     "hg status --unknown --no-status",
+	"fossil": "fossil extras",
+	"svn":    "svn status | sed -n 's/^? *//p'",
+}
+
+// untrackedAtCommit: a commit that found nothing to record, in a check-out holding files
+// it does not track (the tutorial made them and never added them): the program and those
+// files.
+func (ss *session) untrackedAtCommit(ctx context.Context, cmd, output string) (string, []string) {
+	f := strings.Fields(cmd)
+	if len(f) < 2 || !reNothingToCommit.MatchString(output) || f[1] != "commit" && f[1] != "ci" {
+		return "", nil
+	}
+	list, ok := untrackedFiles[f[0]]
+	if !ok {
+		return "", nil
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && " + list + " | head -n 6", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", nil
+	}
+	files := strings.Fields(r.Stdout)
+	if len(files) == 0 || len(files) > 5 {
+		return "", nil
+	}
+	return f[0], files
+}
+
+// renamedCommand: a command on PATH, from a package the tutorial installed, whose name is
+// name with a prefix or suffix joined by `_`, `-` or `.` (expect_mkpasswd for mkpasswd),
+// and that package; "" when there is not exactly one.
+func (ss *session) renamedCommand(ctx context.Context, name string) (string, string) {
+	if len(name) < 4 || strings.ContainsAny(name, "/.") {
+		return "", ""
+	}
+	var installed []string
+	for _, c := range ss.res.Commands {
+		if m := reAptInstall.FindStringSubmatch(c.Command); m != nil && c.ExitCode == 0 {
+			for _, p := range strings.Fields(m[1]) {
+				if !strings.HasPrefix(p, "-") {
+					installed = append(installed, p)
+				}
+			}
+		}
+	}
+	if len(installed) == 0 {
+		return "", ""
+	}
+	q := regexp.QuoteMeta(name)
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "compgen -c | grep -E " + shellQuote("^([[:alnum:]]+[_-])"+q+"$|^"+q+"[_.-][[:alnum:]]+$") + " | sort -u | head -n 3", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", ""
+	}
+	cands := strings.Fields(r.Stdout)
+	if len(cands) != 1 {
+		return "", ""
+	}
+	p, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "dpkg -S \"$(readlink -f \"$(command -v " + shellQuote(cands[0]) + ")\")\" 2>/dev/null | head -n 1 | cut -d: -f1", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || p.ExitCode != 0 {
+		return "", ""
+	}
+	pkg := strings.TrimSpace(p.Stdout)
+	if !slices.Contains(installed, pkg) {
+		return "", ""
+	}
+	return cands[0], pkg
 }
 
 // laterInstall finds a later step (run or skipped) that installs name.
@@ -1012,11 +1216,28 @@ func (ss *session) sameError(output string) (int, bool) {
 		return 0, false
 	}
 	for i, r := range ss.roots {
-		if r.finding >= 0 && !ss.res.Findings[r.finding].Environment && oneWordApart(norm(keyLine(ss.res.Findings[r.finding].Output)), key) {
+		if r.finding < 0 || ss.res.Findings[r.finding].Environment {
+			continue
+		}
+		if earlier := norm(keyLine(ss.res.Findings[r.finding].Output)); oneWordApart(earlier, key) || quotesMessage(output, earlier) {
 			return i, true
 		}
 	}
 	return 0, false
+}
+
+// reLevelPrefix: the label an error line starts with ("FAILED: ", "error: ").
+var reLevelPrefix = regexp.MustCompile(`^(?i:(?:\w+ )?(?:failed|error|fatal|err)\b:?\s*)`)
+
+// quotesMessage: output carries the message of the earlier error line, whatever the
+// quoting (a server logging in logfmt what its checker printed: `err="parsing YAML file
+// prometheus.yml: not a valid duration string: \"15\""`). Short messages never match.
+func quotesMessage(output, earlier string) bool {
+	bare := func(s string) string {
+		return strings.Join(strings.Fields(strings.NewReplacer(`\`, "", `"`, "", "'", "").Replace(s)), " ")
+	}
+	msg := bare(reLevelPrefix.ReplaceAllString(earlier, ""))
+	return len(msg) >= 30 && strings.Contains(bare(output), msg)
 }
 
 // oneWordApart: two error lines are the same, or differ in one word that names no file
@@ -1246,6 +1467,11 @@ var reBadMode = regexp.MustCompile(`(?i)permission denied|bad permissions|not (?
 // relative to the current directory when it is under it.
 func (ss *session) unexecutable(ctx context.Context, cmd, output string) string {
 	files := slices.Sorted(maps.Keys(ss.written))
+	// the script the permission error itself names comes first (Expect's `couldn't
+	// execute "./signup.sh": permission denied` while running signup.exp)
+	slices.SortStableFunc(files, func(a, b string) int {
+		return boolRank(namedOnLine(output, reBadMode, path.Base(b))) - boolRank(namedOnLine(output, reBadMode, path.Base(a)))
+	})
 	for _, p := range files {
 		if !strings.HasPrefix(ss.written[p], "#!") {
 			continue
@@ -1268,6 +1494,24 @@ func (ss *session) unexecutable(ctx context.Context, cmd, output string) string 
 		}
 	}
 	return ""
+}
+
+// namedOnLine: some line of output that re matches names name.
+func namedOnLine(output string, re *regexp.Regexp, name string) bool {
+	for _, l := range strings.Split(output, "\n") {
+		if re.MatchString(l) && strings.Contains(l, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// boolRank is 1 for true, 0 for false.
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // writtenElsewhere: a relative file the failed command names does not exist where the
@@ -1414,6 +1658,137 @@ func (ss *session) offLoadPath(output string) (file, dir, env string) {
 		}
 	}
 	return "", "", ""
+}
+
+// reQuotedTildeSet: a variable set to a quoted value holding a `~` the shell leaves as it
+// is (at the start, or after a colon of a search path).
+var reQuotedTildeSet = regexp.MustCompile(`(?:^|[\s;&])(?:export\s+)?([A-Z_][A-Z0-9_]*)=(["'])((?:[^"'\n]*:)?~[^"'\n]*)["']`)
+
+// reNoEntry: a program that found nothing by the name it was given ("No manual entry for
+// greet").
+var reNoEntry = regexp.MustCompile(`(?i)\bno (?:\w+ )?(?:entry|entries|match(?:es)?)\b`)
+
+// quotedTilde: a search path that an earlier command set with a quoted `~` and that the
+// failed command reads (PATH for a command not found, MANPATH for man, or a variable the
+// command names): its name, value and line.
+func (ss *session) quotedTilde(rec loop.CommandRecord) (name, value string, line int) {
+	for i := len(ss.res.Commands) - 1; i >= 0; i-- {
+		c := ss.res.Commands[i]
+		if c.Line >= rec.Line {
+			continue
+		}
+		for _, m := range reQuotedTildeSet.FindAllStringSubmatch(c.Command, -1) {
+			prog := strings.ToLower(path.Base(firstWord(rec.Command)))
+			readsIt := m[1] == "PATH" && rec.ExitCode == 127 || // a program in ~/bin, not found
+				strings.HasSuffix(m[1], "PATH") && len(prog) >= 2 && strings.HasPrefix(strings.ToLower(m[1]), prog) // man and MANPATH
+			if readsIt || strings.Contains(rec.Command, "$"+m[1]) || strings.Contains(rec.Command, "${"+m[1]) {
+				return m[1], m[3], c.Line
+			}
+		}
+	}
+	return "", "", 0
+}
+
+// reQuotedIdent: a name an error line quotes (`Identifier not found "Result"`).
+var reQuotedIdent = regexp.MustCompile("[\"'‘`]([A-Za-z_][\\w:-]{2,})[\"'’`]")
+
+// proseClaim: the error line quotes a name that a sentence of the tutorial's prose before
+// line explains in code: the name, the sentence's line and the sentence (0 when none).
+func (ss *session) proseClaim(key string, line int) (ident string, at int, claim string) {
+	t := ss.task.Tutorial
+	if t == nil {
+		return "", 0, ""
+	}
+	for _, m := range reQuotedIdent.FindAllStringSubmatch(key, 3) {
+		ident = m[1]
+		if looksLikePath(ident) {
+			continue
+		}
+		for n := line - 1; n >= 1; n-- {
+			b, ok := t.Map.BlockAt(n)
+			if !ok || b.Kind != tutorial.KindParagraph && b.Kind != tutorial.KindListItem || !strings.Contains(t.Map.Line(n), "`"+ident+"`") {
+				continue
+			}
+			var para []string
+			for k := b.StartLine; k <= b.EndLine; k++ {
+				para = append(para, strings.TrimSpace(t.Map.Line(k)))
+			}
+			for _, sent := range sentences(strings.Join(para, " ")) {
+				if strings.Contains(sent, "`"+ident+"`") {
+					return ident, n, loop.Clip(strings.TrimSpace(sent), 200)
+				}
+			}
+		}
+	}
+	return "", 0, ""
+}
+
+// reRejectedShort: a program naming the one-letter option it does not know
+// ("unrecognized command-line option or missing argument: -p", "invalid option -- 'p'").
+var (
+	reRejectedShort = regexp.MustCompile(`(?i)(?:unrecognized|unknown|invalid|illegal|bad)\b[^\n]*?\b(?:option|flag|switch)\b[^\n]*?[:\s'"‘](-[A-Za-z])\b`)
+	reGetoptShort   = regexp.MustCompile(`(?i)(?:invalid|illegal|unrecognized) option -- '?([A-Za-z])\b`)
+)
+
+// otherCaseOption: the command passes a one-letter option the program refuses, and the
+// program's help defines the same letter in the other case (-p and -P): the option, the
+// one to use and the help's line for it ("" when not so).
+func (ss *session) otherCaseOption(ctx context.Context, cmd, output string) (opt, other, helpLine string) {
+	if m := reGetoptShort.FindStringSubmatch(output); m != nil {
+		opt = "-" + m[1]
+	} else if m := reRejectedShort.FindStringSubmatch(output); m != nil {
+		opt = m[1]
+	}
+	if opt == "" || strings.Contains(cmd, "\n") {
+		return "", "", ""
+	}
+	fields := strings.Fields(cmd)
+	if !slices.Contains(fields, opt) {
+		return "", "", ""
+	}
+	letter := opt[1:]
+	other = "-" + strings.ToUpper(letter)
+	if strings.ToUpper(letter) == letter {
+		other = "-" + strings.ToLower(letter)
+	}
+	prog := shellQuote(fields[0])
+	sub := ""
+	if len(fields) > 1 && reSubcommand.MatchString(fields[1]) {
+		sub = " " + shellQuote(fields[1])
+	}
+	// the subcommand's own help first, in the two ways programs offer it
+	script := fmt.Sprintf("cd %s && { %s%s --help; %s help%s; } 2>&1 | head -n 400", shellQuote(ss.cwd), prog, sub, prog, sub)
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script, Timeout: 10 * time.Second, User: ss.user})
+	if err != nil {
+		return "", "", ""
+	}
+	defines := func(o string) string {
+		re := regexp.MustCompile(`(?:^|[\s,|])` + regexp.QuoteMeta(o) + `(?:$|[\s,|=\[])`)
+		for _, l := range strings.Split(r.Stdout, "\n") {
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "-") && re.MatchString(t) {
+				return strings.Join(strings.Fields(t), " ")
+			}
+		}
+		return ""
+	}
+	// the help may still list opt, for a sibling command sharing the text (fossil's
+	// `-p|--page` is for `ui`): the program's refusal is what counts
+	if helpLine = defines(other); helpLine == "" {
+		return "", "", ""
+	}
+	return opt, other, helpLine
+}
+
+// swapOption replaces the option word opt of cmd with other.
+func swapOption(cmd, opt, other string) string {
+	f := strings.Fields(cmd)
+	for i, w := range f {
+		if w == opt {
+			f[i] = other
+			break
+		}
+	}
+	return strings.Join(f, " ")
 }
 
 // reTooNew: a program refusing an option, subcommand or function it does not have.
@@ -1669,6 +2044,51 @@ var reDirFlag = regexp.MustCompile(`^(?:-path|--output-dir|--outdir|--out-dir|--
 // reCannotOpen: how programs say they could not open or write a path.
 var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|cannot (?:write|open|create)|can't (?:write|open|create)|unable to (?:open|write|create)|could not (?:open|write|create)|failed to (?:open|write|create)`)
 
+// reDirNotExist: a program saying that a relative directory it was given does not exist.
+var reDirNotExist = regexp.MustCompile(`(?i)\b(?:path|directory|folder|dir)\s+['"‘“]([\w.-]+(?:/[\w.-]+)*/?)['"’”]\s+(?:does not|doesn't) exist`)
+
+// relativeElsewhere: the program says a file named by a relative path on its command line
+// is not there, in quotes, while it is in the current directory: the program resolves
+// relative names against another directory (its own search path), and the absolute path
+// is the fix.
+func (ss *session) relativeElsewhere(ctx context.Context, cmd, output string, line int) (loop.Finding, bool) {
+	if !reNotThere.MatchString(output) || strings.ContainsAny(cmd, "\n;&|") {
+		return loop.Finding{}, false
+	}
+	fields := strings.Fields(cmd)
+	for i := 1; i < len(fields); i++ {
+		a := strings.Trim(fields[i], `"'`)
+		if a == "" || strings.HasPrefix(a, "-") || path.IsAbs(a) || strings.HasPrefix(a, "~") || strings.Contains(a, "$") || !looksLikePath(a) || !quotedWhereMissing(output, a) {
+			continue
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ -f " + shellQuote(a) + " ]", Timeout: 10 * time.Second, User: ss.user})
+		if err != nil || r.ExitCode != 0 {
+			continue
+		}
+		with := slices.Clone(fields)
+		with[i] = `"$PWD/` + a + `"`
+		replace := strings.Join(with, " ")
+		prog := path.Base(fields[0])
+		return loop.Finding{
+			Problem:  fmt.Sprintf("`%s` says `%s` is not there, but it is, in the current directory (`%s`): `%s` looks for a relative name somewhere else (its own search path), not where the reader is", prog, a, ss.homeRel(ss.cwd), prog),
+			Fix:      fmt.Sprintf("give the file's absolute path at line %d (`%s`)", line, replace),
+			Edit:     &loop.Edit{Replace: replace},
+			Category: "command failure",
+		}, true
+	}
+	return loop.Finding{}, false
+}
+
+// quotedWhereMissing: a line of output that says something is not there quotes name.
+func quotedWhereMissing(output, name string) bool {
+	for _, l := range strings.Split(output, "\n") {
+		if reNotThere.MatchString(l) && (strings.Contains(l, "'"+name+"'") || strings.Contains(l, `"`+name+`"`) || strings.Contains(l, "‘"+name+"’") || strings.Contains(l, "`"+name+"'")) {
+			return true
+		}
+	}
+	return false
+}
+
 // reQuotedRelPath: a relative path with a directory, in quotes.
 var reQuotedRelPath = regexp.MustCompile(`['"‘“]([\w.-]+(?:/[\w.-]+)+)['"’”]`)
 
@@ -1678,10 +2098,16 @@ var reQuotedRelPath = regexp.MustCompile(`['"‘“]([\w.-]+(?:/[\w.-]+)+)['"’
 // writes there and does not create directories. A relative path the output quotes (a
 // script's own output file) counts as an argument.
 func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string {
-	if !reCannotOpen.MatchString(output) {
+	var dirs []string
+	for _, m := range reDirNotExist.FindAllStringSubmatch(output, 3) {
+		// fpc -FEbuild: `Error: Path "build/" does not exist`
+		if d := strings.TrimSuffix(strings.TrimPrefix(m[1], "./"), "/"); d != "" && strings.Contains(cmd, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 && !reCannotOpen.MatchString(output) {
 		return ""
 	}
-	var dirs []string
 	fields := strings.Fields(cmd)
 	for i, f := range fields {
 		f = strings.Trim(f, `"'`)

@@ -164,8 +164,9 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	return "", "", false, false
 }
 
-// namedByLanguage: the sentence right before a block that is not shell names one file,
-// in code, whose extension is the block's language, and ends with a colon ("First a
+// namedByLanguage: the sentence right before a block that is not shell is a file name in
+// code and a colon ("`transport.mod`:"), or names one file, in code, whose extension is
+// the block's language, and ends with a colon ("First a
 // warm-up, `greet.php`:", "`db.php` creates the table:"), or it names none and the
 // paragraph names just one ("Now `api.php`. It checks the JSON first:"): the block is
 // that file.
@@ -179,7 +180,8 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 		return ""
 	}
 	ms := rePathTick.FindAllStringSubmatch(last, -1)
-	if len(ms) == 1 && looksLikePath(ms[0][1]) && sameLanguage(cb.Lang, ms[0][1]) {
+	if len(ms) == 1 && looksLikePath(ms[0][1]) && (sameLanguage(cb.Lang, ms[0][1]) || strings.TrimSpace(last) == "`"+ms[0][1]+"`") {
+		// "`transport.mod`:" alone over a block: a caption, whatever the language
 		return ms[0][1]
 	}
 	for _, m := range ms {

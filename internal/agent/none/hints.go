@@ -311,8 +311,8 @@ func (ss *session) linkRule() int {
 var reCompiler = regexp.MustCompile(`\$[({](?:CC|CXX|LINK\.\w+)[)}]|(?:^|\s)(?:gcc|g\+\+|cc|c\+\+|clang\+?\+?)(?:-\d+)?\s`)
 
 // reAskedFlag: the error itself says which option the command needs ("Must run --resync
-// to recover.", "re-run with --force-confold", "use --allow-empty to record it anyway").
-var reAskedFlag = regexp.MustCompile(`(?i)\b(?:must|need to|needs|please|you (?:can|should|must|may need to|have to)|re-?run(?: \w+)?|run(?: it| again| this| the command)?|use|pass|add|specify|requires?|retry)(?:\s+(?:run|use|pass|add|specify|with|the|option|flag|again))*\s+['"` + "`" + `]?(--[a-z][a-z0-9-]+)\b`)
+// to recover.", "re-run with --force-confold", "use the -k (--keep) option to keep local files").
+var reAskedFlag = regexp.MustCompile(`(?i)\b(?:must|need to|needs|please|you (?:can|should|must|may need to|have to)|re-?run(?: \w+)?|run(?: it| again| this| the command)?|use|pass|add|specify|requires?|retry)(?:\s+(?:run|use|pass|add|specify|with|the|option|flag|again))*\s+['"` + "`" + `]?(?:-[a-zA-Z]\s+\(|-[a-zA-Z]\s+or\s+)?(--[a-z][a-z0-9-]+)\b`)
 
 // noHelpFlags: options an error names for more information, not as the cure.
 var noHelpFlags = map[string]bool{"--help": true, "--version": true, "--verbose": true, "--debug": true, "--usage": true}
@@ -334,8 +334,9 @@ func askedFlag(cmd, output string) string {
 }
 
 // reSocketGone: a client that found no socket or nothing listening
-// ("unix:///home/learner/app/supervisor.sock no such file", "Connection refused").
-var reSocketGone = regexp.MustCompile(`(?i)\.sock\b.*(?:no such file|refused|not found)|(?:no such file|refused)[^\n]*\.sock\b`)
+// ("unix:///home/learner/app/supervisor.sock no such file", "Connection refused", "Could
+// not get hold of varnishd, is it running?").
+var reSocketGone = regexp.MustCompile(`(?i)\.sock\b.*(?:no such file|refused|not found)|(?:no such file|refused)[^\n]*\.sock\b|\bis (?:it|the [\w-]+) running\?`)
 
 // daemonDown is the root of a failed start of the daemon this client talks to: a program
 // sharing the first five letters of its name (supervisorctl and supervisord, redis-cli and
@@ -444,6 +445,9 @@ func sedReplacement(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `&`, `\&`, `|`, `\|`, `'`, `'\''`).Replace(s)
 }
 
+// reHelpCmd: a command that only prints its usage.
+var reHelpCmd = regexp.MustCompile(`(?:^|\s)(?:--help|-h|help)\b`)
+
 // configAfterStart names a configuration file of the failed command's program that the
 // tutorial wrote after that program was already running (a server it started earlier
 // reads the file only at start-up): "" when there is none.
@@ -457,7 +461,8 @@ func (ss *session) configAfterStart(rec loop.CommandRecord) (file string, wrote,
 			continue
 		}
 		for _, c := range ss.res.Commands {
-			if c.Line < st.line && path.Base(firstWord(c.Command)) == prog && c.ExitCode == 0 {
+			if c.Line < st.line && path.Base(firstWord(c.Command)) == prog && c.ExitCode == 0 && !reVersionCmd.MatchString(c.Command) && !reHelpCmd.MatchString(c.Command) {
+				// `prometheus --version` only printed its version: nothing was started
 				return joinDir(st.dir, st.file), st.line, c.Line
 			}
 		}

@@ -243,8 +243,9 @@ var reLinux = regexp.MustCompile(`(?i)\b(linux|debian|ubuntu|raspberry pi os|uni
 var windowsLangs = map[string]bool{"powershell": true, "ps1": true, "ps": true, "pwsh": true, "pwsh-session": true, "ps1con": true,
 	"posh": true, "cmd": true, "bat": true, "batch": true, "doscon": true, "dos": true, "winbatch": true}
 
-// Placeholders: values the reader substitutes (path/to, <your-name>, YOUR_TOKEN, example.com).
-var rePlaceholder = regexp.MustCompile(`(?i)(/path/to\b|\bpath/to/|<[a-z][\w .-]*>|\byour[_-][a-z][\w-]*|\bYOUR_[A-Z_]+|\bexample\.(?:com|org|net)\b|\{\{\s*[\w.]+\s*\}\}|\$\{?[A-Z_]*PLACEHOLDER|\bxxx+\b)`)
+// Placeholders: values the reader substitutes (path/to, <your-name>, YOUR_TOKEN, example.com,
+// DEPLOY_PASSWORD=...).
+var rePlaceholder = regexp.MustCompile(`(?i)(/path/to\b|\bpath/to/|<[a-z][\w .-]*>|\byour[_-][a-z][\w-]*|\bYOUR_[A-Z_]+|\bexample\.(?:com|org|net)\b|\{\{\s*[\w.]+\s*\}\}|\$\{?[A-Z_]*PLACEHOLDER|\bxxx+\b|\b[A-Z][A-Z0-9_]*=(?:\.\.\.|…)(?:\s|$))`)
 
 // networkTools contact the host they are given: an example.com host there is a value
 // the reader must replace; elsewhere (an e-mail label, a comment) it works as written.

@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -284,6 +285,16 @@ func (ss *session) httpErrorCause(ctx context.Context, cmd, status string) (stri
 				fmt.Sprintf("make the first line of `%s` name an interpreter the reader has (`#!/usr/bin/env python3` for Python), or install `%s`", path.Base(p), path.Base(interp))
 		}
 	}
+	if strings.HasPrefix(status, "502") || strings.HasPrefix(status, "503") || strings.HasPrefix(status, "504") {
+		if file, port, listening := ss.deadBackend(ctx, cmd); file != "" {
+			// a proxy whose configuration sends requests where nothing listens
+			why := fmt.Sprintf("the proxy could not reach its backend: `%s` sends requests to port %s, where nothing listens", path.Base(file), port)
+			if len(listening) > 0 {
+				why += fmt.Sprintf("; the servers started here listen on %s", quoteList(listening))
+			}
+			return why, fmt.Sprintf("make the backend port in `%s` the one the backend server listens on (or start the backend on port %s), then restart the proxy", path.Base(file), port)
+		}
+	}
 	if strings.HasPrefix(status, "403") && strings.HasSuffix(urlPath, "/") {
 		for _, srv := range ss.servers {
 			if !srv.running() {
@@ -296,6 +307,50 @@ func (ss *session) httpErrorCause(ctx context.Context, cmd, status string) (stri
 		}
 	}
 	return "", ""
+}
+
+// reBackendPort: a backend's address in a proxy's configuration (Varnish's `.port =
+// "8080";`, nginx's `proxy_pass http://127.0.0.1:8080;`, Caddy's `reverse_proxy
+// localhost:8080`, HAProxy's `server web1 127.0.0.1:8080`).
+var reBackendPort = regexp.MustCompile(`(?m)\.port\s*=\s*"?(\d{2,5})"?|(?:proxy_pass|reverse_proxy|ProxyPass\s+\S+|server\s+[\w.-]+|upstream)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)?:(\d{2,5})\b`)
+
+// deadBackend: a configuration file the tutorial wrote names a backend port that no
+// process in the container listens on, while the request's own port is served (the proxy
+// answers): the file, that port, and the ports that do listen (the request's left out).
+func (ss *session) deadBackend(ctx context.Context, cmd string) (file, port string, listening []string) {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cat /proc/net/tcp /proc/net/tcp6 2>/dev/null", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", "", nil
+	}
+	listen := map[string]bool{}
+	for _, l := range strings.Split(r.Stdout, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 4 || f[3] != "0A" { // LISTEN
+			continue
+		}
+		if i := strings.LastIndexByte(f[1], ':'); i >= 0 {
+			if n, err := strconv.ParseUint(f[1][i+1:], 16, 16); err == nil {
+				listen[strconv.FormatUint(n, 10)] = true
+			}
+		}
+	}
+	asked := ""
+	if m := rePort.FindStringSubmatch(cmd); m != nil {
+		asked = m[1]
+	}
+	for _, p := range slices.Sorted(maps.Keys(listen)) {
+		if p != asked {
+			listening = append(listening, p)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(ss.written)) {
+		for _, m := range reBackendPort.FindAllStringSubmatch(ss.written[p], -1) {
+			if bp := m[1] + m[2]; bp != asked && !listen[bp] {
+				return p, bp, listening
+			}
+		}
+	}
+	return "", "", nil
 }
 
 // reDiffers: what differs between two runs of one error (paths, line numbers, spacing).

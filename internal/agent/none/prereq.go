@@ -25,6 +25,7 @@ var reInstallFirst = regexp.MustCompile("(?i)\\binstall(?:ed)?\\s+`([a-z][\\w.+-
 func declared(t *tutorial.Tutorial) prereqs {
 	p := prereqs{}
 	n := t.Map.LineCount()
+	aptIn := aptSections(t)
 	inSection := 0
 	for ln := 1; ln <= n; ln++ {
 		line := t.Map.Line(ln)
@@ -46,6 +47,12 @@ func declared(t *tutorial.Tutorial) prereqs {
 		if inSection == 0 && !rePrereqPhrase.MatchString(line) {
 			continue
 		}
+		if aptIn[inSection] && (otherSystemInstall(trim) || reOtherOS.MatchString(line)) {
+			// the section gives the Debian reader's install (a Debian tab); what only the
+			// Fedora tab installs (`dnf install groff man-db`) or the macOS tab says
+			// ("`man` is already installed") is not declared for them
+			continue
+		}
 		for _, name := range toolsNamed(line) {
 			if _, ok := p[name]; !ok {
 				p[name] = ln
@@ -53,6 +60,46 @@ func declared(t *tutorial.Tutorial) prereqs {
 		}
 	}
 	return p
+}
+
+// sectionStarts gives each line the line of the heading of the section it is in (0
+// before the first heading).
+func sectionStarts(t *tutorial.Tutorial) []int {
+	n := t.Map.LineCount()
+	out := make([]int, n+1)
+	cur := 0
+	for ln := 1; ln <= n; ln++ {
+		if trim := strings.TrimSpace(t.Map.Line(ln)); strings.HasPrefix(trim, "#") || strings.Contains(trim, `heading "`) {
+			cur = ln
+		}
+		out[ln] = cur
+	}
+	return out
+}
+
+// aptSections: the headings of the sections holding an apt install command.
+func aptSections(t *tutorial.Tutorial) map[int]bool {
+	out := map[int]bool{}
+	for ln, start := range sectionStarts(t) {
+		if ln > 0 && reAptInstall.MatchString(t.Map.Line(ln)) {
+			out[start] = true
+		}
+	}
+	return out
+}
+
+// otherSystemInstall: a line that runs another system's package manager (`$ sudo dnf
+// install groff man-db`, `brew install fpc`).
+func otherSystemInstall(line string) bool {
+	f := strings.Fields(strings.TrimLeft(line, "$#> "))
+	if len(f) > 0 && f[0] == "sudo" {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return false
+	}
+	_, ok := otherOSPackageManagers[f[0]]
+	return ok
 }
 
 var reBacktick = regexp.MustCompile("`([^`]+)`")

@@ -26,7 +26,7 @@ var (
 var reOutDirFlag = regexp.MustCompile(`^(?:--out-?dir|--output-dir(?:ectory)?|--destination-dir)$`)
 
 // compilers whose -d names the folder the compiled classes go to (javac -d classes).
-var compilers = map[string]bool{"javac": true, "kotlinc": true, "scalac": true, "groovyc": true}
+var compilers = map[string]bool{"javac": true, "kotlinc": true, "scalac": true, "groovyc": true, "clojurec": true, "valac": true}
 
 // predict reads what a command line produces.
 func predict(cmd string) products {
@@ -234,11 +234,17 @@ func refersTo(cmd, p string) bool {
 	if p == "" || p == "." {
 		return false
 	}
-	for _, w := range strings.Fields(cmd) {
-		w = strings.Trim(w, `"'();`)
-		w = strings.TrimSuffix(strings.TrimPrefix(w, "./"), "/")
-		if w == p || strings.HasPrefix(w, p+"/") {
-			return true
+	for _, field := range strings.Fields(cmd) {
+		field = strings.Trim(field, `"'();`)
+		parts := []string{field}
+		if strings.Contains(field, ":") && !strings.Contains(field, "://") {
+			parts = strings.Split(field, ":") // a class or search path: `-cp clojure.jar:classes`
+		}
+		for _, w := range parts {
+			w = strings.TrimSuffix(strings.TrimPrefix(w, "./"), "/")
+			if w == p || strings.HasPrefix(w, p+"/") {
+				return true
+			}
 		}
 	}
 	return false
