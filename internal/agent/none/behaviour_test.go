@@ -1220,3 +1220,15 @@ func TestProxyBackendOnAPortNothingListensOn(t *testing.T) {
 	f := res.Findings[0]
 	assert.Contains(t, f.Problem, "`proxy.conf` sends requests to port 8791, where nothing listens; the servers started here listen on `8792`")
 }
+
+// curl expands `{…}` and `[…]` in a URL unless told not to.
+func TestCurlGlobsInURLs(t *testing.T) {
+	t.Parallel()
+	why, fix := curlGlob(`curl -s 'http://localhost:9090/api/v1/query?query=up{job="node"}' | jq .data.result`, 7)
+	assert.Contains(t, why, "glob pattern")
+	assert.Contains(t, fix, "`-g` (`--globoff`)")
+	for _, cmd := range []string{`curl -g 'http://localhost:9090/q?x={a}'`, `curl -s http://localhost:8080/items/1`, `curl -s http://localhost:8080/ -d '{"a":1}'`, `curl -s http://[::1]:8080/`} {
+		why, _ := curlGlob(cmd, 1)
+		assert.Empty(t, why, cmd)
+	}
+}

@@ -466,6 +466,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if why, fix := curlGlob(rec.Command, rec.Line); why != "" {
+			// `curl 'http://…/query?query=up{job="node"}'`
+			f.Problem += "; " + why
+			f.Fix = fix
+		}
+	}
+	if f.Edit == nil {
 		if opt, other, helpLine := ss.otherCaseOption(ctx, rec.Command, output); other != "" {
 			// `fossil server -p 8080`: the port option is -P
 			with := swapOption(strings.TrimSpace(rec.Command), opt, other)

@@ -159,6 +159,10 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		Category: "failing check",
 		Severity: "medium",
 	}
+	if why, fix := curlGlob(rec.Command, rec.Line); why != "" {
+		f.Problem += "; " + why
+		f.Fix = fix
+	}
 	if reBadState.MatchString(output) {
 		if why, fix := ss.processLogCause(ctx); why != "" {
 			// supervisorctl's "Exited too quickly (process log may have details)"
@@ -307,6 +311,28 @@ func (ss *session) httpErrorCause(ctx context.Context, cmd, status string) (stri
 		}
 	}
 	return "", ""
+}
+
+// reGlobbedURL: a URL curl reads as a pattern: braces or brackets in it (`?q=up{job="x"}`),
+// with the option that turns that off not given.
+var reGlobbedURL = regexp.MustCompile(`(?:^|[\s|;&(])curl\s[^|;&]*?(https?://[^\s'"]*[{}\[\]][^\s'"]*|['"]https?://[^'"]*[{}\[\]][^'"]*['"])`)
+
+// reIPv6Host: an IPv6 address as a URL's host (`http://[::1]:8080/`), which curl takes as
+// it is.
+var reIPv6Host = regexp.MustCompile(`//\[[0-9a-fA-F:.]+\]`)
+
+// reGlobOff: curl told to take the URL as it is.
+var reGlobOff = regexp.MustCompile(`\s(?:-g|--globoff)\b`)
+
+// curlGlob explains a curl request whose URL holds `{…}` or `[…]`: curl expands them as a
+// pattern (a list or a range) and requests something else ("" when that is not so).
+func curlGlob(cmd string, line int) (string, string) {
+	m := reGlobbedURL.FindStringSubmatch(reIPv6Host.ReplaceAllString(cmd, "//host"))
+	if m == nil || reGlobOff.MatchString(cmd) {
+		return "", ""
+	}
+	return fmt.Sprintf("curl reads `{…}` and `[…]` in a URL as a glob pattern, so `%s` is not the URL it requests", loop.Clip(strings.Trim(m[1], `'"`), 80)),
+		fmt.Sprintf("add `-g` (`--globoff`) to the curl command at line %d, or let curl encode the query (`-G --data-urlencode`)", line)
 }
 
 // reBackendPort: a backend's address in a proxy's configuration (Varnish's `.port =
