@@ -1071,6 +1071,7 @@ func TestSettingsWrittenAfterTheProgramStarted(t *testing.T) {
 	assert.Len(t, f.AlsoAt, 1, "can't find pane: 2 is one word apart from can't find window: 1")
 	assert.True(t, oneWordApart("can't find window: 1", "can't find pane: 2"))
 	assert.False(t, oneWordApart("cannot open a.txt now", "cannot open b.txt now"), "two files are two problems")
+	assert.True(t, oneWordApart("lex.yy.c:(.text+0x10eb): undefined reference to `yywrap'", "lex.yy.c:(.text+0x7fa): undefined reference to `yywrap'"), "the same symbol at another address")
 }
 
 // Blocks typed into an interpreter the tutorial started bare (`python3`, then ```python
@@ -1231,4 +1232,92 @@ func TestCurlGlobsInURLs(t *testing.T) {
 		why, _ := curlGlob(cmd, 1)
 		assert.Empty(t, why, cmd)
 	}
+}
+
+// A Debian user's login PATH has no sbin folder, and a step run with sudo does not give
+// them one: a program in /usr/sbin run without sudo is not found, and its full path is
+// the fix (proven). Root's steps still find root's programs.
+func TestRootsProgramFoldersStayRoots(t *testing.T) {
+	t.Parallel()
+	md := "# Paths\n\n```bash\nsudo mkdir -p /opt/demo\nsudo chroot --version\necho \"$PATH\"\n```\n\n```bash\nchroot --version\n```\n\n```bash\nchroot --help\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "`chroot` is installed as `/usr/sbin/chroot`, but `/usr/sbin` is not on a normal user's PATH")
+	assert.Contains(t, f.Fix, "`/usr/sbin/chroot --version`")
+	requireProven(t, f)
+	for _, c := range res.Commands {
+		if strings.HasPrefix(c.Command, "echo") {
+			assert.NotContains(t, c.Output, "sbin", "the learner's PATH after a sudo step")
+		}
+		if strings.HasPrefix(c.Command, "sudo chroot") {
+			assert.Equal(t, 0, c.ExitCode, "root finds its own programs")
+		}
+	}
+}
+
+// Tabs for Debian releases: the learner's (12, bookworm) is followed, older ones are not.
+func TestTabForTheLearnersRelease(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "Debian 12", chosenTab([]string{"Debian 10 and older", "Debian 12", "macOS"}))
+	assert.Equal(t, "Ubuntu / Debian", chosenTab([]string{"Debian 9 or older", "Ubuntu / Debian", "Fedora"}))
+	assert.Equal(t, "Linux", chosenTab([]string{"Linux", "Windows"}))
+	md := "# Install\n\n{{< tabpane text=true >}}\n{{% tab header=\"Debian 12\" %}}\n```bash\necho bookworm\n```\n{{% /tab %}}\n{{% tab header=\"Debian 10 and older\" %}}\n```bash\nfalse\n```\n{{% /tab %}}\n{{< /tabpane >}}\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+	require.NotNil(t, res.Coverage)
+	assert.Contains(t, fmt.Sprint(res.Coverage.Skipped), "followed \"Debian 12\" instead")
+}
+
+// A quoted name is the missing file only where the error says so, not where it names the
+// script an error was found in.
+func TestQuotedNameThatIsMissing(t *testing.T) {
+	t.Parallel()
+	assert.True(t, quotedWhereMissing("Error: Cannot read -f file 'lab.vcl' (No such file or directory)", "lab.vcl"))
+	assert.True(t, quotedWhereMissing("cat: 'notes.txt': No such file or directory", "notes.txt"))
+	assert.False(t, quotedWhereMissing(`"temps.gp" line 5: cannot open file 'charts/temps.png' for output: No such file or directory`, "temps.gp"))
+}
+
+// A sub the module leaves without `is export` while others have it is named and marked
+// (proven); programs a source checkout that could not be fetched would have built are
+// that checkout's consequences; a silent `curl … | grep` through a local proxy exported
+// earlier, which failed to start, is that failure's consequence. rk prints Rakudo
+// 2022.12's message for an undeclared routine.
+func TestRakuExportsSourceBuildsAndLocalProxies(t *testing.T) {
+	t.Parallel()
+	rk := "#!/bin/sh\nmod=lib/Greeting.rakumod\nif grep -q 'greet(' \"$1\" && ! grep -q '^sub greet.*is export' \"$mod\"; then\n" +
+		"  printf '===SORRY!=== Error while compiling %s/%s\\nUndeclared routine:\\n    greet used at line 2\\n\\n' \"$PWD\" \"$1\"; exit 1\nfi\necho 'Hello, Grace!'\n"
+	md := "# Modules\n\n```bash\nmkdir -p ~/rk/lib && cd ~/rk\n```\n\nSave this as `rk`:\n\n```sh\n" + rk + "```\n\n" +
+		"```raku title=\"lib/Greeting.rakumod\"\nunit module Greeting;\n\nsub greet(Str $name --> Str) {\n    \"Hello, $name!\"\n}\n\nsub shout(Str $text --> Str) is export {\n    $text.uc\n}\n```\n\n" +
+		"```raku title=\"use.raku\"\nuse Greeting;\nsay greet(\"Grace\");\n```\n\n```bash\nchmod +x rk\n./rk use.raku\n```\n\n" +
+		"Build the widget from source:\n\n```bash\ngit clone https://github.com/acme/widget.git\ncd widget\nmake\nsudo make install\n```\n\n```bash\nwidget --version\n```\n\n" +
+		"Save this as `fail.py`:\n\n```python\nraise SystemExit('cannot bind')\n```\n\n```bash\ncd ~/rk\npython3 fail.py\n```\n\nLeave it running. Route the shell through it:\n\n" +
+		"```bash\nexport http_proxy=http://127.0.0.1:8793\ncurl -sI http://deb.debian.org/debian/ | grep -c Via\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	export, proxy := res.Findings[0], res.Findings[1]
+	assert.Contains(t, export.Problem, "`greet` is defined in `lib/Greeting.rakumod`, which does not export it")
+	requireProven(t, export)
+	assert.Contains(t, proxy.Quote, "python3 fail.py")
+	assert.Len(t, proxy.AlsoAt, 1, "the request through the proxy: %+v", proxy)
+	require.NotNil(t, res.Coverage)
+	assert.NotContains(t, fmt.Sprint(res.Findings), "widget", "the program the unfetched source would have built")
+}
+
+// `sudo echo … > file` in a folder only root may write fails in the reader's own shell,
+// which opens the file before sudo runs: `| sudo tee` is the fix (proven). A session
+// typed into a server's client (`nc host port`) that waits for the reader is unverified.
+// The stand-in nc, like OpenBSD netcat without -N, keeps waiting after its input ends.
+func TestSudoRedirectionsAndTypedSessions(t *testing.T) {
+	t.Parallel()
+	md := "# Site\n\n```bash\nsudo mkdir -p /srv/site\nsudo echo hi > /srv/site/index.html\ncat /srv/site/index.html\n```\n\n" +
+		"```bash\nprintf '#!/bin/sh\\ncat >/dev/null\\nsleep 600\\n' | sudo tee /usr/local/bin/nc\nsudo chmod +x /usr/local/bin/nc\n```\n\nType the commands into the session:\n\n```bash\nnc localhost 11211\n```\n"
+	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 4 })
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "the redirection to `/srv/site/index.html` is done by the reader's own shell, not by sudo")
+	assert.Contains(t, f.Fix, "`echo hi | sudo tee /srv/site/index.html > /dev/null`")
+	requireProven(t, f)
+	require.NotNil(t, res.Coverage)
+	assert.Contains(t, fmt.Sprint(res.Coverage.Unverified), "waits for what the reader types")
 }

@@ -45,6 +45,16 @@ func networkExit(rec loop.CommandRecord) bool {
 	return false
 }
 
+// sessionClients connect to a server and send it what the reader types.
+var sessionClients = map[string]bool{"nc": true, "ncat": true, "netcat": true, "telnet": true, "socat": true}
+
+// typedSession: the command is a client that sends the server what is typed at it, with
+// nothing piped or redirected in (`nc localhost 11211`, `telnet localhost 25`).
+func typedSession(cmd string) bool {
+	cmd = strings.TrimSpace(cmd)
+	return sessionClients[firstWord(cmd)] && !strings.ContainsAny(cmd, "|<\n") && !strings.Contains(cmd, " -z")
+}
+
 // reNeedsTerminal: a full-screen program that could not take over a terminal.
 var reNeedsTerminal = regexp.MustCompile(`(?i)video initiali[sz]ation failed|error opening terminal[^\n]*|cannot initiali[sz]e (?:the )?(?:screen|terminal)|terminal is not fully functional|open terminal failed[^\n]*|must be run from a terminal`)
 
@@ -78,12 +88,34 @@ var reCurlLocal = regexp.MustCompile(`(?:^|[\s|;&(])curl\s[^|;&]*?['"]?(https?:/
 // listens. `curl -s URL | grep x` exits with grep's 1 and hides curl's 7; asking
 // the URL again alone says whether anything answers.
 func (ss *session) refusedInPipe(ctx context.Context, cmd, output string) bool {
-	m := reCurlLocal.FindStringSubmatch(cmd)
-	if m == nil || !strings.Contains(cmd, "|") {
+	if !strings.Contains(cmd, "|") || !strings.Contains(" "+cmd, " curl ") {
 		return false
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "curl -sS -o /dev/null --max-time 5 " + shellQuote(m[1]), Timeout: 10 * time.Second, User: ss.user})
+	url := ""
+	if m := reCurlLocal.FindStringSubmatch(cmd); m != nil {
+		url = m[1]
+	} else if p := ss.localProxy(); p != "" {
+		url = p // `export http_proxy=http://127.0.0.1:3129` earlier: curl goes through it
+	}
+	if url == "" {
+		return false
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "curl -sS -o /dev/null --max-time 5 " + shellQuote(url), Timeout: 10 * time.Second, User: ss.user})
 	return err == nil && r.ExitCode == 7
+}
+
+// reProxyExport: a proxy for the session's HTTP clients set on this machine.
+var reProxyExport = regexp.MustCompile(`(?:^|[\s;&])(?:export\s+)?(?:http|https|all|HTTP|HTTPS|ALL)_(?:proxy|PROXY)=["']?(https?://(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?)`)
+
+// localProxy is the local proxy an earlier command exported for HTTP clients ("" when
+// none).
+func (ss *session) localProxy() string {
+	for i := len(ss.res.Commands) - 1; i >= 0; i-- {
+		if m := reProxyExport.FindStringSubmatch(ss.res.Commands[i].Command); m != nil {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 // taintedToolOf: the command runs or names a tool a failed step was meant to install.
@@ -156,6 +188,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: fmt.Sprintf("installed with `%s`, which the prose gives at line %d", cmd, ln)})
 			return
 		}
+		if r, ok := ss.unverifiedDownload(); ok && ss.pre.declaredFor(name, rec.Line) == 0 && ss.laterInstall(i, name) == nil && !ss.aptInstalled(name) {
+			// `git clone …` could not reach the network, so the program built from it
+			// is not here either
+			ss.consequence(r, rec)
+			ss.missing[t] = r
+			return
+		}
 		r := ss.missingCommand(ctx, i, st, rec, output, name)
 		ss.missing[t] = r
 		ss.taint(rec.Command, r)
@@ -193,11 +232,20 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// the recipe depends on it
 		ss.consequence(blockRoot, rec)
 		ss.taint(rec.Command, blockRoot)
+		if cdTarget(rec.Command) != "" {
+			ss.cwdRoot = blockRoot // `cd smalltalk` after a clone that could not run
+		}
 		return
 	}
 	if m := reAsked.FindString(output); m != "" {
 		// the command waited for an answer; the run answers no prompt (stdin is closed)
 		r := ss.unverified(rec, "asked for input at a prompt (\""+loop.Clip(strings.TrimSpace(m), 60)+"\"); the run answers no prompt, so its outcome says nothing")
+		ss.taint(rec.Command, r)
+		return
+	}
+	if rec.TimedOut && typedSession(rec.Command) {
+		// `nc localhost 11211`, then lines the reader types: nobody types here
+		r := ss.unverified(rec, "an interactive session with a server (`"+firstWord(rec.Command)+"`) waits for what the reader types; the run types nothing, so its outcome says nothing")
 		ss.taint(rec.Command, r)
 		return
 	}
@@ -462,6 +510,22 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Problem += fmt.Sprintf("; line %d sets `%s` to `%s` with `~` inside quotes, where the shell does not expand it, so `%s` names a folder `~` that does not exist", at, name, value, name)
 			f.Fix = fmt.Sprintf("write `$HOME` instead of `~` at line %d (`export %s=\"%s\"`)", at, name, fixed)
 			f.Edit = &loop.Edit{InsertBefore: []string{fmt.Sprintf(`export %s="%s"`, name, fixed)}}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if m := reSudoRedirect.FindStringSubmatch(strings.TrimSpace(rec.Command)); m != nil && strings.Contains(output, m[1]+": Permission denied") {
+			// sudo echo … > /var/www/alpha/index.html
+			cmd := strings.TrimSpace(rec.Command)
+			at := strings.LastIndex(cmd, ">")
+			tee := "sudo tee"
+			if at > 0 && cmd[at-1] == '>' {
+				at, tee = at-1, "sudo tee -a"
+			}
+			with := fmt.Sprintf("%s | %s %s > /dev/null", strings.TrimSpace(strings.TrimPrefix(cmd[:at], "sudo ")), tee, m[1])
+			f.Problem += fmt.Sprintf("; the redirection to `%s` is done by the reader's own shell, not by sudo, and the reader may not write there", m[1])
+			f.Fix = fmt.Sprintf("write the file through sudo at line %d: `%s`", rec.Line, with)
+			f.Edit = &loop.Edit{Replace: with}
 			f.Category = "command failure"
 		}
 	}
@@ -853,6 +917,9 @@ func (ss *session) sameFailure(rec loop.CommandRecord, output string) (int, bool
 
 var reDigits = regexp.MustCompile(`\d+`)
 
+// reHexOffset: an address in a linker's or debugger's message (`(.text+0x10eb)`).
+var reHexOffset = regexp.MustCompile(`0x[0-9a-fA-F]+`)
+
 func failureKey(cmd, output string) string {
 	for _, pf := range projectFiles {
 		if pf.re.MatchString(output) {
@@ -983,6 +1050,17 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 			fmt.Sprintf("nothing to change in the tutorial; install %s before the run with smile.json's setup list (e.g. `%s`) or use an image that has it", t.Name, setup))
 	}
 	if found := ss.onDisk(ctx, name); found != "" {
+		if d := path.Dir(found); path.Base(d) == "sbin" {
+			// apache2ctl is /usr/sbin/apache2ctl: root's folder, not on a user's PATH
+			with := strings.Replace(strings.TrimSpace(rec.Command), name, found, 1)
+			return ss.addFinding(rec, loop.Finding{
+				Problem: fmt.Sprintf("`%s` is installed as `%s`, but `%s` is not on a normal user's PATH (only root's), so the reader's shell does not find it", name, found, d),
+				Fix:     fmt.Sprintf("run it as `%s` at line %d and after (or with sudo, if it needs root), or have the reader add `%s` to PATH", with, rec.Line, d),
+				// the reader who learns it once types the full path from then on: the
+				// proof, and the rest of the run, have the folder on PATH
+				Edit: &loop.Edit{InsertBefore: []string{fmt.Sprintf(`export PATH="$PATH:%s"`, d)}},
+			}, output)
+		}
 		if dead := ss.deadPathEntry(ctx, found); dead != "" {
 			// export PATH=/usr/lib/postgresql/16/bin where Debian has 15
 			return ss.addFinding(rec, loop.Finding{
@@ -1164,6 +1242,49 @@ func (ss *session) renamedCommand(ctx context.Context, name string) (string, str
 	return cands[0], pkg
 }
 
+// Source checked out from the network, and the steps that build and install it.
+var (
+	reSourceClone = regexp.MustCompile(`^(?:sudo\s+)?(?:git\s+clone|hg\s+clone|svn\s+(?:co|checkout))\b`)
+	reBuildStep   = regexp.MustCompile(`(?:^|[\s;&])(?:make(?:\s+-\S+)*\s+install|cmake\s+--install|ninja\s+install|meson\s+install|cargo\s+install\s+--path|pip3?\s+install\s+\.)\b`)
+)
+
+// unverifiedDownload is the root of the last source checkout that could not be checked
+// (no network here) when a later step builds and installs it: the programs that build
+// would have installed are missing as a result.
+func (ss *session) unverifiedDownload() (int, bool) {
+	for r := len(ss.roots) - 1; r >= 0; r-- {
+		if ss.roots[r].finding >= 0 {
+			continue
+		}
+		for _, c := range ss.res.Commands {
+			if c.Line != ss.roots[r].line || !reSourceClone.MatchString(strings.TrimSpace(c.Command)) {
+				continue
+			}
+			for _, st := range ss.steps {
+				if st.line > c.Line && st.command != nil && reBuildStep.MatchString(st.command.Text) {
+					return r, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// aptInstalled: an apt install step that ran names a package for the program name.
+func (ss *session) aptInstalled(name string) bool {
+	want := toolOf(name).Name
+	for _, c := range ss.res.Commands {
+		if m := reAptInstall.FindStringSubmatch(c.Command); m != nil {
+			for _, p := range strings.Fields(m[1]) {
+				if p == name || toolOf(p).Name == want {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // laterInstall finds a later step (run or skipped) that installs name.
 func (ss *session) laterInstall(i int, name string) *step {
 	for j := i + 1; j < len(ss.steps); j++ {
@@ -1253,7 +1374,8 @@ func oneWordApart(a, b string) bool {
 	if a == b {
 		return true
 	}
-	wa, wb := strings.Fields(reDigits.ReplaceAllString(a, "#")), strings.Fields(reDigits.ReplaceAllString(b, "#"))
+	num := func(s string) string { return reDigits.ReplaceAllString(reHexOffset.ReplaceAllString(s, "#"), "#") }
+	wa, wb := strings.Fields(num(a)), strings.Fields(num(b))
 	if len(wa) != len(wb) || len(wa) < 3 {
 		return false
 	}
@@ -2086,10 +2208,15 @@ func (ss *session) relativeElsewhere(ctx context.Context, cmd, output string, li
 	return loop.Finding{}, false
 }
 
-// quotedWhereMissing: a line of output that says something is not there quotes name.
+// quotedWhereMissing: a line of output says that name, in quotes, is not there: the
+// name comes after a word for opening or reading a file ("Cannot read -f file
+// 'lab.vcl'") or right before the error ("'lab.vcl': No such file or directory"), not as
+// the place an error was found in (`"temps.gp" line 5: cannot open …`).
 func quotedWhereMissing(output, name string) bool {
+	q := `['"‘` + "`" + `]` + regexp.QuoteMeta(name) + `['"’]`
+	re := regexp.MustCompile(`(?i)\b(?:file|open|read|load|find|access|stat|include)\b\W+(?:[\w-]+\s+){0,2}` + q + `|` + q + `\s*[:(]\s*(?:no such file|does not exist|not found|cannot|can't)`)
 	for _, l := range strings.Split(output, "\n") {
-		if reNotThere.MatchString(l) && (strings.Contains(l, "'"+name+"'") || strings.Contains(l, `"`+name+`"`) || strings.Contains(l, "‘"+name+"’") || strings.Contains(l, "`"+name+"'")) {
+		if reNotThere.MatchString(l) && re.MatchString(l) {
 			return true
 		}
 	}
@@ -2191,6 +2318,7 @@ var (
 	rePyModule      = regexp.MustCompile(`No module named '([\w]+)`)
 	reRubyLib       = regexp.MustCompile(`cannot load such file -- ([\w-]+) \(LoadError\)`)
 	reLuaModule     = regexp.MustCompile(`module '([\w-]+)' not found`)
+	reRakuModule    = regexp.MustCompile(`Could not find ([A-Z][\w-]*(?:::[\w-]+)*) in:`)
 	rePDODriver     = regexp.MustCompile(`PDOException: could not find driver`)
 	rePDODSN        = regexp.MustCompile(`new PDO\(\s*['"](\w+):`)
 	rePHPMissing    = regexp.MustCompile(`Call to undefined function ([a-z]+)_\w*\(|Class "?(\w+)"? not found`)
@@ -2267,6 +2395,9 @@ func (ss *session) errorPackage(ctx context.Context, output string) (string, str
 	case reRubyLib.MatchString(output):
 		lib := reRubyLib.FindStringSubmatch(output)[1]
 		pkg, what = "ruby-"+strings.ToLower(lib), "the Ruby library "+lib
+	case reRakuModule.MatchString(output):
+		mod := reRakuModule.FindStringSubmatch(output)[1]
+		pkg, what = "raku-"+strings.ToLower(strings.ReplaceAll(mod, "::", "-")), "the Raku module "+mod
 	case reLuaModule.MatchString(output):
 		mod := reLuaModule.FindStringSubmatch(output)[1]
 		pkg, what = "lua-"+strings.ToLower(mod), "the Lua module "+mod

@@ -45,6 +45,8 @@ func (ss *session) onDisk(ctx context.Context, name string) string {
 	}
 	// a versioned directory of its own (Debian's /usr/lib/postgresql/15/bin)
 	dirs = append(dirs, "/usr/lib/*/bin/"+name, "/usr/lib/*/*/bin/"+name, "/opt/*/bin/"+name)
+	// root's program folders, which a Debian user's PATH leaves out
+	dirs = append(dirs, "/usr/local/sbin/"+name, "/usr/sbin/"+name, "/sbin/"+name)
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "for f in " + strings.Join(dirs, " ") + "; do [ -x \"$f\" ] && { echo \"$f\"; break; }; done; true", Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
 		return ""
@@ -384,7 +386,7 @@ func (ss *session) droppedConfig(rec loop.CommandRecord) string {
 
 // reUnboundName: a name the compiler or interpreter does not know, in the words of a few
 // languages (Racket, Erlang, Python, Octave, JavaScript).
-var reUnboundName = regexp.MustCompile(`([\w?!*<>=/+.:-]+): unbound identifier|undefined function:? ([\w:/.]+)|name '(\w+)' is not defined|'(\w+)' undefined|(\w+) is not defined`)
+var reUnboundName = regexp.MustCompile(`([\w?!*<>=/+.:-]+): unbound identifier|undefined function:? ([\w:/.]+)|name '(\w+)' is not defined|'(\w+)' undefined|(\w+) is not defined|Undeclared routines?:\s+([\w-]+) used at`)
 
 // reExportList: the words a module uses to list what other files may use.
 var reExportList = regexp.MustCompile(`\(provide\b|^-export\(|module\.exports|^export\b|__all__`)
@@ -397,11 +399,13 @@ func (ss *session) unexported(output string) (problem, fix string, edit *loop.Ed
 	if m == nil {
 		return "", "", nil
 	}
-	name := firstNonEmpty(m[1], m[2], m[3], m[4], m[5])
+	name := firstNonEmpty(m[1], m[2], m[3], m[4], m[5], m[6])
 	if i := strings.LastIndexAny(name, ":/"); i >= 0 && m[2] != "" {
 		name = name[i+1:] // Erlang's mod:fun/arity
 	}
-	def := regexp.MustCompile(`(?m)\(define\s+\(?` + regexp.QuoteMeta(name) + `[\s)]|^\s*def\s+` + regexp.QuoteMeta(name) + `\b|^\s*function\s+(?:\[?[\w, ]*\]?\s*=\s*)?` + regexp.QuoteMeta(name) + `\b|^` + regexp.QuoteMeta(name) + `\(.*\)\s*->`)
+	q := regexp.QuoteMeta(name)
+	def := regexp.MustCompile(`(?m)\(define\s+\(?` + q + `[\s)]|^\s*def\s+` + q + `\b|^\s*function\s+(?:\[?[\w, ]*\]?\s*=\s*)?` + q + `\b|^` + q + `\(.*\)\s*->|^\s*(?:our\s+)?(?:multi\s+)?sub\s+` + q + `\b`)
+	rakuSub := regexp.MustCompile(`(?m)^\s*(?:our\s+)?(?:multi\s+)?sub\s+` + q + `\b.*$`)
 	for _, p := range slices.Sorted(maps.Keys(ss.written)) {
 		content := ss.written[p]
 		if !def.MatchString(content) {
@@ -413,6 +417,12 @@ func (ss *session) unexported(output string) (problem, fix string, edit *loop.Ed
 			return fmt.Sprintf("`%s` is defined in `%s`, but Octave and MATLAB find a function only in a file named after it (`%s`)", name, ss.rel(p), path.Base(want)),
 				fmt.Sprintf("save the function as `%s` (or name the function after its file)", want),
 				&loop.Edit{InsertBefore: []string{"mv " + ss.rel(p) + " " + want}}
+		}
+		if sub := rakuSub.FindString(content); sub != "" && strings.Contains(content, " is export") && !strings.Contains(sub, "is export") {
+			// Raku: `sub shout(…) is export {`, and `sub greet(…) {` without the trait
+			return fmt.Sprintf("`%s` is defined in `%s`, which does not export it (other subs there are marked `is export`, `%s` is not)", name, ss.rel(p), name),
+				fmt.Sprintf("mark `sub %s` in `%s` with `is export`", name, ss.rel(p)),
+				&loop.Edit{InsertBefore: []string{fmt.Sprintf(`sed -i -E '/^\s*(our\s+)?(multi\s+)?sub\s+%s\b/s/\s*\{\s*$/ is export {/' %s`, q, ss.rel(p))}}
 		}
 		ex, line := "", ""
 		for _, l := range strings.Split(content, "\n") {

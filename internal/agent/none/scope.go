@@ -33,15 +33,15 @@ var (
 	reDocuItem   = regexp.MustCompile(`^\s*<Tab(?:Item)?\b([^>]*)>`) // Docusaurus/Starlight TabItem, Mintlify Tab
 	reDocuItemX  = regexp.MustCompile(`</Tab(?:Item)?>`)
 	reDocuTabsX  = regexp.MustCompile(`</Tabs>`)
-	reHugoTabsX  = regexp.MustCompile(`\{\{[<%]\s*/tabs\s*[>%]\}\}`)
+	reHugoTabsX  = regexp.MustCompile(`\{\{[<%]\s*/tab(?:s|pane)\s*[>%]\}\}`)
 	reAttrLabel  = regexp.MustCompile(`(?:label|value|title)=["{']+([^"'}]*)`)
 	reDocuAside  = regexp.MustCompile(`^\s*:::\s*(\w+)\s*(.*)$`)
 	reDocuClose  = regexp.MustCompile(`^\s*:::\s*$`)
 	reDetails    = regexp.MustCompile(`(?i)^\s*<details\b`)
 	reDetailsX   = regexp.MustCompile(`(?i)</details>`)
 	reSummary    = regexp.MustCompile(`(?i)<summary>(.*?)</summary>`)
-	reHugoTabs   = regexp.MustCompile(`^\s*\{\{[<%]\s*tabs\b`)
-	reHugoTab    = regexp.MustCompile(`^\s*\{\{[<%]\s*tab\s+(?:(?:name|title)=)?"([^"]*)"`)
+	reHugoTabs   = regexp.MustCompile(`^\s*\{\{[<%]\s*tab(?:s|pane)\b`) // Docsy's tabpane too
+	reHugoTab    = regexp.MustCompile(`^\s*\{\{[<%]\s*tab\s+(?:(?:name|title|header)=)?"([^"]*)"`)
 	reHugoTabX   = regexp.MustCompile(`\{\{[<%]\s*/tab\s*[>%]\}\}`)
 	reHugoCode   = regexp.MustCompile(`^\s*\{\{[<%]\s*code\b`)
 	reHugoCodeX  = regexp.MustCompile(`\{\{[<%]\s*/code\s*[>%]\}\}`)
@@ -325,14 +325,35 @@ func (sc *scopes) enclosingSet(stack []container) int {
 	return 0
 }
 
-// chosenTab is the tab a Debian reader follows in a set: the first whose label names
-// Linux (or Debian, Unix, bash); else the first that names no other system (the
-// default tool); "" when every tab is for another system.
+// Tab labels for the learner's Debian release (12, bookworm), and for older releases.
+var (
+	reBookworm     = regexp.MustCompile(`(?i)\b(?:debian\s+(?:\d+\s*(?:and|&|/|,)\s*)?12|bookworm)\b`)
+	reOlderRelease = regexp.MustCompile(`(?i)\b(?:older|earlier|legacy|before)\b`)
+)
+
+// chosenTab is the tab a Debian reader follows in a set: the one whose label names
+// Debian 12 (bookworm), else the first naming Linux (or Debian, Unix, bash) and not an
+// older release; else the first that names no other system (the default tool); "" when
+// every tab is for another system.
 func chosenTab(labels []string) string {
+	var linux []string
 	for _, l := range labels {
 		if reLinux.MatchString(l) || strings.EqualFold(strings.TrimSpace(l), "bash") {
+			linux = append(linux, l)
+		}
+	}
+	for _, l := range linux {
+		if reBookworm.MatchString(l) {
+			return l // "Debian 12" over "Debian 10 and older"
+		}
+	}
+	for _, l := range linux {
+		if !reOlderRelease.MatchString(l) {
 			return l
 		}
+	}
+	if len(linux) > 0 {
+		return linux[0]
 	}
 	for _, l := range labels {
 		if !reOtherOS.MatchString(l) {

@@ -24,13 +24,17 @@ const cwdMarker = "\x1esmile-cwd="
 // pass-through when the image has none and we are root, so a tutorial written for a
 // workstation does not fail on `sudo` alone. The prelude is one line and the command
 // starts on that same line, so the shell's "line N" in error messages is the line of
-// the tutorial's command, not of this wrapper.
+// the tutorial's command, not of this wrapper. A command run as root for the learner's
+// sudo gets root's program folders (/usr/sbin) on PATH, and leaves the learner's PATH as
+// it was: a Debian user's login PATH has no sbin folder, and sudo does not change that.
 var prelude = strings.Join([]string{
 	`__smile_s=` + sessionFile,
 	`if [ -f "$__smile_s.env" ]; then . "$__smile_s.env" >/dev/null 2>&1; fi`,
 	`if [ -f "$__smile_s.cwd" ]; then cd "$(cat "$__smile_s.cwd")" 2>/dev/null || true; fi`,
+	// root acting for the learner's sudo has root's programs too (sudo's secure_path)
+	`if [ -n "${__smile_owner:-}" ]; then PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"; fi`,
 	`if ! command -v sudo >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then sudo() { while [ "${1#-}" != "$1" ]; do shift; done; "$@"; }; fi`,
-	`__smile_save() { __smile_rc=$?; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_|SMILE_EXEC_ID)='; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; __smile_mine; return $__smile_rc; }`,
+	`__smile_save() { __smile_rc=$?; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_|SMILE_EXEC_ID'"${__smile_owner:+|PATH}"')='; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; __smile_mine; return $__smile_rc; }`,
 	// run as root for the learner's sudo (session.asRoot): the session stays theirs, and
 	// what a mixed line made in their folders is theirs
 	`__smile_mine() { [ -n "${__smile_owner:-}" ] || return 0; chown "$__smile_owner:" "$__smile_s.env" "$__smile_s.cwd" 2>/dev/null; [ -z "${__smile_fix:-}" ] || find ` + loop.WorkMount + ` "$HOME" -xdev -user 0 -cnewer "$__smile_s.stamp" -exec chown -h "$__smile_owner:" {} + 2>/dev/null; return 0; }`,

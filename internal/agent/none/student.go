@@ -220,6 +220,30 @@ func sudoOnly(text string) bool {
 	return true
 }
 
+// reSudoRedirect: one command run with sudo whose output goes to a file by a redirection
+// of the reader's own shell (`sudo echo x > /var/www/x.html`): the file to open.
+var reSudoRedirect = regexp.MustCompile(`^sudo\s+[^|;&<>'"]*?[^0-9&>]>>?\s*([^\s|;&<>'"]+)\s*$`)
+
+// sudoRedirectDenied is the error the reader's shell gives for the file a sudo command's
+// redirection names when the reader may not write it ("" when they may, or when the
+// step is not such a command): sudo raises the command, not the redirection.
+func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background bool) string {
+	m := reSudoRedirect.FindStringSubmatch(strings.TrimSpace(st.command.Text))
+	if m == nil || background || st.repl != "" || st.root || ss.user == "" || strings.Contains(st.command.Text, "\n") {
+		return ""
+	}
+	f := shellQuote(m[1])
+	if rest, ok := strings.CutPrefix(m[1], "~/"); ok {
+		f = `"$HOME"/` + shellQuote(rest)
+	}
+	check := "cd " + shellQuote(ss.cwd) + " && f=" + f + " && { [ -w \"$f\" ] || { [ ! -e \"$f\" ] && [ -w \"$(dirname \"$f\")\" ]; }; }"
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: check, Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode == 0 {
+		return ""
+	}
+	return fmt.Sprintf("bash: line 1: %s: Permission denied", m[1])
+}
+
 // newSession is a session at the start of the tutorial, in the work directory, with
 // nothing run and nothing failed yet.
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
@@ -348,8 +372,12 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		req = ss.backgroundRequest(cmd.Text, st.root, timeout)
 	}
 	start := time.Now()
-	r, err := ss.task.Sandbox.Exec(ctx, req)
-	if err != nil {
+	var r loop.ExecResult
+	var err error
+	if denied := ss.sudoRedirectDenied(ctx, st, background); denied != "" {
+		// `sudo echo … > /var/www/x`: the reader's own shell opens the file, not sudo
+		r = loop.ExecResult{ExitCode: 1, Stderr: denied}
+	} else if r, err = ss.task.Sandbox.Exec(ctx, req); err != nil {
 		return fmt.Errorf("run line %d: %w", cmd.StartLine, err)
 	}
 	if r.TimedOut && !background && st.repl == "" && reServing.MatchString(r.Stdout+r.Stderr) {
