@@ -1290,12 +1290,13 @@ func TestRakuExportsSourceBuildsAndLocalProxies(t *testing.T) {
 	md := "# Modules\n\n```bash\nmkdir -p ~/rk/lib && cd ~/rk\n```\n\nSave this as `rk`:\n\n```sh\n" + rk + "```\n\n" +
 		"```raku title=\"lib/Greeting.rakumod\"\nunit module Greeting;\n\nsub greet(Str $name --> Str) {\n    \"Hello, $name!\"\n}\n\nsub shout(Str $text --> Str) is export {\n    $text.uc\n}\n```\n\n" +
 		"```raku title=\"use.raku\"\nuse Greeting;\nsay greet(\"Grace\");\n```\n\n```bash\nchmod +x rk\n./rk use.raku\n```\n\n" +
-		"Build the widget from source:\n\n```bash\ngit clone https://github.com/acme/widget.git\ncd widget\nmake\nsudo make install\n```\n\n```bash\nwidget --version\n```\n\n" +
+		"Build the widget from source:\n\n```bash\ngit clone https://github.com/acme/widget.git\ncd widget\n```\n\n```bash\nmake\nsudo make install\n```\n\n```bash\nwidget --version\n```\n\n" +
 		"Save this as `fail.py`:\n\n```python\nraise SystemExit('cannot bind')\n```\n\n```bash\ncd ~/rk\npython3 fail.py\n```\n\nLeave it running. Route the shell through it:\n\n" +
 		"```bash\nexport http_proxy=http://127.0.0.1:8793\ncurl -sI http://deb.debian.org/debian/ | grep -c Via\n```\n"
 	res, _ := attempt(t, md, nil)
-	require.Len(t, res.Findings, 2, "%+v", res.Findings)
-	export, proxy := res.Findings[0], res.Findings[1]
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	export, mk, proxy := res.Findings[0], res.Findings[1], res.Findings[2]
+	assert.Contains(t, mk.Problem, "`make` is not installed", "the build's own tool is missing whatever the checkout")
 	assert.Contains(t, export.Problem, "`greet` is defined in `lib/Greeting.rakumod`, which does not export it")
 	requireProven(t, export)
 	assert.Contains(t, proxy.Quote, "python3 fail.py")

@@ -188,7 +188,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: fmt.Sprintf("installed with `%s`, which the prose gives at line %d", cmd, ln)})
 			return
 		}
-		if r, ok := ss.unverifiedDownload(); ok && ss.pre.declaredFor(name, rec.Line) == 0 && ss.laterInstall(i, name) == nil && !ss.aptInstalled(name) {
+		if r, ok := ss.unverifiedDownload(rec.Line); ok && ss.pre.declaredFor(name, rec.Line) == 0 && ss.laterInstall(i, name) == nil && !ss.aptInstalled(name) {
 			// `git clone …` could not reach the network, so the program built from it
 			// is not here either
 			ss.consequence(r, rec)
@@ -1249,9 +1249,10 @@ var (
 )
 
 // unverifiedDownload is the root of the last source checkout that could not be checked
-// (no network here) when a later step builds and installs it: the programs that build
-// would have installed are missing as a result.
-func (ss *session) unverifiedDownload() (int, bool) {
+// (no network here) when a step after it and before line builds and installs it: the
+// programs that build would have installed are missing at line as a result (the build's
+// own tools, `make` among them, are not: they come before it).
+func (ss *session) unverifiedDownload(line int) (int, bool) {
 	for r := len(ss.roots) - 1; r >= 0; r-- {
 		if ss.roots[r].finding >= 0 {
 			continue
@@ -1261,7 +1262,7 @@ func (ss *session) unverifiedDownload() (int, bool) {
 				continue
 			}
 			for _, st := range ss.steps {
-				if st.line > c.Line && st.command != nil && reBuildStep.MatchString(st.command.Text) {
+				if st.line > c.Line && st.line < line && st.command != nil && reBuildStep.MatchString(st.command.Text) {
 					return r, true
 				}
 			}
