@@ -1311,13 +1311,16 @@ func TestRakuExportsSourceBuildsAndLocalProxies(t *testing.T) {
 // The stand-in nc, like OpenBSD netcat without -N, keeps waiting after its input ends.
 func TestSudoRedirectionsAndTypedSessions(t *testing.T) {
 	t.Parallel()
-	md := "# Site\n\n```bash\nsudo mkdir -p /srv/site\nsudo echo hi > /srv/site/index.html\ncat /srv/site/index.html\n```\n\n" +
+	md := "# Site\n\n```bash\nsudo mkdir -p /srv/site\nsudo echo '<h1>hi</h1>' > /srv/site/index.html\ncat /srv/site/index.html\n```\n\n" +
 		"```bash\nprintf '#!/bin/sh\\ncat >/dev/null\\nsleep 600\\n' | sudo tee /usr/local/bin/nc\nsudo chmod +x /usr/local/bin/nc\n```\n\nType the commands into the session:\n\n```bash\nnc localhost 11211\n```\n"
 	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 4 })
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Contains(t, f.Problem, "the redirection to `/srv/site/index.html` is done by the reader's own shell, not by sudo")
-	assert.Contains(t, f.Fix, "`echo hi | sudo tee /srv/site/index.html > /dev/null`")
+	assert.Contains(t, f.Fix, "`echo '<h1>hi</h1>' | sudo tee /srv/site/index.html > /dev/null`")
+	for cmd, want := range map[string]bool{"sudo echo hi 2> err.log": false, "sudo sh -c 'echo hi > /srv/x'": false, `sudo printf "a > b" >> /etc/x.conf`: true} {
+		assert.Equal(t, want, reSudoRedirect.MatchString(cmd), cmd)
+	}
 	requireProven(t, f)
 	require.NotNil(t, res.Coverage)
 	assert.Contains(t, fmt.Sprint(res.Coverage.Unverified), "waits for what the reader types")

@@ -222,7 +222,7 @@ func sudoOnly(text string) bool {
 
 // reSudoRedirect: one command run with sudo whose output goes to a file by a redirection
 // of the reader's own shell (`sudo echo x > /var/www/x.html`): the file to open.
-var reSudoRedirect = regexp.MustCompile(`^sudo\s+[^|;&<>'"]*?[^0-9&>]>>?\s*([^\s|;&<>'"]+)\s*$`)
+var reSudoRedirect = regexp.MustCompile(`^sudo\s+(?:[^|;&<>'"\s]+|'[^']*'|"[^"]*"|\s+)+?\s>>?\s*([^\s|;&<>'"]+)\s*$`)
 
 // sudoRedirectDenied is the error the reader's shell gives for the file a sudo command's
 // redirection names when the reader may not write it ("" when they may, or when the
