@@ -87,7 +87,7 @@ var reCurlLocal = regexp.MustCompile(`(?:^|[\s|;&(])curl\s[^|;&]*?['"]?(https?:/
 // refusedInPipe: a pipeline that failed, whose curl asks a local URL where nothing
 // listens. `curl -s URL | grep x` exits with grep's 1 and hides curl's 7; asking
 // the URL again alone says whether anything answers.
-func (ss *session) refusedInPipe(ctx context.Context, cmd, output string) bool {
+func (ss *session) refusedInPipe(ctx context.Context, cmd string) bool {
 	if !strings.Contains(cmd, "|") || !strings.Contains(" "+cmd, " curl ") {
 		return false
 	}
@@ -204,7 +204,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
-	if reLocalRefused.MatchString(output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) || ss.refusedInPipe(ctx, rec.Command, output) {
+	if reLocalRefused.MatchString(output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) || ss.refusedInPipe(ctx, rec.Command) {
 		if r, ok := ss.serverDown(); ok {
 			// nothing listens because the step that starts the server failed
 			ss.consequence(r, rec)
@@ -1209,16 +1209,7 @@ func (ss *session) renamedCommand(ctx context.Context, name string) (string, str
 	if len(name) < 4 || strings.ContainsAny(name, "/.") {
 		return "", ""
 	}
-	var installed []string
-	for _, c := range ss.res.Commands {
-		if m := reAptInstall.FindStringSubmatch(c.Command); m != nil && c.ExitCode == 0 {
-			for _, p := range strings.Fields(m[1]) {
-				if !strings.HasPrefix(p, "-") {
-					installed = append(installed, p)
-				}
-			}
-		}
-	}
+	installed := ss.aptPackages(true)
 	if len(installed) == 0 {
 		return "", ""
 	}
@@ -1274,16 +1265,30 @@ func (ss *session) unverifiedDownload(line int) (int, bool) {
 // aptInstalled: an apt install step that ran names a package for the program name.
 func (ss *session) aptInstalled(name string) bool {
 	want := toolOf(name).Name
-	for _, c := range ss.res.Commands {
-		if m := reAptInstall.FindStringSubmatch(c.Command); m != nil {
-			for _, p := range strings.Fields(m[1]) {
-				if p == name || toolOf(p).Name == want {
-					return true
-				}
-			}
+	for _, p := range ss.aptPackages(false) {
+		if p == name || toolOf(p).Name == want {
+			return true
 		}
 	}
 	return false
+}
+
+// aptPackages are the packages the apt install steps that ran name, in order (only those
+// of steps that worked, when worked is set).
+func (ss *session) aptPackages(worked bool) []string {
+	var out []string
+	for _, c := range ss.res.Commands {
+		m := reAptInstall.FindStringSubmatch(c.Command)
+		if m == nil || worked && c.ExitCode != 0 {
+			continue
+		}
+		for _, p := range strings.Fields(m[1]) {
+			if !strings.HasPrefix(p, "-") {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // laterInstall finds a later step (run or skipped) that installs name.
@@ -2098,22 +2103,16 @@ func (ss *session) installedLookalike(ctx context.Context, name string) (string,
 	if len(name) < 3 || strings.Contains(name, "/") {
 		return "", nil
 	}
-	for _, c := range ss.res.Commands {
-		m := reAptInstall.FindStringSubmatch(c.Command)
-		if m == nil || c.ExitCode != 0 {
+	for _, pkg := range ss.aptPackages(true) {
+		if pkg == name || !strings.Contains(pkg, strings.ToLower(name)) {
 			continue
 		}
-		for _, pkg := range strings.Fields(m[1]) {
-			if strings.HasPrefix(pkg, "-") || pkg == name || !strings.Contains(pkg, strings.ToLower(name)) {
-				continue
-			}
-			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: providesScript(pkg), Timeout: time.Minute, User: ss.user})
-			if err != nil || r.ExitCode != 0 {
-				continue
-			}
-			if cmds := strings.Fields(r.Stdout); len(cmds) > 0 {
-				return pkg, cmds
-			}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: providesScript(pkg), Timeout: time.Minute, User: ss.user})
+		if err != nil || r.ExitCode != 0 {
+			continue
+		}
+		if cmds := strings.Fields(r.Stdout); len(cmds) > 0 {
+			return pkg, cmds
 		}
 	}
 	return "", nil
