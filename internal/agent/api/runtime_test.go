@@ -285,7 +285,15 @@ func TestPersistentProviderErrorsBecomeABlocker(t *testing.T) {
 	assert.Equal(t, loop.StudentCannotComplete, res.Status)
 	assert.Contains(t, res.Reason, "overloaded_error: Overloaded")
 	require.Len(t, slept, 3)
-	assert.Less(t, slept[0], slept[2], "exponential backoff grows")
+	// exponential backoff: cenkalti/backoff v5's multiplier 1.5 with the ±50 % jitter the
+	// transport sets, so wait i lies within [0.5, 1.5] × 100 ms × 1.5^i (the bands of
+	// waits 0 and 2 overlap: comparing the two draws would fail now and then)
+	base := 100 * time.Millisecond
+	for i, d := range slept {
+		assert.GreaterOrEqual(t, d, base/2, "wait %d", i)
+		assert.LessOrEqual(t, d, base*3/2, "wait %d", i)
+		base = base * 3 / 2
+	}
 	require.Len(t, res.LLMCalls, 1)
 	assert.Contains(t, res.LLMCalls[0].Error, "Overloaded")
 
