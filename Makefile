@@ -60,7 +60,7 @@ e2e: build images
 EVAL_JOBS ?= 2
 eval: build images
 	@if [ -d testdata/corpus ]; then echo "== eval: testdata/corpus"; ./$(BIN) eval -j $(EVAL_JOBS) -v testdata/corpus; fi
-	@for c in testdata/corpus-blind testdata/corpus-blind2 testdata/corpus-blind3 testdata/corpus-blind4 testdata/corpus-blind5 testdata/corpus-blind6 testdata/corpus-blind7 testdata/corpus-blind8 testdata/corpus-blind9 testdata/corpus-blind10 testdata/corpus-blind11 testdata/corpus-blind12 testdata/corpus-blind13 testdata/corpus-blind14 testdata/corpus-blind15 testdata/corpus-blind16 testdata/corpus-blind17 testdata/corpus-blind18 testdata/corpus-blind19 testdata/corpus-blind20; do \
+	@for c in testdata/corpus-blind testdata/corpus-blind2 testdata/corpus-blind3 testdata/corpus-blind4 testdata/corpus-blind5 testdata/corpus-blind6 testdata/corpus-blind7 testdata/corpus-blind8 testdata/corpus-blind9 testdata/corpus-blind10 testdata/corpus-blind11 testdata/corpus-blind12 testdata/corpus-blind13 testdata/corpus-blind14 testdata/corpus-blind15 testdata/corpus-blind16 testdata/corpus-blind17 testdata/corpus-blind18 testdata/corpus-blind19 testdata/corpus-blind20 testdata/corpus-blind21; do \
 	  if [ -d $$c ]; then echo "== eval: $$c"; ./$(BIN) eval -j $(EVAL_JOBS) -v $$c || exit 1; fi; done
 	@if [ -d ../shared/corpus ]; then echo "== eval: ../shared/corpus"; ./$(BIN) eval -j $(EVAL_JOBS) -v ../shared/corpus; \
 	  elif [ "$$CI" = true ]; then echo "CI=true needs ../shared/corpus beside the checkout"; exit 1; fi

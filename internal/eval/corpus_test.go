@@ -20,7 +20,8 @@ var heldOutSets = []string{"../../testdata/corpus", "../../testdata/corpus-blind
 	"../../testdata/corpus-blind8", "../../testdata/corpus-blind9", "../../testdata/corpus-blind10",
 	"../../testdata/corpus-blind11", "../../testdata/corpus-blind12", "../../testdata/corpus-blind13", "../../testdata/corpus-blind14",
 	"../../testdata/corpus-blind15", "../../testdata/corpus-blind16",
-	"../../testdata/corpus-blind17", "../../testdata/corpus-blind18", "../../testdata/corpus-blind19", "../../testdata/corpus-blind20"}
+	"../../testdata/corpus-blind17", "../../testdata/corpus-blind18", "../../testdata/corpus-blind19", "../../testdata/corpus-blind20",
+	"../../testdata/corpus-blind21"}
 
 // TestHeldOutCorpusLoads checks that every case of each held-out corpus loads: its
 // expected.json is valid JSON with only the format's fields, and every marker (gap, alsoAt,
