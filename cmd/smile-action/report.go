@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"os"
+
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 
 	"github.com/smile-loop/smile-loop/internal/redact"
 	rpt "github.com/smile-loop/smile-loop/internal/report"

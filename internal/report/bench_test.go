@@ -2,10 +2,11 @@ package report
 
 import (
 	"fmt"
-	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
 )

@@ -1,10 +1,11 @@
 package report
 
 import (
-	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -3,11 +3,12 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"

@@ -1,9 +1,10 @@
 package report
 
 import (
-	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"strings"
 	"testing"
+
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
 )

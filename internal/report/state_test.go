@@ -2,10 +2,11 @@ package report
 
 import (
 	"encoding/json"
-	"github.com/smile-loop/smile-loop/internal/agent/none"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/smile-loop/smile-loop/internal/agent/none"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

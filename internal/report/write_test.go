@@ -3,8 +3,6 @@ package report
 import (
 	"bytes"
 	"errors"
-	"github.com/smile-loop/smile-loop/internal/agent/none"
-	"github.com/smile-loop/smile-loop/internal/loop"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +10,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/smile-loop/smile-loop/internal/agent/none"
+	"github.com/smile-loop/smile-loop/internal/loop"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -1,9 +1,10 @@
 package tutorial
 
 import (
-	"github.com/yuin/goldmark/ast"
 	"regexp"
 	"strings"
+
+	"github.com/yuin/goldmark/ast"
 )
 
 // prompt matches a console prompt: "$ ", "# ", "% ", optionally after "(venv) " or

@@ -1132,11 +1132,14 @@ func TestRenamedCommandsShebangsAndRelativeNames(t *testing.T) {
 // one-letter option the program refuses while its help lists the other case is swapped.
 // opendir follows `fossil open` 2.21 ("directory … is not empty", "use the -f (--force)
 // option to override"), srv `fossil server` 2.21 ("unrecognized command-line option or
-// missing argument: -p"; help "-P|--port TCPPORT"). All three fixes are proven.
+// missing argument: -p"; help "-P|--port TCPPORT") answering --help the way iproute2
+// 6.1's `ip --help` does (its usage on stderr, exit 255), so `srv help` is asked too.
+// All three fixes are proven.
 func TestNewFileNeverAddedAskedOptionsAndOptionCase(t *testing.T) {
 	t.Parallel()
 	opendir := "#!/bin/sh\n[ \"$2\" = --force ] || [ -z \"$(ls -A)\" ] || { echo \"directory $PWD is not empty\"; echo 'use the -f (--force) option to override'; echo 'or the -k (--keep) option to keep local files unchanged'; exit 1; }\ntouch .opened\n"
-	srv := "#!/bin/sh\ncase \"$1\" in --help|help) printf 'Usage: srv ?OPTIONS?\\n  -p|--page PAGE   start on PAGE\\n  -P|--port PORT   listen on PORT\\n'; exit 0 ;; esac\n" +
+	srv := "#!/bin/sh\ncase \"$1\" in help) printf 'Usage: srv ?OPTIONS?\\n  -p|--page PAGE   start on PAGE\\n  -P|--port PORT   listen on PORT\\n'; exit 0 ;;\n" +
+		"--help) echo 'Usage: srv ?OPTIONS?' >&2; exit 255 ;; esac\n" +
 		"[ \"$1\" = -P ] || { echo \"unrecognized command-line option or missing argument: $1\"; exit 1; }\necho \"listening on $2\"\n"
 	md := "# Notes\n\n```bash\nmkdir -p ~/bin-demo && cd ~/bin-demo\n```\n\nSave this as `opendir`:\n\n```sh\n" + opendir + "```\n\nSave this as `srv`:\n\n```sh\n" + srv + "```\n\n" +
 		"```bash\nchmod +x opendir srv\n./opendir repo\n```\n\n```bash\n./srv -p 8080\n```\n\n" +
@@ -1324,4 +1327,32 @@ func TestSudoRedirectionsAndTypedSessions(t *testing.T) {
 	requireProven(t, f)
 	require.NotNil(t, res.Coverage)
 	assert.Contains(t, fmt.Sprint(res.Coverage.Unverified), "waits for what the reader types")
+}
+
+// An interpreter that names the failing file and line but not the file it could not open
+// gets that line read (`include arithmetic.fs` where the tutorial saved arith.fs); a
+// program saved after an unrelated failure that misses a folder is a gap of its own, not
+// that failure's consequence. fth follows Gforth 0.7.3's messages: "report.fs:2: No such
+// file or directory" over the source line with the word marked (`include
+// >>>arithmetic.fs<<<`), "locals.fs:3: Undefined word" for the Forth-2012 `{:` it
+// predates, and the same "No such file or directory" for `create-file` in a missing folder.
+func TestIncludedNameOnTheErrorLineAndFilesSavedAfterAFailure(t *testing.T) {
+	t.Parallel()
+	fth := "#!/bin/sh\nn=0\nwhile IFS= read -r l; do n=$((n+1))\n" +
+		"  case \"$l\" in\n" +
+		"  'include '*) f=${l#include }; [ -f \"$f\" ] || { echo \"$1:$n: No such file or directory\"; echo \"include >>>$f<<<\"; exit 1; } ;;\n" +
+		"  *'{:'*) echo \"$1:$n: Undefined word\"; exit 1 ;;\n" +
+		"  *'out/'*) [ -d out ] || { echo \"$1:$n: No such file or directory\"; echo '>>>open-out<<<'; exit 1; } ;;\n" +
+		"  esac\ndone < \"$1\"\necho ok\n"
+	md := "# Forth\n\n```bash\nmkdir -p ~/fb && cd ~/fb\n```\n\nSave this as `fth`:\n\n```sh\n" + fth + "```\n\n```bash\nchmod +x fth\n```\n\n" +
+		"Filename: arith.fs\n\n```forth\n: square dup * ;\n```\n\nFilename: report.fs\n\n```forth\n\\ report\ninclude arithmetic.fs\n7 square . cr\n```\n\n```console\n$ ./fth report.fs\n49\n```\n\n" +
+		"Filename: locals.fs\n\n```forth\n\\ locals\n: a 1 ;\n: b {: x y :} x y + ;\n```\n\n```console\n$ ./fth locals.fs\nok\n```\n\n" +
+		"Filename: save.fs\n\n```forth\n\\ save\n0 value fd\n: open-out s\" out/sq.txt\" w/o create-file throw to fd ;\n```\n\n```console\n$ ./fth save.fs\nok\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	include, locals, save := res.Findings[0], res.Findings[1], res.Findings[2]
+	assert.Contains(t, include.Problem, "`arithmetic.fs` does not exist, but `arith.fs` does")
+	assert.Contains(t, locals.Problem, "Undefined word")
+	assert.Empty(t, locals.AlsoAt, "save.fs was saved after locals.fs failed: its failure is its own")
+	assert.Contains(t, save.Quote, "./fth save.fs")
 }

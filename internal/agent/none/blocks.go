@@ -353,9 +353,15 @@ func notShell(content string) bool {
 	return n > 0
 }
 
+// isHeredocOnly: a shell block that writes its files with here-documents, which run as
+// commands; a script (`#!` first) keeps its here-documents and here-strings (`<<<`)
+// inside the file it is saved as.
 func isHeredocOnly(cb tutorial.CodeBlock) bool {
-	return cb.Shell && strings.Contains(cb.Content, "<<")
+	return cb.Shell && !strings.HasPrefix(strings.TrimSpace(cb.Content), "#!") && reHeredocStart.MatchString(cb.Content)
 }
+
+// reHeredocStart: a here-document's `<<WORD` (or `<<-'WORD'`), not a here-string `<<<`.
+var reHeredocStart = regexp.MustCompile(`(?:^|[^<])<<-?\s*['"]?\w`)
 
 // fileContent is the block's text as the reader copies it: for Rust, rustdoc's hidden
 // "# " lines are not shown on the page and are left out.
@@ -449,8 +455,20 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 		ln = end
 	}
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].StartLine < blocks[j].StartLine })
+	for i, cb := range blocks {
+		// kramdown's attribute list on the line after a block belongs to it (Jekyll:
+		// `{: data-filename="main.cpp" }` under the block names its file)
+		if cb.EndLine < n {
+			if m := reBlockIAL.FindStringSubmatch(t.Map.Line(cb.EndLine + 1)); m != nil {
+				blocks[i].Info = strings.TrimSpace(cb.Info + " " + m[1])
+			}
+		}
+	}
 	return blocks
 }
+
+// reBlockIAL: a kramdown block inline attribute list, `{: .class key="value" }`.
+var reBlockIAL = regexp.MustCompile(`^\s*\{:\s*([^{}]*?)\s*\}\s*$`)
 
 var (
 	// Hugo {{< highlight bash >}} … {{< /highlight >}}, Jekyll {% highlight bash %} … {% endhighlight %}

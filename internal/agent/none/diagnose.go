@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,7 +62,11 @@ var reNeedsTerminal = regexp.MustCompile(`(?i)video initiali[sz]ation failed|err
 // reAsked: a program waiting for a person's answer found standard input closed.
 var reAsked = regexp.MustCompile(`(?i)\[y/n\]|\[yes/no\]|press (?:enter|return|any key)[^\n]*|EOFError: EOF when reading a line|inappropriate ioctl for device|input is not a terminal|not a tty|(?:username|password) for '[^']*':|enter passphrase`)
 
-var reLocalURL = regexp.MustCompile(`(?i)\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?::\d+)?\b`)
+// localHost spells this machine in a URL or an address (one spelling for every pattern
+// below that asks whether a client, server or proxy is local).
+const localHost = `(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])`
+
+var reLocalURL = regexp.MustCompile(`(?i)\b` + localHost + `(?::\d+)?\b`)
 
 // reRemoteGit: git subcommands that talk to a remote (the network and an account).
 // reGitLocal: a remote Git command that failed for a reason of the local repository (or
@@ -79,10 +84,15 @@ var reRemoteGit = regexp.MustCompile(`^git\s+(?:-\S+\s+)*(?:push|pull|fetch|clon
 var reOtherSystem = regexp.MustCompile(`another system|Windows|package manager of|\btab\b|for another`)
 
 // reLocalRefused: a client that found nothing listening on this machine.
-var reLocalRefused = regexp.MustCompile(`(?i)(?:(?:failed|unable|cannot|can't|could not) to connect to|cannot connect to|couldn't connect to server|connection refused|econnrefused)[^\n]*(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])|(?:localhost|127\.0\.0\.1)[^\n]*(?:connection refused|couldn't connect)`)
+// A server reached through its Unix socket counts too: MariaDB 10.11's client "ERROR 2002
+// (HY000): Can't connect to local server through socket '/run/mysqld/mysqld.sock' (2)",
+// PostgreSQL 15's "connection to server on socket \"/var/run/postgresql/.s.PGSQL.5432\"
+// failed: No such file or directory".
+var reLocalRefused = regexp.MustCompile(`(?i)(?:(?:failed|unable|cannot|can't|could not) to connect to|cannot connect to|couldn't connect to server|connection refused|econnrefused)[^\n]*` + localHost + `|` + localHost + `[^\n]*(?:connection refused|couldn't connect)` +
+	`|can't connect to local (?:\w+ )?server through socket|connection to server on socket "[^"]*" failed`)
 
 // reCurlLocal: curl asked for a URL on this machine (its first such argument).
-var reCurlLocal = regexp.MustCompile(`(?:^|[\s|;&(])curl\s[^|;&]*?['"]?(https?://(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?[^\s'"|;&]*)`)
+var reCurlLocal = regexp.MustCompile(`(?:^|[\s|;&(])curl\s[^|;&]*?['"]?(https?://` + localHost + `(?::\d+)?[^\s'"|;&]*)`)
 
 // refusedInPipe: a pipeline that failed, whose curl asks a local URL where nothing
 // listens. `curl -s URL | grep x` exits with grep's 1 and hides curl's 7; asking
@@ -105,7 +115,7 @@ func (ss *session) refusedInPipe(ctx context.Context, cmd string) bool {
 }
 
 // reProxyExport: a proxy for the session's HTTP clients set on this machine.
-var reProxyExport = regexp.MustCompile(`(?:^|[\s;&])(?:export\s+)?(?:http|https|all|HTTP|HTTPS|ALL)_(?:proxy|PROXY)=["']?(https?://(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?)`)
+var reProxyExport = regexp.MustCompile(`(?:^|[\s;&])(?:export\s+)?(?:http|https|all|HTTP|HTTPS|ALL)_(?:proxy|PROXY)=["']?(https?://` + localHost + `(?::\d+)?)`)
 
 // localProxy is the local proxy an earlier command exported for HTTP clients ("" when
 // none).
@@ -116,6 +126,25 @@ func (ss *session) localProxy() string {
 		}
 	}
 	return ""
+}
+
+// runsNewerFile: the command uses a file the tutorial wrote after the last step that
+// failed (`gforth save-squares.fs` saved after `gforth locals.fs` failed): what it
+// misses is that file's own doing, not what the failed step was to make.
+func (ss *session) runsNewerFile(rec loop.CommandRecord) bool {
+	if ss.lastFailedStep < 0 || ss.lastFailedStep >= len(ss.steps) {
+		return false
+	}
+	failedAt := ss.steps[ss.lastFailedStep].line
+	for p, segs := range ss.segments {
+		if len(segs) == 0 || segs[len(segs)-1].block.StartLine <= failedAt || segs[len(segs)-1].block.StartLine >= rec.Line {
+			continue
+		}
+		if refersTo(rec.Command, strings.TrimPrefix(p, ss.cwd+"/")) || refersTo(rec.Command, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // taintedToolOf: the command runs or names a tool a failed step was meant to install.
@@ -373,7 +402,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		return
 	}
-	if ss.prevFailed && ss.lastFailRoot >= 0 && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "" && !rec.TimedOut && isQuery(rec.Command)) {
+	if ss.prevFailed && ss.lastFailRoot >= 0 && !ss.runsNewerFile(rec) && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "" && !rec.TimedOut && isQuery(rec.Command)) {
 		// a file or program the failed step right before it would have made, the same
 		// tool going on from a state that step left broken, or a query that finds nothing
 		// (`git config user.name` after the step that was to set it failed)
@@ -1886,20 +1915,13 @@ func (ss *session) otherCaseOption(ctx context.Context, cmd, output string) (opt
 	if strings.ToUpper(letter) == letter {
 		other = "-" + strings.ToLower(letter)
 	}
-	prog := shellQuote(fields[0])
-	sub := ""
-	if len(fields) > 1 && reSubcommand.MatchString(fields[1]) {
-		sub = " " + shellQuote(fields[1])
-	}
-	// the subcommand's own help first, in the two ways programs offer it
-	script := fmt.Sprintf("cd %s && { %s%s --help; %s help%s; } 2>&1 | head -n 400", shellQuote(ss.cwd), prog, sub, prog, sub)
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script, Timeout: 10 * time.Second, User: ss.user})
-	if err != nil {
+	help, ok := ss.programHelp(ctx, fields)
+	if !ok {
 		return "", "", ""
 	}
 	defines := func(o string) string {
 		re := regexp.MustCompile(`(?:^|[\s,|])` + regexp.QuoteMeta(o) + `(?:$|[\s,|=\[])`)
-		for _, l := range strings.Split(r.Stdout, "\n") {
+		for _, l := range strings.Split(help, "\n") {
 			if t := strings.TrimSpace(l); strings.HasPrefix(t, "-") && re.MatchString(t) {
 				return strings.Join(strings.Fields(t), " ")
 			}
@@ -1912,6 +1934,24 @@ func (ss *session) otherCaseOption(ctx context.Context, cmd, output string) (opt
 		return "", "", ""
 	}
 	return opt, other, helpLine
+}
+
+// programHelp is the help of the program a command runs, read in the session's directory:
+// its subcommand's own when the second word is one (`fossil ui`), from `--help` or, for
+// programs that refuse that, from `PROG help`; false when the sandbox could not run it.
+func (ss *session) programHelp(ctx context.Context, fields []string) (string, bool) {
+	prog := shellQuote(fields[0])
+	if len(fields) > 1 && reSubcommand.MatchString(fields[1]) {
+		prog += " " + shellQuote(fields[1])
+	}
+	// `help` only after --help failed: for a program that takes it as an operand
+	// (`rm help`) --help has already answered
+	script := fmt.Sprintf("cd %s && { %s --help 2>&1 || %s help 2>&1; } | head -n 400", shellQuote(ss.cwd), prog, prog)
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script, Timeout: 10 * time.Second, User: ss.user})
+	if err != nil {
+		return "", false
+	}
+	return r.Stdout, true
 }
 
 // swapOption replaces the option word opt of cmd with other.
@@ -1996,6 +2036,7 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		if !reNotThere.MatchString(l) {
 			continue
 		}
+		names = append(names, ss.namedOnSourceLine(l)...)
 		for _, m := range reQuotedFile.FindAllStringSubmatch(l, -1) {
 			for _, content := range ss.written {
 				if strings.Contains(content, m[1]) {
@@ -2025,7 +2066,7 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			}
 			if _, ok := ss.written[path.Join(dir, have)]; ok {
 				sameExt = append(sameExt, have)
-				if strings.Contains(have, base) || strings.Contains(base, have) {
+				if strings.Contains(have, base) || strings.Contains(base, have) || abbreviates(have, base) {
 					within = append(within, have) // books-html.xsl for html.xsl
 				}
 			}
@@ -2043,6 +2084,46 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		}
 	}
 	return "", ""
+}
+
+// reSourceLine: an error that names the file and line it comes from ("report.fs:2: No
+// such file or directory", as Gforth reports a failed `include`).
+var reSourceLine = regexp.MustCompile(`^([\w./-]+):(\d+):`)
+
+// reFileToken: a file name with an extension in a line of source.
+var reFileToken = regexp.MustCompile(`[\w./-]*\w\.[A-Za-z]\w*`)
+
+// namedOnSourceLine: the file names on the line of a file the tutorial wrote that an
+// error line points at (`include >>>arithmetic.fs<<<` at report.fs:2), when the
+// error does not quote the name itself.
+func (ss *session) namedOnSourceLine(errLine string) []string {
+	m := reSourceLine.FindStringSubmatch(strings.TrimSpace(errLine))
+	if m == nil {
+		return nil
+	}
+	content, ok := ss.written[ss.abs(m[1])]
+	n, _ := strconv.Atoi(m[2])
+	lines := strings.Split(content, "\n")
+	if !ok || n < 1 || n > len(lines) {
+		return nil
+	}
+	var names []string
+	for _, f := range reFileToken.FindAllString(lines[n-1], -1) {
+		if f != m[1] && looksLikePath(f) {
+			names = append(names, f)
+		}
+	}
+	return names
+}
+
+// abbreviates: one name's stem is the start of the other's, with the same extension
+// (arith.fs for arithmetic.fs).
+func abbreviates(a, b string) bool {
+	sa, sb := strings.TrimSuffix(a, path.Ext(a)), strings.TrimSuffix(b, path.Ext(b))
+	if len(sa) > len(sb) {
+		sa, sb = sb, sa
+	}
+	return len(sa) >= 4 && sa != sb && strings.HasPrefix(sb, sa)
 }
 
 // nearWritten is the one file the tutorial wrote, anywhere, whose name is one or two

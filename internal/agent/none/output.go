@@ -338,7 +338,7 @@ func curlGlob(cmd string, line int) (string, string) {
 // reBackendPort: a backend's address in a proxy's configuration (Varnish's `.port =
 // "8080";`, nginx's `proxy_pass http://127.0.0.1:8080;`, Caddy's `reverse_proxy
 // localhost:8080`, HAProxy's `server web1 127.0.0.1:8080`).
-var reBackendPort = regexp.MustCompile(`(?m)\.port\s*=\s*"?(\d{2,5})"?|(?:proxy_pass|reverse_proxy|ProxyPass\s+\S+|server\s+[\w.-]+|upstream)\s+(?:https?://)?(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)?:(\d{2,5})\b`)
+var reBackendPort = regexp.MustCompile(`(?m)\.port\s*=\s*"?(\d{2,5})"?|(?:proxy_pass|reverse_proxy|ProxyPass\s+\S+|server\s+[\w.-]+|upstream)\s+(?:https?://)?` + localHost + `?:(\d{2,5})\b`)
 
 // deadBackend: a configuration file the tutorial wrote names a backend port that no
 // process in the container listens on, while the request's own port is served (the proxy
@@ -514,16 +514,12 @@ func (ss *session) deletingOption(ctx context.Context, at int) (cmd, opt string,
 		if len(f) == 0 || strings.Contains(cmd, "\n") {
 			return "", "", 0
 		}
-		prog := shellQuote(f[0])
-		if len(f) > 1 && reSubcommand.MatchString(f[1]) {
-			prog += " " + shellQuote(f[1]) // a subcommand's own help
-		}
-		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: prog + " --help 2>&1 | head -n 400", Timeout: 10 * time.Second, User: ss.user})
-		if err != nil {
+		help, ok := ss.programHelp(ctx, f)
+		if !ok {
 			return "", "", 0
 		}
 		words := strings.ToLower(ss.task.Tutorial.Map.Line(at))
-		for _, o := range reDeleteOption.FindAllString(r.Stdout, -1) {
+		for _, o := range reDeleteOption.FindAllString(help, -1) {
 			if strings.Contains(cmd, o) {
 				continue
 			}

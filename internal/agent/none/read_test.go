@@ -525,3 +525,27 @@ func TestReplStartNeedsABareInterpreter(t *testing.T) {
 		assert.Equal(t, repl, replStart(s) != nil, cmd)
 	}
 }
+
+// A kramdown attribute list under a block names its file, after a Jekyll highlight pair
+// (`{: data-filename="…" }`, as Jekyll themes render) or a fenced block; a class list
+// alone names nothing.
+func TestReadKramdownAttributeListsNameFiles(t *testing.T) {
+	t.Parallel()
+	md := "# Qt\n\n{% highlight make %}\nQT -= gui\nSOURCES += main.cpp\n{% endhighlight %}\n{: data-filename=\"greeter.pro\" }\n\n" +
+		"```cpp\nint main() { return 0; }\n```\n{: title=\"main.cpp\"}\n\n> On Fedora use dnf.\n{: .note }\n\n" +
+		"{% highlight console %}\n$ qmake greeter.pro\n{% endhighlight %}\n{: .terminal }\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"greeter.pro", "main.cpp"}, files)
+	assert.Equal(t, []string{"qmake greeter.pro"}, run)
+}
+
+// A script saved under a name keeps its here-string and here-document; a shell block
+// that writes with a here-document runs.
+func TestReadScriptsWithHereStrings(t *testing.T) {
+	t.Parallel()
+	md := "# Split\n\nSave this as `split.sh`:\n\n```bash\n#!/bin/bash\nIFS=, read -r a b <<< \"$1\"\ncat <<EOF\n$a\nEOF\n```\n\n" +
+		"```bash\ncat > notes.txt <<'EOF'\none\nEOF\nbash split.sh x,y\n```\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"split.sh"}, files)
+	assert.Equal(t, []string{"cat > notes.txt <<'EOF'\none\nEOF", "bash split.sh x,y"}, run)
+}

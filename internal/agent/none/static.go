@@ -64,7 +64,7 @@ func (ss *session) needsRoot() {
 var (
 	reDenoRun   = regexp.MustCompile(`^deno\s+(?:run\s+)?((?:-\S+\s+)*)[\w./-]+\.(?:ts|js|mjs|tsx|jsx)\b`)
 	reDenoNet   = regexp.MustCompile(`(?:^|\s)(?:-A|--allow-all|-N|--allow-net(?:=\S*)?)(?:\s|$)`)
-	reServesNet = regexp.MustCompile(`(?i)listening on|https?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0)|Deno\.serve|\bhttp server\b`)
+	reServesNet = regexp.MustCompile(`(?i)listening on|https?://` + localHost + `|Deno\.serve|\bhttp server\b`)
 )
 
 // denoPermissions: Deno runs a program with no permissions unless given them; a program
