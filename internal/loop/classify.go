@@ -16,6 +16,9 @@ var (
 		regexp.MustCompile(`(?m)'([\w.+-]+)' is not recognized as an internal or external`),                                                   // Windows docs copied
 		regexp.MustCompile(`(?m)/usr/bin/env: [‘'"]([\w.+-]+)[’'"]: No such file or directory`),                                               // a script's #!/usr/bin/env interpreter
 		regexp.MustCompile(`(?m)(?:^|\s)(?:ba|da)?sh: (?:line \d+: |\d+: )?(\.{0,2}/[\w./+-]+): (?:No such file or directory|not found)\s*$`), // ./prog that no step built
+		regexp.MustCompile("(?m)cannot find program `([\\w.+-]+)`"),                                                                           // LDC 1.30 linking through the C compiler
+		regexp.MustCompile("(?m)error: linker `([\\w.+-]+)` not found"),                                                                       // rustc
+		regexp.MustCompile(`(?m)Cannot run compiler '([\w.+-]+)'`),                                                                            // qmake 5.15 ("Project ERROR: …")
 	}
 	reModule = []*regexp.Regexp{
 		regexp.MustCompile(`ModuleNotFoundError: No module named '([\w.]+)'`),
@@ -126,6 +129,10 @@ func Classify(command string, exitCode int, output string, timedOut bool) (Failu
 	return ClassCommandFailure, fmt.Sprintf("`%s` failed (exit %d): %s", firstLine(command), exitCode, errorLine(output))
 }
 
+// reSaysNotFound: a command-not-found match that says so whatever the exit status (a
+// compiler driver or build tool that could not run the program it needs).
+var reSaysNotFound = regexp.MustCompile("command not found|executable file not found|not recognized|cannot find program|error: linker `|Cannot run compiler")
+
 // MissingDependency returns the name of the command, module or package the output says
 // is missing, and its kind ("command", "module", "package"); "" when none.
 func MissingDependency(exitCode int, output string) (kind, name string) {
@@ -145,7 +152,7 @@ func missingDependency(exitCode int, output string) (string, string) {
 	}
 	for _, re := range reCommandNotFound {
 		if m := re.FindStringSubmatch(output); m != nil {
-			if exitCode == 127 || strings.Contains(m[0], "command not found") || strings.Contains(m[0], "executable file not found") || strings.Contains(m[0], "not recognized") {
+			if exitCode == 127 || reSaysNotFound.MatchString(m[0]) {
 				return "command", m[1]
 			}
 		}

@@ -628,6 +628,10 @@ func TestPathOneFolderDownIsNamed(t *testing.T) {
 func TestKeyLineSkipsTheAbortNotice(t *testing.T) {
 	out := "Searching for files in directory src\nwarning: tag INPUT: input source 'README.md' does not exist\nerror: source 'README.md' is not a readable file or directory... skipping.\n (warning treated as error, aborting now)\n"
 	assert.Equal(t, "error: source 'README.md' is not a readable file or directory... skipping.", keyLine(out))
+	// MariaDB 10.11's log ends in "[ERROR] Aborting" under the errors that say why
+	out = "2026-11-27  3:51:26 0 [ERROR] Can't start server : Bind on unix socket: No such file or directory\n" +
+		"2026-11-27  3:51:26 0 [ERROR] Do you already have another server running on socket: /run/mysqld/mysqld.sock ?\n2026-11-27  3:51:26 0 [ERROR] Aborting\n"
+	assert.Contains(t, keyLine(out), "/run/mysqld/mysqld.sock")
 }
 
 // `cd` into a folder no step makes, right after an unrelated failure, is its own gap;
@@ -1355,4 +1359,49 @@ func TestIncludedNameOnTheErrorLineAndFilesSavedAfterAFailure(t *testing.T) {
 	assert.Contains(t, locals.Problem, "Undefined word")
 	assert.Empty(t, locals.AlsoAt, "save.fs was saved after locals.fs failed: its failure is its own")
 	assert.Contains(t, save.Quote, "./fth save.fs")
+}
+
+// A package install still unpacking when its (long) time runs out is unverified, not a
+// gap, and the program it was installing is its consequence. The apt here stands in for
+// one on a slow disk: it prints what apt 2.6 prints while unpacking, and takes longer
+// than the fifteen step timeouts an install gets.
+func TestPackageInstallOutOfTimeIsUnverified(t *testing.T) {
+	t.Parallel()
+	md := "# Slow\n\n```bash\nmkdir -p ~/bin\nprintf '#!/bin/sh\\necho \"Unpacking texlive-latex-base (2022.20230122-3) ...\"\\nsleep 60\\n' > ~/bin/apt\nchmod +x ~/bin/apt\n```\n\n" +
+		"```bash\nPATH=~/bin:$PATH apt install texlive-latex-base\n```\n\n```bash\npdflatex --version\n```\n"
+	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 3 }) // 45 s for the install
+	assert.Empty(t, res.Findings)
+	var why []string
+	for _, n := range res.Coverage.Unverified {
+		why = append(why, fmt.Sprintf("%d: %s", n.Line, n.Reason))
+	}
+	assert.Contains(t, strings.Join(why, "\n"), "the package install was still running after")
+}
+
+// A database server that aborts on start is the gap, named by its error rather than by the
+// option a warning above it mentions, and its clients' socket refusals are consequences;
+// a script named after its interpreter's extension (bad.grv for grv) is not a settings
+// file written after the interpreter started. dbd prints MariaDB 10.11's log lines when
+// /run/mysqld is missing, dbc its client's "ERROR 2002 (HY000)".
+func TestAbortedServerSocketClientsAndScriptsByExtension(t *testing.T) {
+	t.Parallel()
+	dbd := "#!/bin/sh\nd='2026-11-27  3:51:26 0'\necho \"$d [Warning] You need to use --log-bin to make --expire-logs-days or --binlog-expire-logs-seconds work.\"\n" +
+		"echo \"$d [ERROR] Can't start server : Bind on unix socket: No such file or directory\"\n" +
+		"echo \"$d [ERROR] Do you already have another server running on socket: /run/dbd/dbd.sock ?\"\necho \"$d [ERROR] Aborting\"\nexit 1\n"
+	dbc := "#!/bin/sh\necho \"ERROR 2002 (HY000): Can't connect to local server through socket '/run/dbd/dbd.sock' (2)\"\nexit 1\n"
+	grv := "#!/bin/sh\ngrep -q '!in' \"$1\" && { echo \"$1: 1: unexpected token: in\"; exit 1; }\necho hi\n"
+	md := "# DB\n\n```bash\nmkdir -p ~/db && cd ~/db\n```\n\nSave this as `dbd`:\n\n```sh\n" + dbd + "```\n\nSave this as `dbc`:\n\n```sh\n" + dbc + "```\n\nSave this as `grv`:\n\n```sh\n" + grv + "```\n\n" +
+		"```bash\nchmod +x dbd dbc grv\n```\n\n" +
+		"Start the server in the foreground:\n\n```bash\n./dbd --user=mysql\n```\n\nLeave it running and open a second terminal in `~/db`:\n\n```bash\n./dbc -u root -e 'SELECT 1'\n```\n\n" +
+		"Save this as `hello.grv`:\n\n```\nprintln 'hi'\n```\n\n```bash\n./grv hello.grv\n```\n\n" +
+		"Save this as `bad.grv`:\n\n```\nprintln(x !in y)\n```\n\n```bash\n./grv bad.grv\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	server, script := res.Findings[0], res.Findings[1]
+	assert.Contains(t, script.Quote, "./grv bad.grv")
+	assert.NotContains(t, script.Problem, "already running")
+	assert.Contains(t, server.Quote, "./dbd --user=mysql")
+	assert.Contains(t, server.Problem, "/run/dbd/dbd.sock")
+	assert.NotContains(t, server.Problem+server.Fix, "--log-bin")
+	assert.Len(t, server.AlsoAt, 1, "the client's socket refusal: %+v", server)
 }

@@ -195,6 +195,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	if kind == "command" {
 		t := toolOf(name).Name
+		if r, ok := ss.unfinishedInstall(name); ok {
+			// the install that was to bring it ran out of time
+			ss.consequence(r, rec)
+			ss.missing[t] = r
+			return
+		}
 		if r, ok := ss.taintTools[t]; ok {
 			ss.consequence(r, rec)
 			return
@@ -269,6 +275,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if m := reAsked.FindString(output); m != "" {
 		// the command waited for an answer; the run answers no prompt (stdin is closed)
 		r := ss.unverified(rec, "asked for input at a prompt (\""+loop.Clip(strings.TrimSpace(m), 60)+"\"); the run answers no prompt, so its outcome says nothing")
+		ss.taint(rec.Command, r)
+		return
+	}
+	if rec.TimedOut && rePackageInstall.MatchString(rec.Command) && !reAsked.MatchString(output) {
+		// apt was still unpacking when the step's time ran out: the sandbox's disk or
+		// mirror was slow, which says nothing about the tutorial
+		r := ss.unverified(rec, fmt.Sprintf("the package install was still running after %s, the time the run gives an install; a slow disk or mirror says nothing about the tutorial", rec.Duration.Round(time.Second)))
 		ss.taint(rec.Command, r)
 		return
 	}
@@ -1300,6 +1313,26 @@ func (ss *session) aptInstalled(name string) bool {
 		}
 	}
 	return false
+}
+
+// unfinishedInstall: an install that ran out of time named the package that provides
+// the command (by the tool table, or by name), and its root.
+func (ss *session) unfinishedInstall(name string) (int, bool) {
+	debian := strings.Fields(toolOf(name).Debian)
+	for _, c := range ss.res.Commands {
+		m := reAptInstall.FindStringSubmatch(c.Command)
+		if !c.TimedOut || m == nil {
+			continue
+		}
+		for _, p := range strings.Fields(m[1]) {
+			if p == name || slices.Contains(debian, p) {
+				if r := ss.rootAtLine(c.Line); r >= 0 {
+					return r, true
+				}
+			}
+		}
+	}
+	return 0, false
 }
 
 // aptPackages are the packages the apt install steps that ran name, in order (only those

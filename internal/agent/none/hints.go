@@ -321,11 +321,22 @@ var noHelpFlags = map[string]bool{"--help": true, "--version": true, "--verbose"
 
 // askedFlag is the long option the error output says the command needs and that the
 // command does not already have ("" when none).
+// reAdvisoryLine: a log line that only warns or informs (MariaDB 10.11's "[Warning] You
+// need to use --log-bin to make --expire-logs-days … work." before the real "[ERROR]"):
+// what it asks for is not why the command failed.
+var reAdvisoryLine = regexp.MustCompile(`(?i)\[(?:warning|warn|note|info|notice)\]|^\s*warning\b|\blevel=(?:warn|info)\b`)
+
 func askedFlag(cmd, output string) string {
 	if strings.Contains(cmd, "\n") {
 		return ""
 	}
-	for _, m := range reAskedFlag.FindAllStringSubmatch(output, -1) {
+	var errs []string
+	for _, l := range strings.Split(output, "\n") {
+		if !reAdvisoryLine.MatchString(l) {
+			errs = append(errs, l)
+		}
+	}
+	for _, m := range reAskedFlag.FindAllStringSubmatch(strings.Join(errs, "\n"), -1) {
 		flag := strings.ToLower(m[1])
 		if noHelpFlags[flag] || strings.Contains(" "+cmd+" ", " "+flag) {
 			continue
@@ -467,7 +478,9 @@ func (ss *session) configAfterStart(rec loop.CommandRecord) (file string, wrote,
 		return "", 0, 0
 	}
 	for _, st := range ss.steps {
-		if st.kind != fileStep || st.line >= rec.Line || !strings.Contains(path.Base(st.file), prog) {
+		// the program's name in the file's name, not in its extension: .tmux.conf and
+		// prometheus.yml, not closures.groovy (a script for `groovy`, not its settings)
+		if base := path.Base(st.file); st.kind != fileStep || st.line >= rec.Line || !strings.Contains(strings.TrimSuffix(base, path.Ext(base)), prog) {
 			continue
 		}
 		for _, c := range ss.res.Commands {

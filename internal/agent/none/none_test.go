@@ -67,7 +67,7 @@ func TestIsServer(t *testing.T) {
 func TestStepTimeout(t *testing.T) {
 	t.Parallel()
 	for cmd, want := range map[string]time.Duration{
-		"sudo apt install -y cargo":          300 * time.Second,
+		"sudo apt install -y cargo":          900 * time.Second,
 		"sudo apt-get -q update":             300 * time.Second,
 		"python3 -m pip install requests":    300 * time.Second,
 		"cd wc && cargo build --release":     300 * time.Second,

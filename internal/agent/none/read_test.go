@@ -456,6 +456,8 @@ func TestSubstituteNamedAndAskedFlag(t *testing.T) {
 	assert.Equal(t, "--resync", askedFlag("rclone bisync a b", "ERROR : Bisync aborted. Must run --resync to recover."))
 	assert.Equal(t, "--allow-empty", askedFlag("git commit -m x", "use --allow-empty to record it anyway"))
 	assert.Empty(t, askedFlag("tar xf a", "Try 'tar --help' or 'tar --usage' for more information."))
+	assert.Empty(t, askedFlag("sudo /usr/sbin/mariadbd --user=mysql", "2026-11-27  3:51:26 0 [Warning] You need to use --log-bin to make --expire-logs-days or --binlog-expire-logs-seconds work.\n"+
+		"2026-11-27  3:51:26 0 [ERROR] Can't start server : Bind on unix socket: No such file or directory\n2026-11-27  3:51:26 0 [ERROR] Aborting"), "MariaDB 10.11: a warning's advice is not the error")
 	assert.Empty(t, askedFlag("x --init", "Must run --init to recover."), "the command already has it")
 }
 

@@ -104,14 +104,28 @@ func isServer(command string) bool {
 // than for an ordinary command (a toolchain from Debian's mirror can take minutes).
 var reSlowStep = regexp.MustCompile(`(?:^|[\s;&|(])(?:(?:apt|apt-get|aptitude) (?:-\S+ )*(?:install|update|upgrade|full-upgrade|build-dep)\b|pip3? install\b|python3? -m pip install\b|pipx install\b|uv (?:sync|pip install|tool install)\b|(?:cargo|go) (?:build|install|test|get|mod download)\b|(?:npm|yarn|pnpm) (?:install|ci|add|i)\b|npm run build\b|gem install\b|bundle install\b|mvn\b|gradle\b|make\b|ninja\b|cmake --build\b|docker (?:build|pull)\b|git clone\b|ansible-playbook\b|puppet apply\b|salt-call\b)`)
 
-// slowFactor is how many times the step timeout a slow step gets.
-const slowFactor = 5
+// slowFactor is how many times the step timeout a slow step gets; installFactor, how
+// many a Debian package install gets: a TeX Live or toolchain install unpacks a few
+// hundred packages, which takes minutes more on a slow disk, and never waits for a
+// person (the sandbox answers apt's questions).
+const (
+	slowFactor    = 5
+	installFactor = 15
+)
 
-// stepTimeout is the time a command gets: studentBehavior.timeoutSeconds, and five
-// times that for a package install, download or build.
+// rePackageInstall: a command that installs or upgrades Debian packages.
+var rePackageInstall = regexp.MustCompile(`(?:^|[\s;&|(])(?:apt|apt-get|aptitude) (?:-\S+ )*(?:install|upgrade|full-upgrade|build-dep)\b`)
+
+// stepTimeout is the time a command gets: studentBehavior.timeoutSeconds, five times
+// that for a download or build, fifteen times for a package install.
 func stepTimeout(seconds int, command string) time.Duration {
 	d := time.Duration(max(seconds, 1)) * time.Second
-	if reSlowStep.MatchString(command) && !isServer(command) {
+	switch {
+	case isServer(command):
+		return d
+	case rePackageInstall.MatchString(command):
+		return installFactor * d
+	case reSlowStep.MatchString(command):
 		return slowFactor * d
 	}
 	return d
