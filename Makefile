@@ -47,7 +47,7 @@ lint:
 
 # Tests leave no learner containers behind, pass or fail.
 unit: images
-	$(GOTEST) -timeout 15m ./...; s=$$?; bash scripts/clean-test-containers.sh; exit $$s
+	$(GOTEST) -timeout 30m ./...; s=$$?; bash scripts/clean-test-containers.sh; exit $$s
 
 # Heavy end-to-end runs on the real Docker Engine (build tag e2e).
 e2e: build images

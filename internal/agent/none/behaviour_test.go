@@ -1405,3 +1405,20 @@ func TestAbortedServerSocketClientsAndScriptsByExtension(t *testing.T) {
 	assert.NotContains(t, server.Problem+server.Fix, "--log-bin")
 	assert.Len(t, server.AlsoAt, 1, "the client's socket refusal: %+v", server)
 }
+
+// A port glued to a host (`@127.0.0.1:5353`) that the program cannot resolve gets the
+// port option its help lists. dq answers as DiG 9.18 (bookworm) does: "dig: couldn't get
+// address for '127.0.0.1:5353': not found" (exit 1), and for --help "Invalid option:
+// --help" over its usage with "-p port (specify port number)". The fix is proven.
+func TestPortGluedToAHostGetsThePortOption(t *testing.T) {
+	t.Parallel()
+	dq := "#!/bin/sh\ncase \"$1\" in --help) echo 'Invalid option: --help'; printf 'Usage:  dig [@global-server] [domain]\\n        -b address[#port]   (bind to source address/port)\\n        -p port             (specify port number)\\n'; exit 1 ;;\n" +
+		"@*:*) echo \"dig: couldn't get address for '${1#@}': not found\"; exit 1 ;; esac\n[ \"$2\" = -p ] && echo 10.0.0.5\n"
+	md := "# DNS\n\n```bash\nmkdir -p ~/dns && cd ~/dns\n```\n\nSave this as `dq`:\n\n```sh\n" + dq + "```\n\n```bash\nchmod +x dq\n./dq @127.0.0.1:5353 www.sandbox.lan +short\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "`@127.0.0.1:5353` is read as one host name, and ./dq takes the port as an option: its help says `-p port (specify port number)`")
+	assert.Contains(t, f.Fix, "`./dq @127.0.0.1 -p 5353 www.sandbox.lan +short`")
+	requireProven(t, f)
+}

@@ -657,6 +657,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Category = "missing step"
 		}
 	}
+	if f.Edit == nil {
+		if hp, with, helpLine := ss.portAsHost(ctx, rec.Command, output); hp != "" {
+			// `dig @127.0.0.1:5353 …`: dig reads the whole word as a host name
+			f.Problem += fmt.Sprintf("; `%s` is read as one host name, and %s takes the port as an option: its help says `%s`", hp, firstWord(rec.Command), helpLine)
+			f.Fix = fmt.Sprintf("pass the port with its option at line %d: `%s`", rec.Line, with)
+			f.Edit = &loop.Edit{Replace: with}
+			f.Category = "command failure"
+		}
+	}
 	linkAt := 0
 	lib, fn := missingLib(output)
 	if f.Edit == nil && lib != "" {
@@ -1970,21 +1979,58 @@ func (ss *session) otherCaseOption(ctx context.Context, cmd, output string) (opt
 }
 
 // programHelp is the help of the program a command runs, read in the session's directory:
-// its subcommand's own when the second word is one (`fossil ui`), from `--help` or, for
-// programs that refuse that, from `PROG help`; false when the sandbox could not run it.
+// its subcommand's own when the second word is one (`fossil ui`), from `--help` or, when
+// that lists no option, from `PROG help`; false when the sandbox could not run it.
 func (ss *session) programHelp(ctx context.Context, fields []string) (string, bool) {
 	prog := shellQuote(fields[0])
 	if len(fields) > 1 && reSubcommand.MatchString(fields[1]) {
 		prog += " " + shellQuote(fields[1])
 	}
-	// `help` only after --help failed: for a program that takes it as an operand
-	// (`rm help`) --help has already answered
-	script := fmt.Sprintf("cd %s && { %s --help 2>&1 || %s help 2>&1; } | head -n 400", shellQuote(ss.cwd), prog, prog)
+	// `help` only when --help listed no option: for a program that takes it as an
+	// operand (`rm help`, `dig help` asks the DNS) --help has already answered
+	script := fmt.Sprintf("cd %s && { out=$(%s --help 2>&1); if printf '%%s\\n' \"$out\" | grep -q '^[[:space:]]*-'; then printf '%%s\\n' \"$out\"; else %s help 2>&1; fi; } | head -n 400", shellQuote(ss.cwd), prog, prog)
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script, Timeout: 10 * time.Second, User: ss.user})
 	if err != nil {
 		return "", false
 	}
 	return r.Stdout, true
+}
+
+var (
+	// reGluedPort: a host name or address with a port glued to it (`@127.0.0.1:5353`).
+	reGluedPort = regexp.MustCompile(`^(@?)([\w.-]*[\w])(?::)(\d{2,5})$`)
+	// reNoSuchHost: a program that could not resolve a host name.
+	reNoSuchHost = regexp.MustCompile(`(?i)couldn't get address for|could not resolve|name or service not known|unknown host|cannot resolve|no address associated`)
+	// rePortOption: a help line defining the option that takes the port.
+	// (DiG's "-p port (specify port number)", fossil's "-P|--port TCPPORT", "-p, --port=PORT")
+	rePortOption = regexp.MustCompile(`(?im)^\s*(-[A-Za-z])(?:[ =]<?(?:tcp)?port\b|(?:,\s*|\|)--port\b)[^\n]*$`)
+)
+
+// portAsHost: the failed command glued a port to a host (`dig @127.0.0.1:5353`), the
+// program could not resolve that as a name, and its help has an option for the port:
+// the word, the command with the port passed by that option, and the help's line.
+func (ss *session) portAsHost(ctx context.Context, cmd, output string) (word, with, helpLine string) {
+	cmd = strings.TrimSpace(cmd)
+	fields := strings.Fields(cmd)
+	if len(fields) < 2 || strings.Contains(cmd, "\n") || !reNoSuchHost.MatchString(output) {
+		return "", "", ""
+	}
+	for _, w := range fields[1:] {
+		m := reGluedPort.FindStringSubmatch(w)
+		if m == nil || !strings.Contains(output, m[2]+":"+m[3]) {
+			continue
+		}
+		help, ok := ss.programHelp(ctx, fields[:1])
+		if !ok {
+			return "", "", ""
+		}
+		o := rePortOption.FindStringSubmatch(help)
+		if o == nil {
+			return "", "", ""
+		}
+		return w, strings.Replace(cmd, w, m[1]+m[2]+" "+o[1]+" "+m[3], 1), strings.Join(strings.Fields(o[0]), " ")
+	}
+	return "", "", ""
 }
 
 // swapOption replaces the option word opt of cmd with other.
