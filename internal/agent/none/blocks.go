@@ -449,7 +449,10 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 			console := cb.Lang == "console" || promptLines(lines)
 			cb.Console = console
 			cb.Commands = tutorial.SplitCommands(lines, nos, console)
-			cb.Commands = firstCommandOnly(cb.Commands, lines, nos)
+			if !console {
+				// with `$ ` prompts the lines without one are the output already
+				cb.Commands = firstCommandOnly(cb.Commands, lines, nos)
+			}
 		}
 		blocks = append(blocks, cb)
 		ln = end

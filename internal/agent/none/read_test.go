@@ -530,15 +530,16 @@ func TestReplStartNeedsABareInterpreter(t *testing.T) {
 
 // A kramdown attribute list under a block names its file, after a Jekyll highlight pair
 // (`{: data-filename="…" }`, as Jekyll themes render) or a fenced block; a class list
-// alone names nothing.
+// alone names nothing. Every `$ ` line of a console highlight pair runs, whatever program
+// it names (the lines without a prompt are output).
 func TestReadKramdownAttributeListsNameFiles(t *testing.T) {
 	t.Parallel()
 	md := "# Qt\n\n{% highlight make %}\nQT -= gui\nSOURCES += main.cpp\n{% endhighlight %}\n{: data-filename=\"greeter.pro\" }\n\n" +
 		"```cpp\nint main() { return 0; }\n```\n{: title=\"main.cpp\"}\n\n> On Fedora use dnf.\n{: .note }\n\n" +
-		"{% highlight console %}\n$ qmake greeter.pro\n{% endhighlight %}\n{: .terminal }\n"
+		"{% highlight console %}\n$ mkdir build && cd build\n$ qmake ../greeter.pro\nInfo: creating stash file /home/you/build/.qmake.stash\n{% endhighlight %}\n{: .terminal }\n"
 	run, files, _, _ := readMD(t, md)
 	assert.Equal(t, []string{"greeter.pro", "main.cpp"}, files)
-	assert.Equal(t, []string{"qmake greeter.pro"}, run)
+	assert.Equal(t, []string{"mkdir build && cd build", "qmake ../greeter.pro"}, run, "every $ line of a console highlight pair runs")
 }
 
 // A script saved under a name keeps its here-string and here-document; a shell block
