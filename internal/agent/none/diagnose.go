@@ -2106,6 +2106,7 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		return "", ""
 	}
 	var names []string
+	fromSource := map[string]bool{} // names read off a source line: only a close name matches
 	for _, f := range strings.Fields(cmd) {
 		if f = strings.Trim(f, `"'`); !strings.HasPrefix(f, "-") && strings.Contains(output, path.Base(f)) {
 			names = append(names, f)
@@ -2115,7 +2116,10 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		if !reNotThere.MatchString(l) {
 			continue
 		}
-		names = append(names, ss.namedOnSourceLine(l)...)
+		for _, n := range ss.namedOnSourceLine(l) {
+			names = append(names, n)
+			fromSource[n] = true
+		}
 		for _, m := range reQuotedFile.FindAllStringSubmatch(l, -1) {
 			for _, content := range ss.written {
 				if strings.Contains(content, m[1]) {
@@ -2150,7 +2154,7 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 				}
 			}
 		}
-		if len(sameExt) == 1 {
+		if len(sameExt) == 1 && !fromSource[f] {
 			return f, path.Join(path.Dir(f), sameExt[0])
 		}
 		if len(within) == 1 {

@@ -472,15 +472,22 @@ var reHelpCmd = regexp.MustCompile(`(?:^|\s)(?:--help|-h|help)\b`)
 // configAfterStart names a configuration file of the failed command's program that the
 // tutorial wrote after that program was already running (a server it started earlier
 // reads the file only at start-up): "" when there is none.
+// fileStem is a file's name without its extension, a leading dot kept out of both
+// (".tallyrc" → "tallyrc", ".tmux.conf" → "tmux", "closures.groovy" → "closures").
+func fileStem(p string) string {
+	name := strings.TrimPrefix(path.Base(p), ".")
+	return strings.TrimSuffix(name, path.Ext(name))
+}
+
 func (ss *session) configAfterStart(rec loop.CommandRecord) (file string, wrote, started int) {
 	prog := path.Base(firstWord(rec.Command))
 	if len(prog) < 3 {
 		return "", 0, 0
 	}
 	for _, st := range ss.steps {
-		// the program's name in the file's name, not in its extension: .tmux.conf and
-		// prometheus.yml, not closures.groovy (a script for `groovy`, not its settings)
-		if base := path.Base(st.file); st.kind != fileStep || st.line >= rec.Line || !strings.Contains(strings.TrimSuffix(base, path.Ext(base)), prog) {
+		// the program's name in the file's name, not in its extension: .tmux.conf,
+		// .tallyrc and prometheus.yml, not closures.groovy (a script for `groovy`)
+		if st.kind != fileStep || st.line >= rec.Line || !strings.Contains(fileStem(st.file), prog) {
 			continue
 		}
 		for _, c := range ss.res.Commands {
