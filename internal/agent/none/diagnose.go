@@ -1998,7 +1998,7 @@ func (ss *session) programHelp(ctx context.Context, fields []string) (string, bo
 
 var (
 	// reGluedPort: a host name or address with a port glued to it (`@127.0.0.1:5353`).
-	reGluedPort = regexp.MustCompile(`^(@?)([\w.-]*[\w])(?::)(\d{2,5})$`)
+	reGluedPort = regexp.MustCompile(`^(@?)([\w.-]*\w):(\d{2,5})$`)
 	// reNoSuchHost: a program that could not resolve a host name.
 	reNoSuchHost = regexp.MustCompile(`(?i)couldn't get address for|could not resolve|name or service not known|unknown host|cannot resolve|no address associated`)
 	// rePortOption: a help line defining the option that takes the port.
