@@ -108,7 +108,7 @@ func TestCoverageCountsWhatRanAndWhatWasSkipped(t *testing.T) {
 
 func TestDiagnosesThatNameTheRealCause(t *testing.T) {
 	t.Parallel()
-	md := "# Env\n\n```bash\npython3 -m venv env\n```\n\nActivate it:\n\n```bash\nsource .venv/bin/activate\n```\n\n" + // 10
+	md := "# Env\n\n```bash\npython3 -m venv --without-pip env\n```\n\nActivate it:\n\n```bash\nsource .venv/bin/activate\n```\n\n" + // 10
 		"## Repo\n\n```bash\ngit init -q repo && cd repo\ngit -c user.name=a -c user.email=a@b commit -q --allow-empty -m one\ngit switch trunk\n```\n\n" + // 16
 		"## Serve\n\n```bash\npython3 -m http.server 8099\n```\n\nCheck it:\n\n```bash\ncurl -sf http://localhost:8098/\n```\n" // 28
 	res, _ := attempt(t, md, nil)
