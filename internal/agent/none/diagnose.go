@@ -278,7 +278,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, r)
 		return
 	}
-	if rec.TimedOut && rePackageInstall.MatchString(rec.Command) && !reAsked.MatchString(output) {
+	if rec.TimedOut && isPackageInstall(rec.Command) && !reAsked.MatchString(output) {
 		// apt was still unpacking when the step's time ran out: the sandbox's disk or
 		// mirror was slow, which says nothing about the tutorial
 		r := ss.unverified(rec, fmt.Sprintf("the package install was still running after %s, the time the run gives an install; a slow disk or mirror says nothing about the tutorial", rec.Duration.Round(time.Second)))
@@ -305,7 +305,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, r)
 		return
 	}
-	if kind == "package" && reAptInstall.MatchString(rec.Command) && ss.wrongPackage(ctx, st, rec, output, name) {
+	if _, apt := aptInstall(rec.Command); kind == "package" && apt && ss.wrongPackage(ctx, st, rec, output, name) {
 		return // "E: Unable to locate package …", "… has no installation candidate"
 	}
 	if reNetwork.MatchString(output) || networkExit(rec) || reRemoteGit.MatchString(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))) && (!reGitLocal.MatchString(output) || reURL.MatchString(rec.Command)) {
@@ -1328,16 +1328,10 @@ func (ss *session) aptInstalled(name string) bool {
 // the command (by the tool table, or by name), and its root.
 func (ss *session) unfinishedInstall(name string) (int, bool) {
 	debian := strings.Fields(toolOf(name).Debian)
-	for _, c := range ss.res.Commands {
-		m := reAptInstall.FindStringSubmatch(c.Command)
-		if !c.TimedOut || m == nil {
-			continue
-		}
-		for _, p := range strings.Fields(m[1]) {
-			if p == name || slices.Contains(debian, p) {
-				if r := ss.rootAtLine(c.Line); r >= 0 {
-					return r, true
-				}
+	for _, c := range ss.installs() {
+		if c.rec.TimedOut && slices.ContainsFunc(c.packages, func(p string) bool { return p == name || slices.Contains(debian, p) }) {
+			if r := ss.rootAtLine(c.rec.Line); r >= 0 {
+				return r, true
 			}
 		}
 	}
@@ -1348,15 +1342,26 @@ func (ss *session) unfinishedInstall(name string) (int, bool) {
 // of steps that worked, when worked is set).
 func (ss *session) aptPackages(worked bool) []string {
 	var out []string
-	for _, c := range ss.res.Commands {
-		m := reAptInstall.FindStringSubmatch(c.Command)
-		if m == nil || worked && c.ExitCode != 0 {
-			continue
+	for _, c := range ss.installs() {
+		if !worked || c.rec.ExitCode == 0 {
+			out = append(out, c.packages...)
 		}
-		for _, p := range strings.Fields(m[1]) {
-			if !strings.HasPrefix(p, "-") {
-				out = append(out, p)
-			}
+	}
+	return out
+}
+
+// anInstall is an apt install step that ran, with the packages it names.
+type anInstall struct {
+	rec      *loop.CommandRecord
+	packages []string
+}
+
+// installs are the apt install steps that ran, in order.
+func (ss *session) installs() []anInstall {
+	var out []anInstall
+	for i := range ss.res.Commands {
+		if pkgs, ok := aptInstall(ss.res.Commands[i].Command); ok {
+			out = append(out, anInstall{&ss.res.Commands[i], pkgs})
 		}
 	}
 	return out
@@ -2256,9 +2261,6 @@ func (ss *session) taintMissingArgs(ctx context.Context, cmd string, r int) {
 		}
 	}
 }
-
-// reAptInstall: an apt install command and its package list.
-var reAptInstall = regexp.MustCompile(`\bapt(?:-get)?\s+(?:-\S+\s+)*install\s+(.*)`)
 
 // installedLookalike: a package that an earlier step of the tutorial installed and whose
 // name contains the missing command's (imagemagick for magick), with the commands it

@@ -81,7 +81,7 @@ func sectionStarts(t *tutorial.Tutorial) []int {
 func aptSections(t *tutorial.Tutorial) map[int]bool {
 	out := map[int]bool{}
 	for ln, start := range sectionStarts(t) {
-		if ln > 0 && reAptInstall.MatchString(t.Map.Line(ln)) {
+		if _, apt := aptInstall(t.Map.Line(ln)); ln > 0 && apt {
 			out[start] = true
 		}
 	}

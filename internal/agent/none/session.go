@@ -100,9 +100,9 @@ func isServer(command string) bool {
 	return reServer.MatchString(c)
 }
 
-// reSlowStep: package installs, downloads and builds, which a reader waits for longer
-// than for an ordinary command (a toolchain from Debian's mirror can take minutes).
-var reSlowStep = regexp.MustCompile(`(?:^|[\s;&|(])(?:(?:apt|apt-get|aptitude) (?:-\S+ )*(?:install|update|upgrade|full-upgrade|build-dep)\b|pip3? install\b|python3? -m pip install\b|pipx install\b|uv (?:sync|pip install|tool install)\b|(?:cargo|go) (?:build|install|test|get|mod download)\b|(?:npm|yarn|pnpm) (?:install|ci|add|i)\b|npm run build\b|gem install\b|bundle install\b|mvn\b|gradle\b|make\b|ninja\b|cmake --build\b|docker (?:build|pull)\b|git clone\b|ansible-playbook\b|puppet apply\b|salt-call\b)`)
+// reSlowStep: language package installs, downloads and builds, which a reader waits for
+// longer than for an ordinary command (Debian's own are read by readApt).
+var reSlowStep = regexp.MustCompile(`(?:^|[\s;&|(])(?:pip3? install\b|python3? -m pip install\b|pipx install\b|uv (?:sync|pip install|tool install)\b|(?:cargo|go) (?:build|install|test|get|mod download)\b|(?:npm|yarn|pnpm) (?:install|ci|add|i)\b|npm run build\b|gem install\b|bundle install\b|mvn\b|gradle\b|make\b|ninja\b|cmake --build\b|docker (?:build|pull)\b|git clone\b|ansible-playbook\b|puppet apply\b|salt-call\b)`)
 
 // slowFactor is how many times the step timeout a slow step gets; installFactor, how
 // many a Debian package install gets: a TeX Live or toolchain install unpacks a few
@@ -113,9 +113,6 @@ const (
 	installFactor = 15
 )
 
-// rePackageInstall: a command that installs or upgrades Debian packages.
-var rePackageInstall = regexp.MustCompile(`(?:^|[\s;&|(])(?:apt|apt-get|aptitude) (?:-\S+ )*(?:install|upgrade|full-upgrade|build-dep)\b`)
-
 // stepTimeout is the time a command gets: studentBehavior.timeoutSeconds, five times
 // that for a download or build, fifteen times for a package install.
 func stepTimeout(seconds int, command string) time.Duration {
@@ -123,9 +120,9 @@ func stepTimeout(seconds int, command string) time.Duration {
 	switch {
 	case isServer(command):
 		return d
-	case rePackageInstall.MatchString(command):
+	case isPackageInstall(command):
 		return installFactor * d
-	case reSlowStep.MatchString(command):
+	case reSlowStep.MatchString(command) || isAptStep(command):
 		return slowFactor * d
 	}
 	return d
