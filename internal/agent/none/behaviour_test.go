@@ -1422,3 +1422,16 @@ func TestPortGluedToAHostGetsThePortOption(t *testing.T) {
 	assert.Contains(t, f.Fix, "`./dq @127.0.0.1 -p 5353 www.sandbox.lan +short`")
 	requireProven(t, f)
 }
+
+func TestPathFromTheFolderTheSessionIsIn(t *testing.T) {
+	t.Parallel()
+	md := "# Greeter\n\n```bash\nmkdir -p proj/build\ncd proj\nprintf '#!/bin/sh\\necho hello\\n' > build/greeter\nchmod +x build/greeter\ncd build\n```\n\n" + // 10
+		"Run the program:\n\n```bash\n./build/greeter\n```\n" // 14
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 14, f.Line)
+	assert.Contains(t, f.Problem, "already inside `build`")
+	require.NotNil(t, f.Edit)
+	assert.Equal(t, "./greeter", f.Edit.Replace)
+}

@@ -213,6 +213,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.consequence(ss.cwdRoot, rec)
 			return
 		}
+		if f := (loop.Finding{Problem: failureProblem(rec, output)}); strings.Contains(name, "/") && ss.insideFix(ctx, &f, rec, output) {
+			r := ss.addFinding(rec, f, output)
+			ss.taint(rec.Command, r)
+			return
+		}
 		if strings.Contains(name, "/") && ss.prevFailed && ss.lastFailRoot >= 0 {
 			// a program the failed step right before it (a build) would have made
 			ss.consequence(ss.lastFailRoot, rec)
@@ -527,6 +532,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
 			f.Category = "missing step"
 		}
+	}
+	if f.Edit == nil {
+		ss.insideFix(ctx, &f, rec, output)
 	}
 	if f.Edit == nil {
 		if file, dir, env := ss.offLoadPath(output); dir != "" {
@@ -1754,6 +1762,53 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 			continue
 		}
 		return a, ss.homeRel(dirs[0])
+	}
+	return "", ""
+}
+
+// insideFix adds to f what alreadyInside finds: `cd build`, then `./build/greeter`, a
+// path that starts with the folder the session is already in. False when it finds nothing.
+func (ss *session) insideFix(ctx context.Context, f *loop.Finding, rec loop.CommandRecord, output string) bool {
+	name, inner := ss.alreadyInside(ctx, rec.Command, output)
+	if inner == "" {
+		return false
+	}
+	dir := path.Base(ss.cwd)
+	f.Problem += fmt.Sprintf("; the session is already inside `%s` (`%s`), so `%s` looks for `%s/%s`; the file is `%s` here", dir, ss.homeRel(ss.cwd), name, dir, strings.TrimPrefix(name, "./"), inner)
+	f.Fix = fmt.Sprintf("at line %d, run `%s` (the path from inside `%s`), or go back up with `cd ..` first", rec.Line, inner, dir)
+	if cmd := strings.TrimSpace(rec.Command); !strings.Contains(cmd, "\n") && strings.Count(cmd, name) == 1 {
+		f.Edit = &loop.Edit{Replace: strings.Replace(cmd, name, inner, 1)}
+	}
+	f.Category = "command failure"
+	return true
+}
+
+// alreadyInside: a relative path in cmd that is not there and starts with the name of
+// the folder the session is in, where the rest of it is (`./build/greeter` run inside
+// build/): the path as written and the one that works from here ("" when none).
+func (ss *session) alreadyInside(ctx context.Context, cmd, output string) (name, inner string) {
+	here := path.Base(ss.cwd)
+	if !reNotThere.MatchString(output) || here == "/" || here == "." {
+		return "", ""
+	}
+	for _, part := range splitList(cmd) {
+		for _, tok := range strings.Fields(part) {
+			tok = strings.Trim(strings.TrimLeft(tok, "<>"), `"'`)
+			rel := strings.TrimPrefix(tok, "./")
+			first, rest, ok := strings.Cut(rel, "/")
+			if !ok || first != here || rest == "" || !strings.Contains(output, path.Base(rest)) {
+				continue
+			}
+			if there, _ := ss.exists(ctx, path.Join(ss.cwd, rel)); there {
+				continue
+			}
+			if there, _ := ss.exists(ctx, path.Join(ss.cwd, rest)); there {
+				if strings.HasPrefix(tok, "./") || tok == firstWord(part) {
+					return tok, "./" + rest // a program run by its path keeps a slash
+				}
+				return tok, rest
+			}
+		}
 	}
 	return "", ""
 }
