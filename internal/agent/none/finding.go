@@ -104,6 +104,13 @@ var (
 	reNoFile      = regexp.MustCompile(`(?i)(?:can't open file|no such file or directory|cannot find|not found|does not exist)[^\n]*?['"‘]?([\w./-]+\.\w+)`)
 )
 
+// reSocketRoot: MariaDB refusing `root` to a user who is not the system's root (Debian
+// authenticates it through the socket); reNoRole: PostgreSQL knowing no role for the user.
+var (
+	reSocketRoot = regexp.MustCompile(`ERROR 1698 \(28000\): Access denied for user 'root'@'localhost'`)
+	reNoRole     = regexp.MustCompile(`FATAL:\s+role "([^"]+)" does not exist`)
+)
+
 // failureFix names the concrete change for a failed command.
 func failureFix(rec loop.CommandRecord, output string) (string, *loop.Edit) {
 	w := firstWord(rec.Command)
@@ -118,6 +125,16 @@ func failureFix(rec loop.CommandRecord, output string) (string, *loop.Edit) {
 		return fmt.Sprintf("make the script executable after creating it: add `chmod +x %s` before line %d", script, rec.Line), &loop.Edit{InsertBefore: []string{"chmod +x " + script}}
 	case rePermission.MatchString(output):
 		return fmt.Sprintf("line %d needs permissions the reader may not have; say whether to use sudo or which permission to set", rec.Line), nil
+	case reSocketRoot.MatchString(output) && !reSudo.MatchString(rec.Command):
+		fix := fmt.Sprintf("Debian's MariaDB lets its `root` account in only from the system's root (unix_socket authentication): run line %d with sudo, or create a database user for the reader first", rec.Line)
+		if cmd := strings.TrimSpace(rec.Command); !strings.Contains(cmd, "\n") {
+			return fix, &loop.Edit{Replace: "sudo " + cmd}
+		}
+		return fix, nil
+	}
+	if m := reNoRole.FindStringSubmatch(output); m != nil && (m[1] == Learner || m[1] == "root") {
+		return fmt.Sprintf("PostgreSQL on Debian starts with the `postgres` role only: before line %d, give the reader a role (`sudo -u postgres createuser --superuser \"$USER\"`), or run the command as postgres (`sudo -u postgres …`)", rec.Line),
+			&loop.Edit{InsertBefore: []string{`sudo -u postgres createuser --superuser "$USER"`}}
 	}
 	if m := reNoFile.FindStringSubmatch(output); m != nil {
 		return fmt.Sprintf("`%s` does not exist where line %d runs: add the step that creates it, or the missing `cd` into its directory, before line %d", m[1], rec.Line, rec.Line), nil

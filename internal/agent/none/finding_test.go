@@ -1,0 +1,31 @@
+package none
+
+import (
+	"testing"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The servers' own words: MariaDB 10.11 (bookworm) answers `mysql -u root` from a user
+// who is not root with error 1698 (ER_ACCESS_DENIED_NO_PASSWORD_ERROR, unix_socket
+// authentication); PostgreSQL 15's libpq reports the server's FATAL
+// `role "%s" does not exist` (src/backend/utils/init/miscinit.c) after the socket path.
+func TestDatabaseAccountFixes(t *testing.T) {
+	fix, edit := failureFix(loop.CommandRecord{Line: 12, Command: "mysql -u root -p < schema.sql", ExitCode: 1},
+		"Enter password: \nERROR 1698 (28000): Access denied for user 'root'@'localhost'\n")
+	assert.Contains(t, fix, "unix_socket")
+	require.NotNil(t, edit)
+	assert.Equal(t, "sudo mysql -u root -p < schema.sql", edit.Replace)
+
+	fix, edit = failureFix(loop.CommandRecord{Line: 20, Command: "createdb notes", ExitCode: 1},
+		"createdb: error: connection to server on socket \"/var/run/postgresql/.s.PGSQL.5432\" failed: FATAL:  role \"learner\" does not exist\n")
+	assert.Contains(t, fix, "before line 20")
+	require.NotNil(t, edit)
+	assert.Equal(t, []string{`sudo -u postgres createuser --superuser "$USER"`}, edit.InsertBefore)
+
+	_, edit = failureFix(loop.CommandRecord{Line: 30, Command: "psql -U app notes", ExitCode: 2},
+		"psql: error: connection to server on socket \"/var/run/postgresql/.s.PGSQL.5432\" failed: FATAL:  role \"app\" does not exist\n")
+	assert.Nil(t, edit, "a role the tutorial names is the tutorial's to create")
+}
