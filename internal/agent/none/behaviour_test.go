@@ -737,6 +737,16 @@ func TestKeyLineOfAPythonTracebackWithAReportAfterIt(t *testing.T) {
 	assert.Equal(t, "PermissionError: [Errno 13] Permission denied: '/srv/backup/laptop'", keyLine(out))
 }
 
+// CHICKEN 5's csi (chicken-bin 5.3.0 on bookworm) prints the error, then "Call history:"
+// and the frames, the last of which name its internals; Lua 5.4 prints the error, then
+// "stack traceback:" and frames naming `error`.
+func TestKeyLineAboveTheFrames(t *testing.T) {
+	chicken := "\nError: unbound variable: command-line-arguments\n\n\tCall history:\n\n\t<syntax>\t  (define names (command-line-arguments))\n\t<syntax>\t  (##core#undefined)\n\t<eval>\t  (command-line-arguments)\t<--\n"
+	assert.Equal(t, "Error: unbound variable: command-line-arguments", keyLine(chicken))
+	lua := "lua5.4: report.lua:3: bad argument #1 to 'format' (number expected, got nil)\nstack traceback:\n\t[C]: in function 'string.format'\n\treport.lua:3: in main chunk\n\t[C]: in ?\n"
+	assert.Equal(t, "lua5.4: report.lua:3: bad argument #1 to 'format' (number expected, got nil)", keyLine(lua))
+}
+
 // The Student is the image's non-root learner; what the tutorial runs with sudo goes
 // through root (smile-loop's containers have no-new-privileges, so sudo itself cannot
 // elevate). A folder made with sudo is root's; a system folder needs sudo; a line that
@@ -1434,4 +1444,14 @@ func TestPathFromTheFolderTheSessionIsIn(t *testing.T) {
 	assert.Contains(t, f.Problem, "already inside `build`")
 	require.NotNil(t, f.Edit)
 	assert.Equal(t, "./greeter", f.Edit.Replace)
+}
+
+func TestLineInsertedAtTheTopOfAFile(t *testing.T) {
+	t.Parallel()
+	md := "# Greet\n\nSave this as `greet.py`:\n\n```python\nimport sys\nprint(\"hi\", sys.argv[1])\n```\n\n" +
+		"Insert this line at the very top of *greet.py*, above the `import`:\n\n```python\n#!/usr/bin/env python3\n```\n\n" +
+		"Then run it directly:\n\n```console\n$ chmod +x greet.py\n$ ./greet.py Ada\nhi Ada\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "the shebang goes first, so the kernel runs python3")
+	assert.Contains(t, strings.Join(res.AttemptedActions, "\n"), "put at the top of")
 }

@@ -62,7 +62,7 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 	}
 	// nearest paragraph first in the slice; keep the nearest and the list item's start
 	texts := []string{strings.Join(paras[0], " ")}
-	if len(paras) > 1 && len(paras[0]) == 1 && len(paras[0][0]) < 80 && reCaptionLine.MatchString(paras[0][0]) {
+	if len(paras) > 1 && len(paras[0]) == 1 && len(paras[0][0]) < 80 && (reCaptionLine.MatchString(paras[0][0]) || reNumberedCaption.MatchString(paras[0][0])) {
 		// a caption ("Filename: split.tcl") between the block and the sentence that says
 		// what to do with it ("print it at the end of split.tcl:")
 		texts = append([]string{strings.Join(paras[1], " ")}, texts...)
@@ -76,6 +76,29 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 }
 
 var reCaptionLine = regexp.MustCompile(`(?i)^(?:filename|file|listing [\w.-]+):`)
+
+// reNumberedCaption: a book's numbered caption naming the file of the block below it
+// ("*Example 3-1. hello.scm*", "Listing 2.4: src/app.py"), alone on its line.
+// numberedCaption: the file a numbered caption at the end of lead names ("" when none).
+func numberedCaption(lead string) string {
+	lower := strings.ToLower(lead)
+	i := max(strings.LastIndex(lower, "example "), strings.LastIndex(lower, "listing "))
+	if i < 0 {
+		return ""
+	}
+	if i > 0 && (lead[i-1] == '*' || lead[i-1] == '_') {
+		i-- // the caption's emphasis
+		if i > 0 && lead[i-1] == lead[i] {
+			i--
+		}
+	}
+	if m := reNumberedCaption.FindStringSubmatch(lead[i:]); m != nil && (i == 0 || lead[i-1] == ' ') {
+		return m[1]
+	}
+	return ""
+}
+
+var reNumberedCaption = regexp.MustCompile("(?i)^[*_]{0,2}(?:example|listing)\\s+\\d+(?:[-.]\\d+)*[.:]?\\s+`?([\\w./~-]+\\.\\w+|[A-Z]\\w*file)`?[*_]{0,2}$")
 
 var reListItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`)
 
@@ -91,8 +114,10 @@ var (
 	reWriteVerb = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append|insert|keep|store|wrote|created|saved|added|pasted|placed|edited|appended|kept|stored)\b`)
 	// "Create a file with this content:" without saying which
 	reNamelessFile = regexp.MustCompile(`(?i)\b(create|save|put|paste|write|set up|add)\b[^.:]*\bfile\b`)
-	reAppend       = regexp.MustCompile(`(?i)\b(append|add\b[^.]*?\b(?:to|at the end of|under|below|beneath)|insert)\b`)
-	rePathTick     = regexp.MustCompile("`([^`\\s]+)`")
+	// "Insert this line at the very top of greet.scm", "as the first line of run.sh"
+	rePrepend  = regexp.MustCompile(`(?i)\b(?:at|to) the (?:very )?(?:top|beginning|start) of\b|\bas (?:the|its) (?:very )?first line\b`)
+	reAppend   = regexp.MustCompile(`(?i)\b(append|add\b[^.]*?\b(?:to|at the end of|under|below|beneath)|insert)\b`)
+	rePathTick = regexp.MustCompile("`([^`\\s]+)`")
 	// the info string names the file: ```py title="app.py" (Docusaurus, MkDocs),
 	// ```js [vite.config.js] (VitePress), ```rust,file=src/main.rs
 	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name|caption)=["']?([^"'\s}]+)|\[([^\]\s]+)\]`)
@@ -121,6 +146,10 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	}
 	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
 		return m[1], "", appendsTo(lead, m[1]), true
+	}
+	if f := numberedCaption(lead); f != "" {
+		// "Create the first file with your editor." over "*Example 3-1. hello.scm*"
+		return f, "", appendsTo(lead, f), true
 	}
 	if m := reFilenameLine.FindStringSubmatch(lead); m != nil && (looksLikePath(m[1]) || strings.Contains(m[1], "/") && !strings.Contains(m[1], "://") || reFilenameCaption.MatchString(lead)) {
 		// "Add a procedure … at the end of *split.tcl*:" over "Filename: split.tcl"
@@ -339,6 +368,10 @@ func (ss *session) write(ctx context.Context, s step) error {
 			first = strings.Count(string(old)+ensureNL(string(old)), "\n") + 1
 			content = string(old) + ensureNL(string(old)) + content
 		}
+	} else if s.prepend {
+		if old, err := ss.task.Sandbox.ReadFile(ctx, p, 1<<20); err == nil && !strings.HasPrefix(string(old), content) {
+			content += string(old)
+		}
 	} else if s.appendF {
 		old, err := ss.task.Sandbox.ReadFile(ctx, p, 1<<20)
 		if err == nil && len(old) > 0 && !repeatsStart(string(old), content) {
@@ -374,6 +407,8 @@ func (ss *session) write(ctx context.Context, s step) error {
 	verb := "wrote"
 	if s.appendF {
 		verb = "appended to"
+	} else if s.prepend {
+		verb = "put at the top of"
 	}
 	ss.res.AttemptedActions = append(ss.res.AttemptedActions, fmt.Sprintf("line %d: %s %s (%d bytes)", s.line, verb, p, len(content)))
 	ss.task.Events.Emit(loop.NewEvent(loop.EventStepEnd, loop.StepData{Step: "write " + rel, Line: s.line, OK: true}))
@@ -459,6 +494,16 @@ type segment struct {
 func (ss *session) segment(p string, s step, content string) {
 	if ss.segments == nil {
 		ss.segments = map[string][]segment{}
+	}
+	if s.prepend {
+		// the lines shown go first; what was there moves down
+		added := strings.Count(strings.TrimSuffix(s.content, "\n"), "\n") + 1
+		segs := []segment{{block: s.block, first: 1}}
+		for _, g := range ss.segments[p] {
+			segs = append(segs, segment{block: g.block, first: g.first + added})
+		}
+		ss.segments[p] = segs
+		return
 	}
 	if !s.appendF {
 		ss.segments[p] = []segment{{block: s.block, first: 1}}

@@ -35,6 +35,10 @@ func TestFileTarget(t *testing.T) {
 		{"output block", "text", "You should see:", "", false},
 		{"command in backticks", "", "Create it with `touch app.py`:", "", false},
 		{"path before verb", "", "In `app.py` we now edit nothing; the output looks like this:", "", false},
+		{"numbered caption", "scheme", "Create the first file with your editor. *Example 3-1. hello.scm*", "hello.scm", false},
+		{"listing caption", "", "Listing 2.4: src/app.py", "src/app.py", false},
+		{"caption naming no file", "", "The output is shown in Example 3-2. Output", "", false},
+		{"example in prose", "", "For example 3 files. Then:", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,6 +33,7 @@ type step struct {
 	file    string            // fileStep: path as the tutorial gives it (relative to the session's directory)
 	dir     string            // fileStep: the directory the prose names for it ("" when none)
 	appendF bool
+	prepend bool // fileStep: the block goes at the top of the file ("Insert this line at the very top of greet.scm")
 	merge   bool // fileStep: the block shows part of the file as it should now read
 	root    bool // runStep: typed at root's "# " prompt
 	content string
@@ -310,8 +311,9 @@ func read(t *tutorial.Tutorial) []step {
 				current = joinDir(dir, file)
 				continue
 			}
+			prepend := written[joinDir(dir, file)] && rePrepend.MatchString(lastSentence(fileLead))
 			written[joinDir(dir, file)] = true
-			add(step{kind: fileStep, file: file, dir: dir, appendF: appendF, content: fileContent(cb)})
+			add(step{kind: fileStep, file: file, dir: dir, appendF: appendF && !prepend, prepend: prepend, content: fileContent(cb)})
 			current = joinDir(dir, file)
 			continue
 		}

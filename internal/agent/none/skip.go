@@ -75,7 +75,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	if reNewerInstead.MatchString(last) {
 		return "an alternative for a newer release than Debian's (\"" + loop.Clip(last, 80) + "\")"
 	}
-	if reExampleLead.MatchString(last) && !reRunLeadStrong.MatchString(last) {
+	if reExampleLead.MatchString(last) && !reRunLeadStrong.MatchString(last) && !reTheExample.MatchString(last) {
 		return "an example (\"" + loop.Clip(last, 80) + "\")"
 	}
 	// an aside in parentheses ("(… wherever a file says `use quadrature`)") is not what
@@ -123,6 +123,10 @@ func outputBelow(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tutorial.
 
 // reExampleLead: "Noninteractive example:", "Example:", "For instance:"
 var reExampleLead = regexp.MustCompile(`(?i)(?:\bexamples?|for instance)\s*:?\s*$`)
+
+// reTheExample: the example is what the step works on ("Compile the first example:"), the
+// program a book numbered, not a sample command.
+var reTheExample = regexp.MustCompile(`(?i)^\w+\s+(?:the|this|that|our|your)\s+(?:\w+\s+)?examples?\s*:?\s*$`)
 
 var reEitherOr = regexp.MustCompile(`(?i)\beither\b|\b\w+ or \w+ command|one of the following|\bor\b[^.]*\bcommand\b`)
 

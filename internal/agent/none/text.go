@@ -79,6 +79,16 @@ func keyLine(output string) string {
 			}
 		}
 	}
+	for i, l := range lines {
+		if i > 0 && reTraceHeader.MatchString(l) {
+			// "Error: unbound variable: x", then "Call history:" and the frames, which
+			// name the interpreter's internals ("(##core#undefined)"): the error is above
+			if k := keyLine(strings.Join(lines[:i], "\n")); k != "" {
+				return k
+			}
+			break
+		}
+	}
 	for _, summary := range []bool{false, true} {
 		for i := len(lines) - 1; i >= 0; i-- {
 			l := strings.TrimSpace(lines[i])
@@ -111,6 +121,10 @@ func nonEmpty(ss ...string) []string {
 	}
 	return out
 }
+
+// reTraceHeader: the line that opens a list of frames printed after the error (CHICKEN's
+// "Call history:", Lua's "stack traceback:", "Backtrace:").
+var reTraceHeader = regexp.MustCompile(`(?i)^\s*(?:call history|stack traceback|backtrace|stack trace|call stack)\s*:\s*$`)
 
 // reRaised: the exception line that ends a Python traceback.
 var reRaised = regexp.MustCompile(`(?m)^\w+(?:\.\w+)*(?:Error|Exception): .+$`)
