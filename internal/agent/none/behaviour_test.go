@@ -1045,6 +1045,10 @@ func TestErrorsBehindAZeroExitAndAWrappedGit(t *testing.T) {
 	assert.Contains(t, push.Fix, "`./vault git branch -M main`")
 	requireProven(t, push)
 	assert.Empty(t, reportedError("cat notes.txt", "error: a line of the notes", ""), "a file's text is not the program's error")
+	// pelican-themes 4.8 (bookworm) reports a refused copy and exits 0
+	assert.Equal(t, "[Errno 13] Permission denied: '/usr/lib/python3/dist-packages/pelican/themes/mytheme'",
+		reportedError("pelican-themes --install ~/mytheme", "Cannot copy `/home/learner/mytheme' to `/usr/lib/python3/dist-packages/pelican/themes/mytheme':\n[Errno 13] Permission denied: '/usr/lib/python3/dist-packages/pelican/themes/mytheme'\n", ""))
+	assert.Empty(t, reportedError("cp a /etc/x", "cp: cannot create regular file '/etc/x': Permission denied", "cp: cannot create regular file '/etc/x': Permission denied"), "the tutorial shows the refusal")
 }
 
 // A page the tutorial shows (a block titled "Output") and an answer with none of its
@@ -1454,4 +1458,17 @@ func TestLineInsertedAtTheTopOfAFile(t *testing.T) {
 	res, _ := attempt(t, md, nil)
 	assert.Empty(t, res.Findings, "the shebang goes first, so the kernel runs python3")
 	assert.Contains(t, strings.Join(res.AttemptedActions, "\n"), "put at the top of")
+}
+
+func TestKillPercentStopsTheJobTheTutorialStarted(t *testing.T) {
+	t.Parallel()
+	md := "# Jobs\n\nStart the preview in the background:\n\n```bash\nsleep 300 &\n```\n\nStop it when you are done:\n\n```bash\nkill %1\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "the reader's shell has job 1")
+	require.NotNil(t, res.Coverage)
+	var notes []string
+	for _, n := range res.Coverage.Heuristics {
+		notes = append(notes, n.Reason)
+	}
+	assert.Contains(t, strings.Join(notes, "\n"), "stopped the job started at line 6")
 }

@@ -36,7 +36,10 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		if strings.HasPrefix(l, "<") && reInlineTag.MatchString(l) {
 			l = strings.TrimSpace(reTag.ReplaceAllString(l, "")) // a caption: <span class="filename">Filename: x</span>
 		}
-		if l == "" || strings.HasPrefix(l, "{{") || strings.HasPrefix(l, "===") || strings.HasPrefix(l, "<") {
+		if m := reLiquidCode.FindStringSubmatch(l); m != nil {
+			l = codeTitleLead(m[1]) // GitBook's {% code title="pelicanconf.py (add)" %}
+		}
+		if l == "" || strings.HasPrefix(l, "{{") || strings.HasPrefix(l, "{%") || strings.HasPrefix(l, "===") || strings.HasPrefix(l, "<") {
 			continue // markup lines of tabs and shortcodes
 		}
 		l = reEmphPath.ReplaceAllStringFunc(l, func(m string) string {
@@ -74,6 +77,30 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 	}
 	return strings.Join(texts, " ")
 }
+
+// reLiquidCode: GitBook's `{% code title="app.py" %}` line over a fence, and its title.
+var reLiquidCode = regexp.MustCompile(`^\{%-?\s*code\b[^%]*?\btitle="([^"]*)"[^%]*-?%\}$`)
+
+// codeTitleLead says in words what a code title says of its block: "app.py" names the
+// file, "app.py (add)" adds to it and "app.py (change this line)" changes part of it.
+func codeTitleLead(title string) string {
+	name, qualifier, _ := strings.Cut(strings.TrimSpace(title), " ")
+	if !looksLikePath(name) && !knownNames[name] {
+		return ""
+	}
+	switch q := strings.ToLower(qualifier); {
+	case reAppendWord.MatchString(q):
+		return "Add these lines to `" + name + "`:"
+	case reChangeWord.MatchString(q):
+		return "Change `" + name + "` so it looks like this:"
+	}
+	return "Filename: `" + name + "`"
+}
+
+var (
+	reAppendWord = regexp.MustCompile(`\b(?:add|adds|added|append|appended|insert|new lines?)\b`)
+	reChangeWord = regexp.MustCompile(`\b(?:change|changed|edit|edited|update|updated|modify|modified|replace|excerpt|part)\b`)
+)
 
 var reCaptionLine = regexp.MustCompile(`(?i)^(?:filename|file|listing [\w.-]+):`)
 

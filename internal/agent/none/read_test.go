@@ -1,6 +1,7 @@
 package none
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -414,6 +415,44 @@ func TestReadLiquidDetailsAreAsides(t *testing.T) {
 	run, _, skipped, _ := readMD(t, md)
 	assert.Equal(t, []string{"mkdocs new site"}, run)
 	assert.Contains(t, skipped["pip install mkdocs"], "side note")
+}
+
+func TestReadDetailsPerSystemAndAProjectNamedArch(t *testing.T) {
+	t.Parallel()
+	md := "# arch-diagrams\n\n## Installation\n\n<details open>\n<summary><b>Debian / Ubuntu</b></summary>\n\n```bash\nsudo apt install plantuml\n```\n\n</details>\n\n" +
+		"<details>\n<summary><b>macOS</b></summary>\n\n```bash\nbrew install plantuml\n```\n\n</details>\n\n<details>\n<summary>Why Java?</summary>\n\n```bash\njava -version\n```\n\n</details>\n\n" +
+		"## Arch Linux\n\n```bash\nsudo pacman -S plantuml\n```\n\n## Returning void\n\n```bash\nplantuml -version\n```\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install plantuml", "plantuml -version"}, run)
+	assert.Contains(t, skipped["brew install plantuml"], "another system (macOS)")
+	assert.Contains(t, skipped["java -version"], "side note")
+	assert.Contains(t, skipped["sudo pacman -S plantuml"], "Arch Linux")
+}
+
+func TestReadGitBookTabsAndCodeTitles(t *testing.T) {
+	t.Parallel()
+	md := "# Blog\n\n{% tabs %}\n{% tab title=\"Debian / Ubuntu\" %}\n```bash\nsudo apt install pelican\n```\n{% endtab %}\n\n{% tab title=\"macOS / Windows (pip)\" %}\n```bash\npython -m venv ~/.venvs/pelican\n```\n{% endtab %}\n{% endtabs %}\n\n" +
+		"{% code title=\"pelicanconf.py\" %}\n```python\nAUTHOR = 'Ada'\nSITEURL = ''\n```\n{% endcode %}\n\nThen select it:\n\n{% code title=\"pelicanconf.py (add)\" %}\n```python\nTHEME = 'mytheme'\n```\n{% endcode %}\n\n" +
+		"Set the address:\n\n{% code title=\"pelicanconf.py (change this line)\" %}\n```python\nSITEURL = 'https://blog.example.org'\n```\n{% endcode %}\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var run, files []string
+	skipped := map[string]string{}
+	for _, s := range read(tut) {
+		switch s.kind {
+		case runStep:
+			run = append(run, s.command.Text)
+		case fileStep:
+			files = append(files, fmt.Sprintf("%s append=%t merge=%t", s.file, s.appendF, s.merge))
+		case skipStep:
+			if s.command != nil {
+				skipped[s.command.Text] = s.reason
+			}
+		}
+	}
+	assert.Equal(t, []string{"sudo apt install pelican"}, run)
+	assert.Contains(t, skipped["python -m venv ~/.venvs/pelican"], "macOS / Windows (pip)")
+	assert.Equal(t, []string{"pelicanconf.py append=false merge=false", "pelicanconf.py append=true merge=false", "pelicanconf.py append=false merge=true"}, files)
 }
 
 func TestReadVuePressCodeGroupAndBareCaptions(t *testing.T) {

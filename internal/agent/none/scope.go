@@ -10,7 +10,7 @@ import (
 
 // A container is markup around a code block that changes whether a reader runs it:
 // a tab of a tab set (MkDocs `=== "Windows"`, pymdown `/// tab`, Docusaurus and
-// Starlight `<TabItem>`, Mintlify `<Tab>`, Hugo `{{< tab >}}`, GitLab `:::TabTitle`,
+// Starlight `<TabItem>`, Mintlify `<Tab>`, Hugo `{{< tab >}}`, GitBook `{% tab %}`, GitLab `:::TabTitle`,
 // MyST `:::{tab-item}`), a code group whose blocks are tabs (Hugo `{{< code >}}`,
 // VitePress `::: code-group`, Mintlify `<CodeGroup>`), or an aside (an admonition,
 // MyST `:::{note}`, Starlight `<Aside>`, `<details>`).
@@ -47,9 +47,14 @@ var (
 	reHugoCodeX  = regexp.MustCompile(`\{\{[<%]\s*/code\s*[>%]\}\}`)
 	reHugoAside  = regexp.MustCompile(`^\s*\{\{[<%]\s*(admonition|note|warning|caution|tip|details|alert)\b([^>%]*)[>%]\}\}`)
 	reHugoAsideX = regexp.MustCompile(`\{\{[<%]\s*/(admonition|note|warning|caution|tip|details|alert)\s*[>%]\}\}`)
-	reZolaAside  = regexp.MustCompile(`^\s*\{%\s*(details|note|warning|info)\b(.*)%\}`)
-	reZolaEnd    = regexp.MustCompile(`^\s*\{%-?\s*end(?:details|note|warning|info)?\s*-?%\}`) // Zola's {% end %}, Liquid's {% enddetails %} (dev.to, Jekyll)
-	reGHAlert    = regexp.MustCompile(`^\s*>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]`)
+	// GitBook's (and Liquid themes') {% tabs %} … {% tab title="Debian" %} … {% endtab %} … {% endtabs %}
+	reLiquidTabs  = regexp.MustCompile(`^\s*\{%-?\s*tabs\s*-?%\}`)
+	reLiquidTabsX = regexp.MustCompile(`\{%-?\s*endtabs\s*-?%\}`)
+	reLiquidTab   = regexp.MustCompile(`^\s*\{%-?\s*tab\s+(?:title=)?"([^"]*)"`)
+	reLiquidTabX  = regexp.MustCompile(`\{%-?\s*endtab\s*-?%\}`)
+	reZolaAside   = regexp.MustCompile(`^\s*\{%\s*(details|note|warning|info)\b(.*)%\}`)
+	reZolaEnd     = regexp.MustCompile(`^\s*\{%-?\s*end(?:details|note|warning|info)?\s*-?%\}`) // Zola's {% end %}, Liquid's {% enddetails %} (dev.to, Jekyll)
+	reGHAlert     = regexp.MustCompile(`^\s*>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]`)
 	// VitePress `::: code-group` and Mintlify `<CodeGroup>`: their fenced blocks are tabs
 	// named by the fence's label (```sh [npm], ```bash npm).
 	reCodeGroup  = regexp.MustCompile(`^\s*(?::::\s*code-group\s*$|<CodeGroup\b[^>]*>\s*$)`)
@@ -255,6 +260,11 @@ func scan(m *tutorial.LineMap) *scopes {
 		case reHugoAside.MatchString(line):
 			ma := reHugoAside.FindStringSubmatch(line)
 			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: reHugoAsideX, start: ln})
+		case reLiquidTabs.MatchString(line):
+			nextSet++
+			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reLiquidTabsX, start: ln})
+		case reLiquidTab.MatchString(line):
+			openTab(reLiquidTab.FindStringSubmatch(line)[1], sc.enclosingSet(stack), -1, reLiquidTabX, ln)
 		case reZolaAside.MatchString(line):
 			ma := reZolaAside.FindStringSubmatch(line)
 			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: reZolaEnd, start: ln})
@@ -384,6 +394,16 @@ func (sc *scopes) skipByScope(ln int) string {
 		case "aside":
 			if reRequiredAside.MatchString(c.label) {
 				continue // "Before you start": what the reader must have, checked like any step
+			}
+			if summary, ok := strings.CutPrefix(c.label, "details "); ok {
+				// <details><summary>Debian / Ubuntu</summary>, then macOS, then Windows:
+				// disclosure widgets used as tabs, one per system
+				if reDebianish.MatchString(summary) || reLinux.MatchString(summary) && !reDistro.MatchString(summary) {
+					continue
+				}
+				if foreignHeading(summary) {
+					return "for another system (" + strings.TrimSpace(reTag.ReplaceAllString(summary, "")) + ")"
+				}
 			}
 			return "optional: inside a side note (" + strings.TrimSpace(c.label) + ")"
 		}

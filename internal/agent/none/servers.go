@@ -73,14 +73,76 @@ func (ss *session) stopServers(ctx context.Context, st step) {
 			if !namesServer(m.Line(n), sv.command, ss.servers) {
 				continue
 			}
-			kill := fmt.Sprintf("pkill -INT -P %d; kill -INT %d; sleep 1; pkill -KILL -P %d; kill -KILL %d; true", sv.pid, sv.pid, sv.pid, sv.pid)
-			if _, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: kill, Timeout: 15 * time.Second, User: rootUser}); err == nil {
+			if ss.stopServer(ctx, sv) {
 				ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: n, Reason: fmt.Sprintf("stopped the server started at line %d, as the prose says", sv.line)})
 			}
-			sv.pid, sv.root = 0, serverStopped // no longer running, and not for a failure
 			break
 		}
 	}
+}
+
+// stopServer stops sv as Ctrl+C in its terminal would; false when it was not running.
+func (ss *session) stopServer(ctx context.Context, sv *server) bool {
+	if sv.pid == 0 {
+		return false
+	}
+	kill := fmt.Sprintf("pkill -INT -P %d; kill -INT %d; sleep 1; pkill -KILL -P %d; kill -KILL %d; true", sv.pid, sv.pid, sv.pid, sv.pid)
+	_, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: kill, Timeout: 15 * time.Second, User: rootUser})
+	sv.pid, sv.root = 0, serverStopped // no longer running, and not for a failure
+	return err == nil
+}
+
+// reJobStop: a command that stops a job of the shell (`kill %1`, `kill %%`, `kill $!`).
+var reJobStop = regexp.MustCompile(`^(?:sudo\s+)?kill(?:\s+-\w+)*\s+(%(\d+)|%[%+]?|\$!)\s*$`)
+
+// aJob is a command the tutorial put in the background with `&`, and the server the
+// Student keeps for it (nil when it ran in the session's shell).
+type aJob struct {
+	line    int
+	command string
+	sv      *server
+}
+
+// jobOf is the job a job-control command names: `kill %N` the Nth started with `&`,
+// `kill %%` and `kill $!` the last; false when the command is not one or there is none.
+func (ss *session) jobOf(cmd string) (aJob, bool) {
+	m := reJobStop.FindStringSubmatch(strings.TrimSpace(cmd))
+	if m == nil {
+		return aJob{}, false
+	}
+	var jobs []aJob
+	for _, c := range ss.res.Commands {
+		if c.ExitCode != 0 || !strings.HasSuffix(strings.TrimSpace(c.Command), "&") || strings.HasSuffix(strings.TrimSpace(c.Command), "&&") {
+			continue
+		}
+		j := aJob{line: c.Line, command: strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c.Command), "&"))}
+		for i := range ss.servers {
+			if ss.servers[i].line == c.Line {
+				j.sv = &ss.servers[i]
+			}
+		}
+		jobs = append(jobs, j)
+	}
+	if len(jobs) == 0 {
+		return aJob{}, false
+	}
+	if n, err := strconv.Atoi(m[2]); err == nil {
+		if n < 1 || n > len(jobs) {
+			return aJob{}, false
+		}
+		return jobs[n-1], true
+	}
+	return jobs[len(jobs)-1], true
+}
+
+// stopJob stops j as the reader's `kill %N` would.
+func (ss *session) stopJob(ctx context.Context, j aJob) {
+	if j.sv != nil {
+		ss.stopServer(ctx, j.sv)
+		return
+	}
+	// started in the session's shell, whose job table is gone: by its command line
+	_, _ = ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "pkill -INT -f -- " + shellQuote(regexp.QuoteMeta(j.command)) + "; true", Timeout: 15 * time.Second, User: ss.user})
 }
 
 // namesServer: the stop sentence is about this server: it names the server's program,
