@@ -173,6 +173,7 @@ func foreignHeadingOf(t *tutorial.Tutorial, line int) string {
 }
 
 var reDebianish = regexp.MustCompile(`(?i)\b(debian|ubuntu|raspberry pi os|apt|linux mint|pop!_os)\b`)
+
 // reDistro: another distribution named as a word of its own ("Arch", not the project
 // name "arch-diagrams"; "Void Linux", not "returns void").
 var reDistro = regexp.MustCompile(`(?i)(?:^|[^\w-])(fedora|centos|red ?hat|rhel|amazon linux|opensuse|suse|arch|manjaro|alpine|gentoo|funtoo|void linux|nix(?:os)?|kiss linux|android|freebsd|netbsd|openbsd)(?:$|[^\w-])`)
