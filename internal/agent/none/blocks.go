@@ -1,6 +1,7 @@
 package none
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"regexp"
@@ -110,6 +111,20 @@ func substituteNamed(cmd, lead string) (string, string) {
 		return cmd, ""
 	}
 	return strings.ReplaceAll(cmd, m[1], value), "put the reader's " + strings.ToLower(m[2]) + " for `" + m[1] + "`, as the prose says"
+}
+
+// ownValue is the reader's own value of a kind reReplaceWith names, as it goes into a
+// file: their login, home directory, e-mail or name.
+func (ss *session) ownValue(kind string) string {
+	switch kind = strings.ToLower(kind); {
+	case strings.HasPrefix(kind, "user") || kind == "login":
+		return cmp.Or(ss.user, "root")
+	case strings.HasPrefix(kind, "home"):
+		return cmp.Or(ss.home, "/root")
+	case strings.Contains(kind, "mail"):
+		return "ada@learner.test"
+	}
+	return "Ada"
 }
 
 // inSingleQuotes: the byte at i is inside single quotes.

@@ -1437,7 +1437,8 @@ func (ss *session) sameError(output string) (int, bool) {
 		if r.finding < 0 || ss.res.Findings[r.finding].Environment {
 			continue
 		}
-		if earlier := norm(keyLine(ss.res.Findings[r.finding].Output)); oneWordApart(earlier, key) || quotesMessage(output, earlier) {
+		if earlier := norm(keyLine(ss.res.Findings[r.finding].Output)); oneWordApart(earlier, key) || !reSummaryError.MatchString(earlier) && quotesMessage(output, earlier) {
+			// (a summary such as "not loaded due to errors." closes different errors alike)
 			return i, true
 		}
 	}
@@ -2160,6 +2161,22 @@ func (ss *session) rel(p string) string {
 // output quotes as missing and a file the tutorial wrote mentions: a script opening
 // marks.csv) does not exist, while the file the tutorial made instead does: one of a
 // very similar name (same extension, one or two characters apart), or the only file of
+
+// reBarePath: an unquoted relative path with a folder and an extension in an error line.
+var reBarePath = regexp.MustCompile(`(?:^|\s)((?:[\w.-]+/)+[\w-]+(?:\.[\w-]+)+)(?:[\s:,;]|$)`)
+
+// sameParts: two names made of the same dot-separated parts in another order
+// (db.lab.test and lab.test.db), which people mix up.
+func sameParts(a, b string) bool {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	if len(pa) < 3 || len(pa) != len(pb) {
+		return false
+	}
+	slices.Sort(pa)
+	slices.Sort(pb)
+	return slices.Equal(pa, pb)
+}
+
 // that extension the tutorial wrote there. Both are "" when there is none.
 func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
 	if !reNotThere.MatchString(output) {
@@ -2180,7 +2197,9 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			names = append(names, n)
 			fromSource[n] = true
 		}
-		for _, m := range reQuotedFile.FindAllStringSubmatch(l, -1) {
+		for _, m := range append(reQuotedFile.FindAllStringSubmatch(l, -1), reBarePath.FindAllStringSubmatch(l, -1)...) {
+			// a name the tutorial wrote into a file ("loading from master file
+			// zones/lab.test.db failed: file not found", named.conf's `file` line)
 			for _, content := range ss.written {
 				if strings.Contains(content, m[1]) {
 					names = append(names, m[1])
@@ -2201,7 +2220,13 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		base := path.Base(f)
 		var sameExt, within []string
 		for _, have := range strings.Split(strings.TrimSpace(r.Stdout), "\n") {
-			if have == "" || have == base || path.Ext(have) != path.Ext(base) {
+			if have == "" || have == base {
+				continue
+			}
+			if sameParts(have, base) {
+				return f, path.Join(path.Dir(f), have) // db.lab.test for lab.test.db
+			}
+			if path.Ext(have) != path.Ext(base) {
 				continue
 			}
 			if levenshtein.ComputeDistance(have, base) <= 2 {

@@ -382,6 +382,11 @@ func (ss *session) write(ctx context.Context, s step) error {
 		// "write the full path to your own home directory instead of /home/alice"
 		content = strings.ReplaceAll(content, m[1], ss.home)
 	}
+	if m := reReplaceWith.FindStringSubmatch(s.lead); m != nil && strings.Contains(content, m[1]) {
+		// "Replace `<you>` with your login name": a file is not expanded by a shell, so
+		// the value itself goes in
+		content = strings.ReplaceAll(content, m[1], ss.ownValue(m[2]))
+	}
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		content += "\n"
 	}
