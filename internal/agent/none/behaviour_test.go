@@ -1472,3 +1472,12 @@ func TestKillPercentStopsTheJobTheTutorialStarted(t *testing.T) {
 	}
 	assert.Contains(t, strings.Join(notes, "\n"), "stopped the job started at line 6")
 }
+
+// ImageMagick 6 on bookworm (6.9.11-60) under Debian's policy.xml: the refusal first,
+// then what could not be made because of it.
+func TestKeyLineOfOneProgramIsItsFirstError(t *testing.T) {
+	out := "convert-im6.q16: attempt to perform an operation not allowed by the security policy `@blurb.txt' @ error/property.c/InterpretImageProperties/3718.\nconvert-im6.q16: no images defined `para.png' @ error/convert.c/ConvertImageCommand/3234.\n"
+	assert.Contains(t, keyLine(out), "security policy")
+	gcc := "main.c:3:5: error: unknown type name 'strin'\nmain.c:9:1: error: expected ';' before '}' token\n"
+	assert.Equal(t, "main.c:9:1: error: expected ';' before '}' token", keyLine(gcc), "file and line are not a program's name")
+}

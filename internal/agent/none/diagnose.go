@@ -235,6 +235,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.missing[t] = r
 			return
 		}
+		if f, ok := ss.pipFromDebian(ctx, rec, output); ok {
+			// `python3 -m pip install --user pillow` on Debian 12: python3-pil
+			r := ss.addFinding(rec, f, output)
+			ss.taint(rec.Command, r)
+			return
+		}
 		r := ss.missingCommand(ctx, i, st, rec, output, name)
 		ss.missing[t] = r
 		ss.taint(rec.Command, r)
@@ -452,6 +458,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			return
 		}
 		ss.taint(rec.Command, ss.unverified(rec, fmt.Sprintf("needs the passphrase the reader typed at line %d's prompt (the sandbox answered it with an empty line)", ss.promptedAt)))
+		return
+	}
+	if f, ok := ss.pipFromDebian(ctx, rec, output); ok {
+		// pip refusing Debian 12's system Python: Debian's package of the library
+		r := ss.addFinding(rec, f, output)
+		ss.taint(rec.Command, r)
 		return
 	}
 	denied, dir, owner, made := ss.notOwned(ctx, rec, output)

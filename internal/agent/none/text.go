@@ -89,6 +89,9 @@ func keyLine(output string) string {
 			break
 		}
 	}
+	if first := firstOfOneProgram(lines); first != "" {
+		return first
+	}
 	for _, summary := range []bool{false, true} {
 		for i := len(lines) - 1; i >= 0; i-- {
 			l := strings.TrimSpace(lines[i])
@@ -121,6 +124,35 @@ func nonEmpty(ss ...string) []string {
 	}
 	return out
 }
+
+// firstOfOneProgram: when every error line comes from one program by name
+// ("convert-im6.q16: attempt to perform an operation not allowed by the security policy
+// `@blurb.txt'", then "convert-im6.q16: no images defined `para.png'"), the first says
+// why and the rest follow from it ("" otherwise).
+func firstOfOneProgram(lines []string) string {
+	var errs []string
+	prog := ""
+	for _, raw := range lines {
+		l := strings.TrimSpace(raw)
+		if l == "" || !reErrorLine.MatchString(l) || reProgress.MatchString(raw) || reNoise.MatchString(l) || reSummaryError.MatchString(l) {
+			continue
+		}
+		m := reProgramPrefix.FindStringSubmatch(l)
+		if m == nil || prog != "" && m[1] != prog {
+			return ""
+		}
+		prog = m[1]
+		errs = append(errs, l)
+	}
+	if len(errs) < 2 {
+		return ""
+	}
+	return loop.Clip(errs[0], 240)
+}
+
+// reProgramPrefix: a message that starts with the program's name and a colon, not a
+// file and line (`main.c:3:`) nor a level (`ERROR:`).
+var reProgramPrefix = regexp.MustCompile(`^([a-z][\w.+-]*[a-z0-9]): (?:[^\d]|$)`)
 
 // reTraceHeader: the line that opens a list of frames printed after the error (CHICKEN's
 // "Call history:", Lua's "stack traceback:", "Backtrace:").
