@@ -342,6 +342,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// the missing thing the error names by its full path is what a failed step was to
 		// make (`borg create ::x` reaching the repository through $BORG_REPO)
 		r, ok = ss.namesTainted(keyLine(output))
+		if !ok {
+			r, ok = ss.namesTaintedHere(output)
+		}
 	}
 	if ok {
 		ss.consequence(r, rec)
@@ -1499,6 +1502,23 @@ func (ss *session) namesTainted(line string) (int, bool) {
 	for p, r := range ss.taintPaths {
 		if strings.Count(p, "/") >= 2 && refersTo(line, p) {
 			return r, true
+		}
+	}
+	return 0, false
+}
+
+// namesTaintedHere: a "not found" line of output that names, as the session's folder
+// sees it, a file a failed step was to make there (tesseract reading the list of images
+// that names para.png, which the failed convert was to write).
+func (ss *session) namesTaintedHere(output string) (int, bool) {
+	for _, l := range strings.Split(output, "\n") {
+		if !reNotThere.MatchString(l) {
+			continue
+		}
+		for p, r := range ss.taintPaths {
+			if rel, ok := strings.CutPrefix(p, ss.cwd+"/"); ok && len(path.Base(rel)) >= 5 && strings.Contains(path.Base(rel), ".") && refersTo(l, rel) {
+				return r, true
+			}
 		}
 	}
 	return 0, false

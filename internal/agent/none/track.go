@@ -61,6 +61,11 @@ func predict(cmd string) products {
 			if pos := positional(args); len(pos) >= 2 {
 				p.paths = append(p.paths, pos[len(pos)-1])
 			}
+		case "convert", "magick", "montage", "composite", "ffmpeg", "sox":
+			// media converters write their last argument (`convert … caption:@x.txt para.png`)
+			if pos := positional(args); len(pos) >= 1 && path.Ext(pos[len(pos)-1]) != "" && !strings.ContainsAny(pos[len(pos)-1], ":@") {
+				p.paths = append(p.paths, pos[len(pos)-1])
+			}
 		case "curl", "wget":
 			p.paths = append(p.paths, downloadTarget(args)...)
 		case "tee":
