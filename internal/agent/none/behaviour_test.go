@@ -745,6 +745,8 @@ func TestKeyLineAboveTheFrames(t *testing.T) {
 	assert.Equal(t, "Error: unbound variable: command-line-arguments", keyLine(chicken))
 	lua := "lua5.4: report.lua:3: bad argument #1 to 'format' (number expected, got nil)\nstack traceback:\n\t[C]: in function 'string.format'\n\treport.lua:3: in main chunk\n\t[C]: in ?\n"
 	assert.Equal(t, "lua5.4: report.lua:3: bad argument #1 to 'format' (number expected, got nil)", keyLine(lua))
+	emacs := "Loading /etc/emacs/site-start.d/00debian.el (source)...\nDebugger entered--Lisp error: (void-function string-join)\n  (string-join (mapcar ...) \", \")\n  (let* ((file (or (car argv) (error \"usage: wordfreq.el FILE\")))))\n  command-line()\n"
+	assert.Equal(t, "Debugger entered--Lisp error: (void-function string-join)", keyLine(emacs))
 }
 
 // The Student is the image's non-root learner; what the tutorial runs with sudo goes

@@ -132,6 +132,10 @@ func inSingleQuotes(s string, i int) bool {
 	return strings.Count(s[:i], "'")%2 == 1
 }
 
+// reNoScreen: options with which an editor or monitor runs and exits without a screen
+// (`emacs --batch`, `emacs --script`, `vim -es`, `top -b -n 1`, `--version`).
+var reNoScreen = regexp.MustCompile(`(?:^|\s)(?:--?batch|--script|-Q\s+--batch|-es|-Es|-b|--version|-version|--help|-h|-V)(?:\s|$)`)
+
 var reFileWord = regexp.MustCompile(`(?i)\b(file|preferences|configuration|config)\b`)
 
 // commandSkip says why a reader on Debian does not type this command ("" when they do).
@@ -143,7 +147,7 @@ func commandSkip(cmd string) string {
 	if p := placeholder(cmd); p != "" {
 		return "needs a value the reader substitutes (" + p + ")"
 	}
-	if what, ok := interactive[w]; ok {
+	if what, ok := interactive[w]; ok && !reNoScreen.MatchString(cmd) {
 		return "opens " + what + " that waits for a person"
 	}
 	if guiOpeners[w] {
@@ -419,6 +423,9 @@ var langExt = map[string][]string{
 }
 
 func sameLanguage(lang, file string) bool {
+	if lang != "" && path.Ext(file) == "."+lang {
+		return true // a language named by its extension (org, el, scm)
+	}
 	for _, e := range langExt[lang] {
 		if strings.HasSuffix(file, e) {
 			return true

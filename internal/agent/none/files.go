@@ -182,9 +182,11 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		// "Add a procedure … at the end of *split.tcl*:" over "Filename: split.tcl"
 		return m[1], "", appendsTo(lead, m[1]), true
 	}
-	for _, sentence := range sentences(lead) {
+	ss := sentences(lead)
+	for i, sentence := range ss {
 		v := reWriteVerb.FindStringIndex(sentence)
-		if v == nil {
+		if v == nil || i < len(ss)-1 && reSaveItAs.MatchString(sentence) {
+			// ("Save it as `babel-init.el`. Now a report, `report.org`:": the block above)
 			continue
 		}
 		if reThatFile.MatchString(sentence[v[0]:]) && !rePathTick.MatchString(sentence[v[0]:]) {

@@ -291,6 +291,12 @@ func read(t *tutorial.Tutorial) []step {
 			current = f
 			continue
 		}
+		if _, _, _, named := fileTarget(cb, fileLead); !named && !cb.Shell && !cb.Console {
+			if m := reSaveItAs.FindStringSubmatch(firstSentence(proseAfter(t, cb.EndLine))); m != nil && looksLikePath(m[1]) {
+				// the block, then "Save it as `babel-init.el`."
+				fileLead = "Save this as `" + m[1] + "`:"
+			}
+		}
 		if file, dir, appendF, ok := fileTarget(cb, fileLead); ok && !isHeredocOnly(cb) && !(cb.Console && promptLines(strings.Split(cb.Content, "\n"))) {
 			// (a console session of `$ ` lines is typed, whatever path the lead names)
 			if dir == "" && filesDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
@@ -409,6 +415,9 @@ var reOutputTitle = regexp.MustCompile(`(?i)\b(?:title|caption)\s*=\s*"(?:output
 // reChangePart: the prose changes a named part of a file ("change the counting loop in
 // `main.rkt`", "update the handler of `app.js`").
 var reChangePart = regexp.MustCompile("(?i)\\b(?:change|update|modify|edit|rewrite|replace|adjust)\\s+(?:the|its|your)\\s+[\\w -]{1,40}?\\s+(?:in|of)\\s+`")
+
+// reSaveItAs: prose right under a block that names its file ("Save it as `babel-init.el`.").
+var reSaveItAs = regexp.MustCompile("(?i)^\\s*(?:save|store|name|call) (?:it|this|that|the (?:file|script|program|code)) as `([\\w./~-]+)`")
 
 // reSaveItIn: prose right under a file's block that says which folder it goes in.
 var reSaveItIn = regexp.MustCompile("(?i)^\\s*(?:save|put|place|keep) (?:it|this|the (?:file|script|program)) (?:in|into|under|to) (?:the folder |the directory )?`([~./]?[\\w./~-]+)`")

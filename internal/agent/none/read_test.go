@@ -455,6 +455,17 @@ func TestReadGitBookTabsAndCodeTitles(t *testing.T) {
 	assert.Equal(t, []string{"pelicanconf.py append=false merge=false", "pelicanconf.py append=true merge=false", "pelicanconf.py append=false merge=true"}, files)
 }
 
+func TestReadFileNamedBelowItsBlockAndBatchEditors(t *testing.T) {
+	t.Parallel()
+	md := "# Org\n\nMake a folder for the examples:\n\n```bash\nmkdir -p ~/org && cd ~/org\n```\n\nPut both settings in a small init file:\n\n{{< highlight elisp >}}\n(require 'org)\n{{< /highlight >}}\n\n" +
+		"Save it as `init.el`. Now a report, `report.org`:\n\n{{< highlight org >}}\n#+TITLE: Weekly\n{{< /highlight >}}\n\n```console\n$ emacs --batch -l init.el report.org -f org-babel-tangle\n$ emacs report.org\n```\n"
+	run, files, skipped, asks := readMD(t, md)
+	assert.Equal(t, []string{"mkdir -p ~/org && cd ~/org", "emacs --batch -l init.el report.org -f org-babel-tangle"}, run)
+	assert.Equal(t, []string{"init.el", "report.org"}, files)
+	assert.Contains(t, skipped["emacs report.org"], "editor")
+	assert.Empty(t, asks)
+}
+
 func TestReadVuePressCodeGroupAndBareCaptions(t *testing.T) {
 	t.Parallel()
 	md := "# Install\n\n<CodeGroup>\n  <CodeGroupItem title=\"Debian / Ubuntu\" active>\n\n```bash\necho debian\n```\n\n  </CodeGroupItem>\n  <CodeGroupItem title=\"macOS (Homebrew)\">\n\n```bash\nbrew install x\nexport PATH=/opt/x:$PATH\n```\n\n  </CodeGroupItem>\n</CodeGroup>\n\n" +

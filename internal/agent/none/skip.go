@@ -124,9 +124,9 @@ func outputBelow(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tutorial.
 // reExampleLead: "Noninteractive example:", "Example:", "For instance:"
 var reExampleLead = regexp.MustCompile(`(?i)(?:\bexamples?|for instance)\s*:?\s*$`)
 
-// reTheExample: the example is what the step works on ("Compile the first example:"), the
-// program a book numbered, not a sample command.
-var reTheExample = regexp.MustCompile(`(?i)^\w+\s+(?:the|this|that|our|your)\s+(?:\w+\s+)?examples?\s*:?\s*$`)
+// reTheExample: the examples are what the step works on ("Compile the first example:",
+// "Make a folder for the examples:"), not a sample command.
+var reTheExample = regexp.MustCompile(`(?i)\b(?:the|this|these|those|that|our|your)\s+(?:\w+\s+)?examples?\s*:?\s*$`)
 
 var reEitherOr = regexp.MustCompile(`(?i)\beither\b|\b\w+ or \w+ command|one of the following|\bor\b[^.]*\bcommand\b`)
 

@@ -79,6 +79,11 @@ func keyLine(output string) string {
 			}
 		}
 	}
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "Debugger entered--Lisp error: ") {
+			return loop.Clip(l, 240) // Emacs in batch mode, then the backtrace's frames
+		}
+	}
 	for i, l := range lines {
 		if i > 0 && reTraceHeader.MatchString(l) {
 			// "Error: unbound variable: x", then "Call history:" and the frames, which
