@@ -747,6 +747,9 @@ func TestKeyLineAboveTheFrames(t *testing.T) {
 	assert.Equal(t, "lua5.4: report.lua:3: bad argument #1 to 'format' (number expected, got nil)", keyLine(lua))
 	emacs := "Loading /etc/emacs/site-start.d/00debian.el (source)...\nDebugger entered--Lisp error: (void-function string-join)\n  (string-join (mapcar ...) \", \")\n  (let* ((file (or (car argv) (error \"usage: wordfreq.el FILE\")))))\n  command-line()\n"
 	assert.Equal(t, "Debugger entered--Lisp error: (void-function string-join)", keyLine(emacs))
+	// mcs (Mono 6.8 on bookworm): the error, a note locating the symbol, the count
+	mcs := "src/Program.cs(15,44): error CS0122: `Shelf.Text.TextTools' is inaccessible due to its protection level\n/home/learner/shelf/lib/Shelf.Text.dll (Location of the symbol related to previous error)\nCompilation failed: 1 error(s), 0 warnings\n"
+	assert.Contains(t, keyLine(mcs), "error CS0122")
 }
 
 // The Student is the image's non-root learner; what the tutorial runs with sudo goes

@@ -116,7 +116,7 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	if shown == "" {
 		shown = st.expected
 	}
-	if reSessionOutput.MatchString(strings.TrimSpace(shown)) || replPrompt(shown) != "" {
+	if reSessionOutput.MatchString(strings.TrimSpace(shown)) || replPrompt(shown) != "" || ownPrompt(shown, rec.Command) {
 		// what it shows is a session typed into the program ("gnuplot> plot …"), which
 		// the run, with no one at the keyboard, cannot show
 		return
@@ -402,6 +402,21 @@ func (ss *session) rootWithError(logged string) (int, bool) {
 
 // reSessionOutput: output that opens with an interactive program's own prompt.
 var reSessionOutput = regexp.MustCompile(`^[\w.-]+> \S`)
+
+// ownPrompt: a line of shown output starts with the program's own prompt, after a banner
+// ("Mono C# Shell, …", then "csharp> 6 * 7"): a session typed into it.
+func ownPrompt(shown, cmd string) bool {
+	prog := path.Base(firstWord(cmd))
+	if len(prog) < 2 {
+		return false
+	}
+	for _, l := range strings.Split(shown, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), prog+"> ") {
+			return true
+		}
+	}
+	return false
+}
 
 var reDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b`)
 

@@ -60,3 +60,9 @@ func TestPHPPackage(t *testing.T) {
 	pkg, _ = ss.phpPackage("PHP Fatal error:  Uncaught Error: Call to undefined function json_validate() in /w/a.php:3")
 	assert.Empty(t, pkg, "a function of a newer PHP is no extension to install")
 }
+
+func TestOwnPrompt(t *testing.T) {
+	shown := "Mono C# Shell, type \"help;\" for help\n\nEnter statements below.\ncsharp> 6 * 7\n42\ncsharp> quit;\n"
+	assert.True(t, ownPrompt(shown, "csharp"))
+	assert.False(t, ownPrompt("csharp> is how the prompt looks", "mono"), "another program's prompt")
+}
