@@ -464,6 +464,9 @@ func TestReadFileNamedBelowItsBlockAndBatchEditors(t *testing.T) {
 	assert.Equal(t, []string{"init.el", "report.org"}, files)
 	assert.Contains(t, skipped["emacs report.org"], "editor")
 	assert.Empty(t, asks)
+
+	run, _, _, _ = readMD(t, "# Checks\n\nTo see what a failure looks like, make a scratch file with a deliberately unclosed body:\n\n```bash\nmkdir -p scratch\nprintf 'x {\\n' > scratch/broken.puml\n```\n")
+	assert.Equal(t, []string{"mkdir -p scratch", "printf 'x {\\n' > scratch/broken.puml"}, run)
 }
 
 func TestReadVuePressCodeGroupAndBareCaptions(t *testing.T) {

@@ -83,7 +83,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	// nor are words in code ("write the summary into a `reports` folder:")
 	// and "no output means it is valid" says the command prints nothing
 	bare := reNoOutput.ReplaceAllString(reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code"), "")
-	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || reOutputVerb.MatchString(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
+	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || reOutputVerb.MatchString(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !reMakeClause.MatchString(last) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
@@ -120,6 +120,10 @@ func outputBelow(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tutorial.
 	}
 	return false
 }
+
+// reMakeClause: the sentence's last clause tells the reader to make something ("To see
+// what a failure looks like, make a scratch file …:"), whatever it says of output before.
+var reMakeClause = regexp.MustCompile(`(?i)(?:^|[,;]\s*)(?:make|create|write|save|generate|build|prepare|set up)\b[^,;]*:\s*$`)
 
 // reExampleLead: "Noninteractive example:", "Example:", "For instance:"
 var reExampleLead = regexp.MustCompile(`(?i)(?:\bexamples?|for instance)\s*:?\s*$`)
