@@ -26,7 +26,7 @@ var (
 	// needs a Docker Engine
 	reDockerDaemon = regexp.MustCompile(`(?i)cannot connect to the docker daemon|docker daemon is not running|error during connect`)
 	// needs hardware or a display
-	reHardware = regexp.MustCompile(`(?i)/sys/class/|/dev/(?:tty[A-Z]|video|snd|kvm)|cannot open display|no display|\$DISPLAY|couldn't find a tty|not a tty|not a terminal|inappropriate ioctl`)
+	reHardware = regexp.MustCompile(`(?i)/sys/class/|/dev/(?:tty[A-Z]|video|snd|kvm)|cannot open display|no display|\$DISPLAY|couldn't find a tty|not a tty|not a terminal|inappropriate ioctl|ALSA lib [^\n]*(?:cannot find card|Unknown PCM)|no default audio device|jack server is not running`)
 )
 
 // networkExit: curl and wget exit codes that mean the host could not be reached (their

@@ -78,6 +78,10 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 	return strings.Join(texts, " ")
 }
 
+// reSavedAbove: a sentence that names the block above it ("Save it as `init.el`."), not
+// the one below ("Save this as `calc.y`. Read … carefully:").
+var reSavedAbove = regexp.MustCompile("(?i)^\\s*(?:save|store|name|call) (?:it|that) as `")
+
 // reLiquidCode: GitBook's `{% code title="app.py" %}` line over a fence, and its title.
 var reLiquidCode = regexp.MustCompile(`^\{%-?\s*code\b[^%]*?\btitle="([^"]*)"[^%]*-?%\}$`)
 
@@ -185,7 +189,7 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	ss := sentences(lead)
 	for i, sentence := range ss {
 		v := reWriteVerb.FindStringIndex(sentence)
-		if v == nil || i < len(ss)-1 && reSaveItAs.MatchString(sentence) {
+		if v == nil || i < len(ss)-1 && reSavedAbove.MatchString(sentence) {
 			// ("Save it as `babel-init.el`. Now a report, `report.org`:": the block above)
 			continue
 		}

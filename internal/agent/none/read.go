@@ -291,8 +291,8 @@ func read(t *tutorial.Tutorial) []step {
 			current = f
 			continue
 		}
-		if _, _, _, named := fileTarget(cb, fileLead); !named && !cb.Shell && !cb.Console {
-			if m := reSaveItAs.FindStringSubmatch(firstSentence(proseAfter(t, cb.EndLine))); m != nil && looksLikePath(m[1]) {
+		if _, _, _, named := fileTarget(cb, fileLead); !named && !cb.Shell && !cb.Console && !looksLikeShell(cb, programs) {
+			if m := reSaveItAs.FindStringSubmatch(firstSentence(proseAfter(t, cb.EndLine))); m != nil && looksLikePath(m[1]) && reSavedAbove.MatchString(m[0]) {
 				// the block, then "Save it as `babel-init.el`."
 				fileLead = "Save this as `" + m[1] + "`:"
 			}

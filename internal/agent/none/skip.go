@@ -123,7 +123,7 @@ func outputBelow(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tutorial.
 
 // reMakeClause: the sentence's last clause tells the reader to make something ("To see
 // what a failure looks like, make a scratch file …:"), whatever it says of output before.
-var reMakeClause = regexp.MustCompile(`(?i)(?:^|[,;]\s*)(?:make|create|write|save|generate|build|prepare|set up)\b[^,;]*:\s*$`)
+var reMakeClause = regexp.MustCompile(`(?i)(?:^|[,;]\s*)(?:make|create|write|save|generate|build|prepare|set up)\s+(?:a|an|the|your|this|these|some|one|two|three)\b[^,;]*:\s*$`)
 
 // reExampleLead: "Noninteractive example:", "Example:", "For instance:"
 var reExampleLead = regexp.MustCompile(`(?i)(?:\bexamples?|for instance)\s*:?\s*$`)
