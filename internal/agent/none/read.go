@@ -297,6 +297,13 @@ func read(t *tutorial.Tutorial) []step {
 				fileLead = "Save this as `" + m[1] + "`:"
 			}
 		}
+		if m := reChangePart.FindStringSubmatch(lastSentence(fileLead)); m != nil && written[m[1]] && !cb.Shell && !looksLikeShell(cb, programs) {
+			// "Skip null entries by replacing the loop body in `wordcount.c`:": the part
+			// shown replaces its counterpart in the file written before
+			add(step{kind: fileStep, file: m[1], merge: true, content: fileContent(cb), reason: "a part of " + m[1] + " as it should now read"})
+			current = m[1]
+			continue
+		}
 		if file, dir, appendF, ok := fileTarget(cb, fileLead); ok && !isHeredocOnly(cb) && !(cb.Console && promptLines(strings.Split(cb.Content, "\n"))) {
 			// (a console session of `$ ` lines is typed, whatever path the lead names)
 			if dir == "" && filesDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
@@ -414,7 +421,7 @@ var reOutputTitle = regexp.MustCompile(`(?i)\b(?:title|caption)\s*=\s*"(?:output
 
 // reChangePart: the prose changes a named part of a file ("change the counting loop in
 // `main.rkt`", "update the handler of `app.js`").
-var reChangePart = regexp.MustCompile("(?i)\\b(?:change|update|modify|edit|rewrite|replace|adjust)\\s+(?:the|its|your)\\s+[\\w -]{1,40}?\\s+(?:in|of)\\s+`")
+var reChangePart = regexp.MustCompile("(?i)\\b(?:chang|updat|modif|edit|rewrit|replac|adjust)(?:e|es|y|ies|ing|ying)?\\s+(?:the|its|your)\\s+[\\w -]{1,40}?\\s+(?:in|of)\\s+`([^`\\s]+)`")
 
 // reSaveItAs: prose right under a block that names its file ("Save it as `babel-init.el`.").
 var reSaveItAs = regexp.MustCompile("(?i)^\\s*(?:save|store|name|call) (?:it|this|that|the (?:file|script|program|code)) as `([\\w./~-]+)`")

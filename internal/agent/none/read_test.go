@@ -467,6 +467,16 @@ func TestReadFileNamedBelowItsBlockAndBatchEditors(t *testing.T) {
 
 	run, _, _, _ = readMD(t, "# Checks\n\nTo see what a failure looks like, make a scratch file with a deliberately unclosed body:\n\n```bash\nmkdir -p scratch\nprintf 'x {\\n' > scratch/broken.puml\n```\n")
 	assert.Equal(t, []string{"mkdir -p scratch", "printf 'x {\\n' > scratch/broken.puml"}, run)
+
+	md = "# Fix\n\nSave this as `w.c`:\n\n```c\nint main(void)\n{\n    for (int i = 0; i < 4; i++)\n        total += count(lines[i]);\n}\n```\n\n" +
+		"Skip null entries in `main` by replacing the loop body in `w.c`:\n\n```c\n    for (int i = 0; i < 4; i++)\n        if (lines[i] != NULL)\n            total += count(lines[i]);\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var merged bool
+	for _, s := range read(tut) {
+		merged = merged || s.kind == fileStep && s.file == "w.c" && s.merge
+	}
+	assert.True(t, merged, "the part shown replaces its counterpart")
 }
 
 func TestReadVuePressCodeGroupAndBareCaptions(t *testing.T) {
