@@ -1,7 +1,6 @@
 package none
 
 import (
-	"cmp"
 	"fmt"
 	"path"
 	"regexp"
@@ -96,31 +95,22 @@ func substituteNamed(cmd, lead string) (string, string) {
 	if m == nil || !strings.Contains(cmd, m[1]) {
 		return cmd, ""
 	}
-	var value string
-	switch kind := strings.ToLower(m[2]); {
-	case strings.HasPrefix(kind, "user") || kind == "login":
-		value = "$(id -un)"
-	case strings.HasPrefix(kind, "home"):
-		value = "$HOME"
-	case strings.Contains(kind, "mail"):
-		value = "ada@learner.test"
-	default:
-		value = "Ada"
-	}
+	value := ownValue(m[2], "$(id -un)", "$HOME") // the shell puts the reader's own in
 	if strings.HasPrefix(value, "$") && inSingleQuotes(cmd, strings.Index(cmd, m[1])) {
 		return cmd, ""
 	}
 	return strings.ReplaceAll(cmd, m[1], value), "put the reader's " + strings.ToLower(m[2]) + " for `" + m[1] + "`, as the prose says"
 }
 
-// ownValue is the reader's own value of a kind reReplaceWith names, as it goes into a
-// file: their login, home directory, e-mail or name.
-func (ss *session) ownValue(kind string) string {
+// ownValue is the reader's own value of a kind reReplaceWith names: login and home as
+// given (the values themselves in a file, the shell's words in a command), a made-up
+// e-mail or name otherwise.
+func ownValue(kind, login, home string) string {
 	switch kind = strings.ToLower(kind); {
 	case strings.HasPrefix(kind, "user") || kind == "login":
-		return cmp.Or(ss.user, "root")
+		return login
 	case strings.HasPrefix(kind, "home"):
-		return cmp.Or(ss.home, "/root")
+		return home
 	case strings.Contains(kind, "mail"):
 		return "ada@learner.test"
 	}

@@ -2201,11 +2201,6 @@ func (ss *session) rel(p string) string {
 	return p
 }
 
-// nearName: a relative file that the failed command needs (an argument, or a name the
-// output quotes as missing and a file the tutorial wrote mentions: a script opening
-// marks.csv) does not exist, while the file the tutorial made instead does: one of a
-// very similar name (same extension, one or two characters apart), or the only file of
-
 // reBarePath: an unquoted relative path with a folder and an extension in an error line.
 var reBarePath = regexp.MustCompile(`(?:^|\s)((?:[\w.-]+/)+[\w-]+(?:\.[\w-]+)+)(?:[\s:,;]|$)`)
 
@@ -2221,6 +2216,10 @@ func sameParts(a, b string) bool {
 	return slices.Equal(pa, pb)
 }
 
+// nearName: a relative file that the failed command needs (an argument, or a name the
+// output quotes as missing and a file the tutorial wrote mentions: a script opening
+// marks.csv) does not exist, while the file the tutorial made instead does: one of a
+// very similar name (same extension, one or two characters apart), or the only file of
 // that extension the tutorial wrote there. Both are "" when there is none.
 func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
 	if !reNotThere.MatchString(output) {

@@ -1,6 +1,7 @@
 package none
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"path"
@@ -79,8 +80,8 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 }
 
 // reSavedAbove: a sentence that names the block above it ("Save it as `init.el`."), not
-// the one below ("Save this as `calc.y`. Read … carefully:").
-var reSavedAbove = regexp.MustCompile("(?i)^\\s*(?:save|store|name|call) (?:it|that) as `")
+// the one below ("Save this as `calc.y`. Read … carefully:"), and the name.
+var reSavedAbove = regexp.MustCompile("(?i)^\\s*(?:save|store|name|call) (?:it|that) as `([^`\\s]+)`")
 
 // reLiquidCode: GitBook's `{% code title="app.py" %}` line over a fence, and its title.
 var reLiquidCode = regexp.MustCompile(`^\{%-?\s*code\b[^%]*?\btitle="([^"]*)"[^%]*-?%\}$`)
@@ -108,8 +109,6 @@ var (
 
 var reCaptionLine = regexp.MustCompile(`(?i)^(?:filename|file|listing [\w.-]+):`)
 
-// reNumberedCaption: a book's numbered caption naming the file of the block below it
-// ("*Example 3-1. hello.scm*", "Listing 2.4: src/app.py"), alone on its line.
 // numberedCaption: the file a numbered caption at the end of lead names ("" when none).
 func numberedCaption(lead string) string {
 	lower := strings.ToLower(lead)
@@ -129,6 +128,8 @@ func numberedCaption(lead string) string {
 	return ""
 }
 
+// reNumberedCaption: a book's numbered caption naming the file of the block below it
+// ("*Example 3-1. hello.scm*", "Listing 2.4: src/app.py"), alone on its line.
 var reNumberedCaption = regexp.MustCompile("(?i)^[*_]{0,2}(?:example|listing)\\s+\\d+(?:[-.]\\d+)*[.:]?\\s+`?([\\w./~-]+\\.\\w+|[A-Z]\\w*file)`?[*_]{0,2}$")
 
 var reListItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`)
@@ -391,7 +392,7 @@ func (ss *session) write(ctx context.Context, s step) error {
 	if m := reReplaceWith.FindStringSubmatch(s.lead); m != nil && strings.Contains(content, m[1]) {
 		// "Replace `<you>` with your login name": a file is not expanded by a shell, so
 		// the value itself goes in
-		content = strings.ReplaceAll(content, m[1], ss.ownValue(m[2]))
+		content = strings.ReplaceAll(content, m[1], ownValue(m[2], cmp.Or(ss.user, "root"), cmp.Or(ss.home, "/root")))
 	}
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		content += "\n"

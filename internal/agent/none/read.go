@@ -292,7 +292,7 @@ func read(t *tutorial.Tutorial) []step {
 			continue
 		}
 		if _, _, _, named := fileTarget(cb, fileLead); !named && !cb.Shell && !cb.Console && !looksLikeShell(cb, programs) {
-			if m := reSaveItAs.FindStringSubmatch(firstSentence(proseAfter(t, cb.EndLine))); m != nil && looksLikePath(m[1]) && reSavedAbove.MatchString(m[0]) {
+			if m := reSavedAbove.FindStringSubmatch(firstSentence(proseAfter(t, cb.EndLine))); m != nil && looksLikePath(m[1]) {
 				// the block, then "Save it as `babel-init.el`."
 				fileLead = "Save this as `" + m[1] + "`:"
 			}
@@ -422,9 +422,6 @@ var reOutputTitle = regexp.MustCompile(`(?i)\b(?:title|caption)\s*=\s*"(?:output
 // reChangePart: the prose changes a named part of a file ("change the counting loop in
 // `main.rkt`", "update the handler of `app.js`").
 var reChangePart = regexp.MustCompile("(?i)\\b(?:chang|updat|modif|edit|rewrit|replac|adjust)(?:e|es|y|ies|ing|ying)?\\s+(?:the|its|your)\\s+[\\w -]{1,40}?\\s+(?:in|of)\\s+`([^`\\s]+)`")
-
-// reSaveItAs: prose right under a block that names its file ("Save it as `babel-init.el`.").
-var reSaveItAs = regexp.MustCompile("(?i)^\\s*(?:save|store|name|call) (?:it|this|that|the (?:file|script|program|code)) as `([\\w./~-]+)`")
 
 // reSaveItIn: prose right under a file's block that says which folder it goes in.
 var reSaveItIn = regexp.MustCompile("(?i)^\\s*(?:save|put|place|keep) (?:it|this|the (?:file|script|program)) (?:in|into|under|to) (?:the folder |the directory )?`([~./]?[\\w./~-]+)`")

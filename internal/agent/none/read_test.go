@@ -516,6 +516,11 @@ func TestSubstituteNamedAndAskedFlag(t *testing.T) {
 	got, note = substituteNamed("echo 'USER'", "Replace `USER` with your user name:")
 	assert.Equal(t, "echo 'USER'", got, "single quotes would keep $(id -un) literal")
 	assert.Empty(t, note)
+	// in a file, where no shell expands it, the value itself
+	m := reReplaceWith.FindStringSubmatch("Replace `<you>` with your login name; `named` needs an absolute path here")
+	require.NotNil(t, m)
+	assert.Equal(t, "learner", ownValue(m[2], "learner", "/home/learner"))
+	assert.Equal(t, "/home/learner", ownValue("home directory", "learner", "/home/learner"))
 	assert.Equal(t, "--resync", askedFlag("rclone bisync a b", "ERROR : Bisync aborted. Must run --resync to recover."))
 	assert.Equal(t, "--allow-empty", askedFlag("git commit -m x", "use --allow-empty to record it anyway"))
 	assert.Empty(t, askedFlag("tar xf a", "Try 'tar --help' or 'tar --usage' for more information."))

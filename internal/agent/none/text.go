@@ -79,12 +79,10 @@ func keyLine(output string) string {
 			}
 		}
 	}
-	for _, l := range lines {
-		if l = strings.TrimSpace(l); strings.HasPrefix(l, "Debugger entered--Lisp error: ") {
-			return loop.Clip(l, 240) // Emacs in batch mode, then the backtrace's frames
-		}
-	}
 	for i, l := range lines {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "Debugger entered--Lisp error: ") {
+			return loop.Clip(l, 240) // Emacs in batch mode: the error opens the frames
+		}
 		if i > 0 && reTraceHeader.MatchString(l) {
 			// "Error: unbound variable: x", then "Call history:" and the frames, which
 			// name the interpreter's internals ("(##core#undefined)"): the error is above
