@@ -1486,3 +1486,41 @@ func TestKeyLineOfOneProgramIsItsFirstError(t *testing.T) {
 	gcc := "main.c:3:5: error: unknown type name 'strin'\nmain.c:9:1: error: expected ';' before '}' token\n"
 	assert.Equal(t, "main.c:9:1: error: expected ';' before '}' token", keyLine(gcc), "file and line are not a program's name")
 }
+
+func TestShownSessionAnswersAWizard(t *testing.T) {
+	t.Parallel()
+	wizard := "import sys\nprint('Welcome to the site wizard.')\ntitle = input('> Site title? ')\nport = input('> Port? [8080] ') or '8080'\nok = input('> Write site.conf? (Y/n) ') or 'y'\nif not title or ok != 'y':\n    sys.exit('nothing written')\nopen('site.conf', 'w').write(title + ':' + port + '\\n')\n"
+	md := "# Site\n\nSave this as `wizard.py`:\n\n```python\n" + wizard + "```\n\nRun the wizard:\n\n```bash\npython3 wizard.py\n```\n\n" +
+		"It asks three questions; here is a whole session:\n\n```\nWelcome to the site wizard.\n> Site title? Lab Notes\n> Port? [8080]\n> Write site.conf? (Y/n) y\n```\n\nCheck the file:\n\n```console\n$ cat site.conf\nLab Notes:8080\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "the reader types the answers the session shows")
+	require.Len(t, res.Commands, 2, "%+v", res.Commands)
+	assert.Equal(t, 0, res.Commands[0].ExitCode, res.Commands[0].Output)
+	assert.Contains(t, res.Commands[1].Output, "Lab Notes:8080")
+}
+
+func TestFileMissingFromAFailedInstallIsNotANewGap(t *testing.T) {
+	t.Parallel()
+	md := "# Theme\n\n```bash\nmkdir -p ~/mytheme/css\n```\n\nFilename: `~/mytheme/css/site.css`\n\n```css\nbody { margin: 0; }\n```\n\n" +
+		"Install the theme:\n\n```bash\nsitegen-themes --install ~/mytheme\n```\n\nBuild the page and check that it links the stylesheet:\n\n" +
+		"```bash\nfor f in ~/.local/share/sitegen/themes/mytheme/css/*.css; do echo \"<link href=\\\"$f\\\">\"; done > index.html\ngrep -c site.css index.html\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 16, f.Line, "the theme installer that is not there")
+	assert.Contains(t, f.AlsoAt, 23, "the stylesheet the install did not deliver")
+	require.NotEmpty(t, res.Files)
+	assert.Equal(t, "/home/learner/mytheme/css/site.css", res.Files[0].Path, "a caption with a path under ~ names the file")
+}
+
+func TestNothingMadeOfWhatTheOutputShows(t *testing.T) {
+	t.Parallel()
+	md := "# Pages\n\n```bash\nmkdir -p pages && touch pages/index.txt\n```\n\nThe first build:\n\n```bash\necho \"Built $(ls pages/*.md 2>/dev/null | wc -l) pages in 0.02 seconds.\"\n```\n\n```\nBuilt 1 pages in 0.31 seconds.\n```\n\n" +
+		"Build again after a coffee:\n\n```bash\necho \"Built $(ls pages/*.md 2>/dev/null | wc -l) pages in 0.02 seconds.\"\n```\n\n```\nBuilt 1 pages in 0.12 seconds.\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 10, f.Line)
+	assert.Contains(t, f.Problem, "printing “Built 1 pages”, but it printed “Built 0 pages”")
+	assert.Equal(t, []int{20}, f.AlsoAt, "the same contradiction again is not a new gap")
+}

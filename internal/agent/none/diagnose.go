@@ -250,6 +250,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if r, ok := ss.notDelivered(rec); ok {
+		ss.consequence(r, rec)
+		return
+	}
 	if reLocalRefused.MatchString(output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) || ss.refusedInPipe(ctx, rec.Command) {
 		if r, ok := ss.serverDown(); ok {
 			// nothing listens because the step that starts the server failed
@@ -1530,6 +1534,33 @@ func (ss *session) namesTaintedHere(output string) (int, bool) {
 		for p, r := range ss.taintPaths {
 			if rel, ok := strings.CutPrefix(p, ss.cwd+"/"); ok && len(path.Base(rel)) >= 5 && strings.Contains(path.Base(rel), ".") && refersTo(l, rel) {
 				return r, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// notDelivered: a search that found nothing (grep's exit status 1) for a file the
+// tutorial wrote inside a directory that a failed step was to install or copy
+// (`pelican-themes --install ~/mytheme`, then `grep -c site.css output/index.html`):
+// the file never got where the search looks. The root of that step, when there is one.
+func (ss *session) notDelivered(rec loop.CommandRecord) (int, bool) {
+	if rec.ExitCode != 1 || !slices.Contains(strings.Fields(rec.Command), "grep") {
+		return 0, false
+	}
+	for r, rt := range ss.roots {
+		if rt.finding < 0 {
+			continue
+		}
+		for _, a := range strings.Fields(firstLine(ss.res.Findings[rt.finding].Command)) {
+			if !strings.ContainsAny(a, "/~") || strings.Contains(a, "://") {
+				continue
+			}
+			dir := ss.abs(a)
+			for w := range ss.written {
+				if base := path.Base(w); strings.HasPrefix(w, dir+"/") && strings.Contains(base, ".") && refersTo(rec.Command, base) {
+					return r, true
+				}
 			}
 		}
 	}

@@ -153,7 +153,7 @@ var (
 	// the info string names the file: ```py title="app.py" (Docusaurus, MkDocs),
 	// ```js [vite.config.js] (VitePress), ```rust,file=src/main.rs
 	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name|caption)=["']?([^"'\s}]+)|\[([^\]\s]+)\]`)
-	reFilenameLine = regexp.MustCompile("(?i)(?:^|\\s)(?:filename|file):\\s*`?([\\w./-]+)`?")
+	reFilenameLine = regexp.MustCompile("(?i)(?:^|\\s)(?:filename|file):\\s*`?([~\\w./-]+)`?")
 	reListing      = regexp.MustCompile(`<Listing[^>]*file-name="([^"]+)"`)
 	knownNames     = map[string]bool{"Dockerfile": true, "Makefile": true, "Procfile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "Caddyfile": true, "Jenkinsfile": true, ".env": true,
 		"Rakefile": true, "Brewfile": true, "Pipfile": true, "Containerfile": true, "Taskfile": true, "Snakefile": true, "Earthfile": true,

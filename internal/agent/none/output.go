@@ -55,6 +55,13 @@ func outputMismatch(cmd, shown, got string) string {
 			return fmt.Sprintf("the tutorial shows `%s` as %s, but it printed %s (%s)", firstLine(cmd), good, bad, quoteShort(keyLineOf(got, bad)))
 		}
 	}
+	if shown != "" && got != "" && !isPackageInstall(cmd) {
+		if want, have := noneMade(shown, got); want != "" {
+			// "Processed 1 article" shown, "Processed 0 articles" printed: whatever the
+			// version or the timings, what it was to make was not made
+			return fmt.Sprintf("the tutorial shows `%s` printing %s, but it printed %s", firstLine(cmd), quoteShort(want), quoteShort(have))
+		}
+	}
 	if shown == "" || quiet[firstWord(cmd)] || reVersionCmd.MatchString(cmd) || strings.Contains(shown, "...") || strings.Contains(shown, "…") ||
 		reVersionish.MatchString(shown) || reDate.MatchString(shown) {
 		return "" // banners, versions and dates differ from machine to machine
@@ -90,6 +97,49 @@ func outputMismatch(cmd, shown, got string) string {
 		}
 	}
 	return ""
+}
+
+// reCount: a count of things after the word that says what was done with them
+// ("Processed 1 article", "collected 3 items"); not a part of a decimal or a version.
+var reCount = regexp.MustCompile(`(?i)\b([a-z][\w-]*)\s+(\d+)\s+([a-z][\w-]*)\b`)
+
+// reCountNotMade: counts that differ without anything missing (durations, warnings,
+// errors a tutorial shows or avoids).
+var reCountNotMade = regexp.MustCompile(`(?i)^(?:ms|s|secs?|seconds?|min|minutes?|hours?|days?|weeks?|months?|years?|warnings?|errors?|failures?|failed|skipped|notices?|vulnerabilit(?:y|ies)|bytes?|[kmg]i?b)$`)
+
+// noneMade is a count the tutorial shows ("Processed 1 article") that the command
+// printed as zero with the same words ("Processed 0 articles"), as the two phrases; ""
+// when there is none.
+func noneMade(shown, got string) (string, string) {
+	zero := map[string]string{}
+	for _, m := range reCount.FindAllStringSubmatchIndex(got, -1) {
+		if got[m[4]:m[5]] == "0" && !partOfNumber(got, m[4], m[5]) {
+			zero[strings.ToLower(got[m[2]:m[3]])+" "+singular(got[m[6]:m[7]])] = got[m[2]:m[7]]
+		}
+	}
+	for _, m := range reCount.FindAllStringSubmatchIndex(shown, -1) {
+		if n := shown[m[4]:m[5]]; n == "0" || partOfNumber(shown, m[4], m[5]) || reCountNotMade.MatchString(shown[m[6]:m[7]]) {
+			continue
+		}
+		if have, ok := zero[strings.ToLower(shown[m[2]:m[3]])+" "+singular(shown[m[6]:m[7]])]; ok {
+			return shown[m[2]:m[7]], have
+		}
+	}
+	return "", ""
+}
+
+// partOfNumber: the digits at s[i:j] belong to a longer number (0.19, 1.2.3, 1,000).
+func partOfNumber(s string, i, j int) bool {
+	return i > 0 && strings.ContainsAny(s[i-1:i], ".,") || j < len(s) && strings.ContainsAny(s[j:j+1], ".,:") && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9'
+}
+
+// singular is a noun without its plural ending, in lower case ("articles" → "article").
+func singular(w string) string {
+	w = strings.ToLower(w)
+	if strings.HasSuffix(w, "ies") {
+		return strings.TrimSuffix(w, "ies") + "y"
+	}
+	return strings.TrimSuffix(w, "s")
 }
 
 func plural(n int, one, many string) string {
@@ -141,6 +191,14 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		}
 		problem += "; meanwhile the server logged: " + keyLine(logged)
 		output += "\n" + logged
+	}
+	for r, rt := range ss.roots {
+		if rt.finding >= 0 && strings.HasPrefix(ss.res.Findings[rt.finding].Problem, problem) {
+			// the same command shows the same contradiction again (a rebuild after an
+			// unrelated step): nothing changed what made it
+			ss.consequence(r, rec)
+			return
+		}
 	}
 	host := reHostPort.FindString(rec.Command)
 	if r, ok := ss.hostRoots[host]; ok && host != "" {

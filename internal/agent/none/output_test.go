@@ -22,6 +22,12 @@ func TestOutputMismatch(t *testing.T) {
 		{"quiet command", "cd app", "", "", ""},
 		{"JSON strings in quotes", "jq '.[] | .name' users.json", "ada\ngrace", "\"ada\"\n\"grace\"", "with -r"},
 		{"free text differs", "date", "Mon Jan 1 10:00:00 UTC 2024", "Tue Nov 24 19:00:00 UTC 2026", ""},
+		{"nothing made of what it shows", "sitegen build", "Built 2 pages, 0 drafts in 0.31 seconds.", "WARNING bad date in post.md\nBuilt 0 pages, 0 drafts in 0.02 seconds.", "shows `sitegen build` printing “Built 2 pages”, but it printed “Built 0 pages”"},
+		{"tests not collected", "pytest -q", "collected 3 items\n3 passed in 0.02s", "collected 0 items\nno tests ran in 0.01s", "“collected 3 items”"},
+		{"other counts differ", "sitegen build", "Built 2 pages in 0.31 seconds.", "Built 3 pages in 0.02 seconds.", ""},
+		{"a warning shown but not printed", "cc -Wall -o hello hello.c", "hello.c: 1 warning generated.", "hello.c: 0 warnings generated.", ""},
+		{"a decimal is not a count", "bench run", "took 1.5 seconds for 4 runs", "took 0.5 seconds for 4 runs", ""},
+		{"package installs vary", "sudo apt-get install -y jq", "0 upgraded, 2 newly installed, 0 to remove", "0 upgraded, 0 newly installed, 0 to remove", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()

@@ -45,6 +45,9 @@ type step struct {
 	// repl: runStep: the block is typed into the interpreter an earlier line started
 	// (`octave-cli`, then cells); command is the cell, run after the cells that worked
 	repl string
+	// answers: runStep: what the reader types at the command's questions, in order, as a
+	// session the tutorial shows below it has them ("" takes the default)
+	answers []string
 }
 
 // commandsOf counts the commands a block holds (for coverage).
@@ -224,6 +227,15 @@ func read(t *tutorial.Tutorial) []step {
 		if isTree(cb.Content) {
 			add(step{kind: skipStep, reason: "a directory tree, not commands"})
 			continue
+		}
+		if answers := shownAnswers(cb.Content); len(answers) > 0 && !cb.Shell {
+			if i := askedBy(steps, cb); i >= 0 {
+				// "Here is a complete session:" under `pelican-quickstart`: the reader
+				// answers its questions as shown
+				steps[i].answers = answers
+				add(step{kind: skipStep, reason: fmt.Sprintf("the questions `%s` (line %d) asks, with the answers typed at them", firstLine(steps[i].command.Text), steps[i].line)})
+				continue
+			}
 		}
 		if reOutputTitle.MatchString(cb.Info) {
 			// ```html title="Output"``` under a command: what the command prints
@@ -445,6 +457,65 @@ func attachOutput(steps []step, out tutorial.CodeBlock) {
 		}
 		return
 	}
+}
+
+// reDefault: the default a program offers at its question ("[en]", "(Y/n)", "[.]").
+var reDefault = regexp.MustCompile(`\[[^\]\n]{0,40}\]|\((?i:y/n|yes/no|n/y|no/yes)\)`)
+
+// reOffered: a question with the default offered right after it ("Continue? [Y/n] y",
+// "Project name [demo]: blog").
+var reOffered = regexp.MustCompile(`(?i)\?\s*(?:\[[^\]\n]{0,40}\]|\((?:y/n|yes/no|n/y|no/yes)\))(.*)$|\w\s*(?:\[[^\]\n]{0,40}\]|\((?:y/n|yes/no|n/y|no/yes)\)):(.*)$`)
+
+// shownAnswers reads a shown interactive session (what a setup wizard asks and what the
+// reader typed): "> What is your time zone? [Europe/Rome] Europe/Berlin" answers
+// "Europe/Berlin", "> How many articles per page? [10]" takes the default (""). The answer
+// follows the offered default, else the question mark of a "> " question; a placeholder
+// for the reader's own name gets a plausible value. nil unless at least two lines are
+// answered questions and none is a shell prompt.
+func shownAnswers(content string) []string {
+	var answers []string
+	for _, l := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "$ ") || strings.HasPrefix(t, "# ") {
+			return nil
+		}
+		body, quoted := strings.CutPrefix(t, "> ")
+		answer, asked := "", false
+		ms := reDefault.FindAllStringIndex(body, -1)
+		q, c := strings.Index(body, "?"), strings.Index(body+" ", ": ")
+		switch {
+		case quoted && ms != nil:
+			// "> Do you want a URL prefix? e.g., https://example.com   (Y/n) n",
+			// "> Project language [en]: fr"
+			answer, asked = strings.TrimPrefix(body[ms[len(ms)-1][1]:], ":"), true
+		case quoted && q > 0:
+			answer, asked = body[q+1:], true // "> What will be the title? Field Notes"
+		case quoted && c > 0:
+			answer, asked = body[min(c+2, len(body)):], true // "> Project name: Widget"
+		default:
+			if m := reOffered.FindStringSubmatch(body); m != nil {
+				answer, asked = m[1]+m[2], true
+			}
+		}
+		if asked {
+			answer, _ = substitutePersonal(strings.TrimSpace(answer))
+			answers = append(answers, answer)
+		}
+	}
+	if len(answers) < 2 {
+		return nil
+	}
+	return answers
+}
+
+// askedBy is the command a shown session belongs to: the last step read, a command of
+// the block just above (only prose between, a few lines at most); -1 when there is none.
+func askedBy(steps []step, session tutorial.CodeBlock) int {
+	i := len(steps) - 1
+	if i < 0 || steps[i].kind != runStep || steps[i].command == nil || steps[i].block.EndLine >= session.StartLine || session.StartLine-steps[i].block.EndLine > 10 {
+		return -1
+	}
+	return i
 }
 
 // mystDirective is the directive of a MyST fence's info string ("{note}" → "note").

@@ -622,3 +622,21 @@ func TestReadScriptsWithHereStrings(t *testing.T) {
 	assert.Equal(t, []string{"split.sh"}, files)
 	assert.Equal(t, []string{"cat > notes.txt <<'EOF'\none\nEOF", "bash split.sh x,y"}, run)
 }
+
+func TestShownAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name, session string
+		want          []string
+	}{
+		{"wizard with defaults and a placeholder", "Welcome to sitegen-init 2.1.\n\n> Where should the site go? [.]\n> Site title? Lab Notes\n> Author? <your-name>\n> Use pagination? (Y/n) n\nDone.", []string{"", "Lab Notes", "Ada", "n"}},
+		{"colon questions", "> Project name: Widget\n> Project language [en]: fr\n> Separate source and build (y/n) [n]:", []string{"Widget", "fr", ""}},
+		{"defaults right after a question", "Proceed with the installation? [Y/n] y\nOverwrite config? (y/N)\nKeep logs? (yes/no) no", []string{"y", "", "no"}},
+		{"one question is not a session", "Create account 'ada'? (y/n) y\nAccount created.", nil},
+		{"log lines in brackets", "[2026-11-26 10:02:11 +0000] [2301] [INFO] Starting gunicorn 20.1.0\n[2026-11-26 10:02:11 +0000] [2301] [INFO] Listening at: http://127.0.0.1:8000", nil},
+		{"a shell session", "$ ./setup.sh\n> Name? Ada\n> Port? [80] 8080", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, shownAnswers(tc.session))
+		})
+	}
+}

@@ -367,6 +367,15 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	if st.repl != "" {
 		background = false
 	}
+	if len(st.answers) > 0 {
+		// a setup wizard: the reader types the answers the tutorial shows
+		typed := make([]string, len(st.answers))
+		for i, a := range st.answers {
+			typed[i] = shellQuote(a)
+		}
+		exec = "{ " + exec + "\n} < <(printf '%s\\n' " + strings.Join(typed, " ") + ")"
+		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: fmt.Sprintf("typed the %d answers the tutorial's session shows at the questions it asks", len(st.answers))})
+	}
 	req := ss.request(exec, st.root, timeout)
 	if background {
 		req = ss.backgroundRequest(cmd.Text, st.root, timeout)
