@@ -1524,3 +1524,14 @@ func TestNothingMadeOfWhatTheOutputShows(t *testing.T) {
 	assert.Contains(t, f.Problem, "printing “Built 1 pages”, but it printed “Built 0 pages”")
 	assert.Equal(t, []int{20}, f.AlsoAt, "the same contradiction again is not a new gap")
 }
+
+func TestMissingDirectoryTheProgramWritesInto(t *testing.T) {
+	t.Parallel()
+	md := "# Report\n\nSave this as `report.pl`:\n\n```perl\nuse strict;\nopen(my $fh, '>', \"out/report.txt\") or die \"cannot write the report: $!\\n\";\nprint $fh \"ok\\n\";\n```\n\nRun it:\n\n```bash\nperl report.pl\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "the directory `out` does not exist")
+	assert.Contains(t, f.Fix, "mkdir -p out")
+	requireProven(t, f)
+}

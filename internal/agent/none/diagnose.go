@@ -2544,7 +2544,7 @@ func quotedWhereMissing(output, name string) bool {
 }
 
 // reQuotedRelPath: a relative path with a directory, in quotes.
-var reQuotedRelPath = regexp.MustCompile(`['"‘“]([\w.-]+(?:/[\w.-]+)+)['"’”]`)
+var reQuotedRelPath = regexp.MustCompile(`['"‘“] ?([\w.-]+(?:/[\w.-]+)+)['"’”]`)
 
 // missingArgDir is a relative directory that a path argument of the failed command
 // (runs/joblog.tsv, --output-file=locale/fr/x.mo, -path thumbs) lives in when that
@@ -2578,6 +2578,13 @@ func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string
 	for _, m := range reQuotedRelPath.FindAllStringSubmatch(output, 5) {
 		// a path the program echoes from its script ("set output 'charts/temps.png'")
 		dirs = append(dirs, path.Dir(m[1]))
+	}
+	for _, f := range fields[1:] {
+		// a path in the program the tutorial wrote and the step runs (gforth's
+		// `s" out/squares.txt" w/o create-file`), which the error does not name
+		for _, m := range reQuotedRelPath.FindAllStringSubmatch(ss.written[ss.abs(strings.Trim(f, `"'`))], 5) {
+			dirs = append(dirs, path.Dir(m[1]))
+		}
 	}
 	for _, d := range dirs {
 		if d == "." || d == "" || strings.HasPrefix(d, "..") || strings.HasPrefix(d, "-") || !strings.Contains(output, d) && !strings.Contains(strings.ToLower(output), "no such file or directory") {
