@@ -1535,3 +1535,17 @@ func TestMissingDirectoryTheProgramWritesInto(t *testing.T) {
 	assert.Contains(t, f.Fix, "mkdir -p out")
 	requireProven(t, f)
 }
+
+func TestAnswerOfAServerStartedOnAConfigThatFailedItsCheck(t *testing.T) {
+	t.Parallel()
+	serve := "import functools, http.server, sys\nroot = '/tmp'\nfor line in open(sys.argv[1]):\n    if line.startswith('root = '):\n        root = line.split('=', 1)[1].strip()\n" +
+		"h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=root)\nhttp.server.HTTPServer(('127.0.0.1', 8765), h).serve_forever()\n"
+	md := "# Serve\n\n```bash\nmkdir -p www && echo hello > www/hello.txt\n```\n\nSave this as `check.sh`:\n\n```sh\n#!/bin/sh\ngrep -q '^root = ' \"$1\" || { echo \"$1: no root set\" >&2; exit 1; }\n```\n\n" +
+		"Save this as `serve.py`:\n\n```python\n" + serve + "```\n\nSave this as `site.conf`:\n\n```ini\nrot = www\n```\n\n" +
+		"Check it, then start the server:\n\n```bash\nsh check.sh site.conf\npython3 serve.py site.conf &\n```\n\nAsk it for the page:\n\n```console\n$ curl -s http://127.0.0.1:8765/hello.txt\nhello\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, "sh check.sh site.conf", f.Command)
+	assert.Contains(t, f.AlsoAt, 42, "the server runs the configuration whose check failed")
+}

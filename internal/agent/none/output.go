@@ -200,6 +200,11 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 			return
 		}
 	}
+	if r, ok := ss.servesFailedConfig(rec.Command); ok {
+		// dig answers nothing from a named started on the named.conf whose check failed
+		ss.consequence(r, rec)
+		return
+	}
 	host := reHostPort.FindString(rec.Command)
 	if r, ok := ss.hostRoots[host]; ok && host != "" {
 		// the same server answered wrongly before: this answer follows from that
@@ -259,6 +264,44 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		// (a 403 for one URL says nothing of the next)
 		ss.hostRoots[host] = ss.lastRoot
 	}
+}
+
+// servesFailedConfig: cmd asks a server on this machine, and that server was started
+// (by a step that worked) on a file that an earlier failed step checked or needed
+// (`named-checkconf -z named.conf` failed, then `named -c ~/lab/named.conf` started): what
+// it answers follows from that failure. The root of the failed step, when there is one.
+func (ss *session) servesFailedConfig(cmd string) (int, bool) {
+	if !reLocalURL.MatchString(cmd) && !strings.Contains(cmd, "@127.0.0.1") && !strings.Contains(cmd, "@localhost") {
+		return 0, false
+	}
+	for r := len(ss.roots) - 1; r >= 0; r-- {
+		rt := ss.roots[r]
+		if rt.finding < 0 {
+			continue
+		}
+		failed := ss.res.Findings[rt.finding].Command
+		for _, c := range ss.res.Commands {
+			if c.Line <= rt.line || c.ExitCode != 0 || firstWord(c.Command) == firstWord(failed) || firstWord(c.Command) == firstWord(cmd) {
+				continue
+			}
+			for _, f := range strings.Fields(failed) {
+				if b := path.Base(strings.Trim(f, `"'`)); strings.Contains(b, ".") && !strings.HasPrefix(f, "-") && sharesFile(c.Command, b) {
+					return r, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// sharesFile: an argument of cmd is a file named base (in whatever directory).
+func sharesFile(cmd, base string) bool {
+	for _, f := range strings.Fields(cmd) {
+		if path.Base(strings.Trim(f, `"'`)) == base {
+			return true
+		}
+	}
+	return false
 }
 
 // reHostPort: the host and port a URL names.
