@@ -840,6 +840,9 @@ func TestShellWritesAndInstallFirstAndTheSameError(t *testing.T) {
 func TestStepsForAnotherMachine(t *testing.T) {
 	assert.True(t, reOtherMachine.MatchString("On a lab machine, copy the starter files to your home directory:"))
 	assert.True(t, reOtherMachine.MatchString("On the course servers, run:"))
+	assert.True(t, reOtherMachineHere.MatchString("Hand in your program and your notes from a lab machine:"))
+	assert.False(t, reOtherMachineHere.MatchString("Copy the file from your own machine:"))
+	assert.False(t, reOtherMachineHere.MatchString("It is already installed on the lab machines. On your laptop, install it:"))
 	assert.False(t, reOtherMachine.MatchString("On your own machine, create the directory yourself:"))
 	assert.False(t, reOtherMachine.MatchString("On Debian, install it with:"))
 }
@@ -1548,4 +1551,17 @@ func TestAnswerOfAServerStartedOnAConfigThatFailedItsCheck(t *testing.T) {
 	f := res.Findings[0]
 	assert.Equal(t, "sh check.sh site.conf", f.Command)
 	assert.Contains(t, f.AlsoAt, 42, "the server runs the configuration whose check failed")
+}
+
+func TestSystemctlLineStartsTheServiceWithItsInitScript(t *testing.T) {
+	t.Parallel()
+	md := "# Service\n\nA tiny service with an init script, as packages ship them:\n\n```bash\nprintf '#!/bin/sh\\n[ \"$1\" = start ] && echo started > /tmp/hellod.state\\nexit 0\\n' | sudo tee /etc/init.d/hellod > /dev/null\nsudo chmod +x /etc/init.d/hellod\n```\n\n" +
+		"Start it:\n\n```bash\nsudo systemctl start hellod.service\n```\n\nIt is up:\n\n```console\n$ cat /tmp/hellod.state\nstarted\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	assert.True(t, res.Findings[0].Environment, "systemctl needs systemd")
+	require.Len(t, res.Commands, 4, "%+v", res.Commands)
+	assert.Equal(t, 0, res.Commands[3].ExitCode, "the init script did what systemd does on the reader's machine: %s", res.Commands[3].Output)
+	require.NotNil(t, res.Coverage)
+	assert.Contains(t, fmt.Sprint(res.Coverage.Heuristics), "`service hellod start`")
 }

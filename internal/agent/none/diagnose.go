@@ -368,6 +368,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	case reSystemd.MatchString(output):
 		ss.environment(rec, output, "needs systemd running as PID 1, which a container does not have; on the reader's machine it works",
 			"nothing to change in the tutorial; to check these steps, run smile-loop with an image that boots systemd")
+		ss.initScriptInstead(ctx, rec)
 		return
 	case reDockerDaemon.MatchString(output):
 		ss.environment(rec, output, "needs a running Docker Engine, which the learner container does not have",
@@ -1110,12 +1111,48 @@ var reQuoted = regexp.MustCompile("'[^'\n]*'|`[^`\n]*`|\"[^\"\n]*\"")
 // reErrorWord: the distinctive words of an error line (an exception type, an error code).
 var reErrorWord = regexp.MustCompile(`\b[A-Z][a-zA-Z]*(?:Error|Exception)\b|\bE[A-Z]{3,}\b|\berror(?:\[|:)\s*\S+|\b[a-z]+Error\b`)
 
+// reSystemctl: a systemctl line that starts, stops or looks at services, and its units.
+var reSystemctl = regexp.MustCompile(`^(?:sudo\s+)?systemctl\s+(?:--[\w-]+\s+)*(start|restart|reload|status|stop|enable\s+--now|disable\s+--now)\s+([\w@.:\s-]+?)(?:\s+--[\w=-]+)*\s*$`)
+
+// initScriptInstead does with a service's init script what a systemctl line the
+// container cannot run does on the reader's machine, so that the steps after it meet
+// the service as the reader does: `systemctl status slapd` (the package started it),
+// `start`, `restart` and `enable --now` start it, `stop` stops it. Only for services
+// whose package ships /etc/init.d/<name>; a note says what was done.
+func (ss *session) initScriptInstead(ctx context.Context, rec loop.CommandRecord) {
+	m := reSystemctl.FindStringSubmatch(strings.TrimSpace(firstLine(rec.Command)))
+	if m == nil {
+		return
+	}
+	action := "start"
+	if strings.HasPrefix(m[1], "stop") || strings.HasPrefix(m[1], "disable") {
+		action = "stop"
+	}
+	for _, unit := range strings.Fields(m[2]) {
+		unit = strings.TrimSuffix(unit, ".service")
+		if !reUnitName.MatchString(unit) {
+			continue
+		}
+		cmd := fmt.Sprintf("[ -x /etc/init.d/%s ] && sudo service %s %s", unit, unit, action)
+		r, err := ss.task.Sandbox.Exec(ctx, ss.request(cmd, false, 60*time.Second))
+		if err != nil || r.ExitCode != 0 {
+			continue
+		}
+		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: fmt.Sprintf("did with `service %s %s` (its init script) what systemd does for this line on the reader's machine", unit, action)})
+	}
+}
+
+// reUnitName: a service name an init script can have.
+var reUnitName = regexp.MustCompile(`^[a-z0-9][\w.-]*$`)
+
 // missingCommand makes the root of a command that is not installed.
 func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.CommandRecord, output, name string) int {
 	t := toolOf(name)
 	if systemdCommands[name] {
-		return ss.environment(rec, output, fmt.Sprintf("`%s` needs systemd, which a container does not have; on the reader's machine it works", name),
+		r := ss.environment(rec, output, fmt.Sprintf("`%s` needs systemd, which a container does not have; on the reader's machine it works", name),
 			"nothing to change in the tutorial; to check these steps, run smile-loop with an image that boots systemd")
+		ss.initScriptInstead(ctx, rec)
+		return r
 	}
 	if strings.Contains(name, "/") {
 		if f, ok := ss.badShebang(ctx, name, rec.Line); ok {

@@ -34,7 +34,10 @@ var reNoOutput = regexp.MustCompile(`(?i)\b(?:no|without any|without) output\b[^
 var reOwnSetup = regexp.MustCompile(`(?i)^if you(?: have|'ve got|’ve got) (?:a|an|access to|your own)\b[^.]*:\s*$`)
 
 // reOtherMachine: a step for the machines of a lab, a course or a company ("On a lab
-// machine, copy the starter files:"), not the reader's own.
+// machine, copy the starter files:"), not the reader's own; reOtherMachineHere, the
+// same said at the end of the sentence that introduces the block ("Submit your answers
+// from a lab machine:").
+var reOtherMachineHere = regexp.MustCompile(`(?i)\s(?:on|from) (?:a|the|any|one of the) (?:lab|school|university|campus|course|class|department|office|work|company|shared|cluster|login)(?: \w+)? (?:machines?|computers?|servers?|workstations?|hosts?|nodes?|pcs?):\s*$`)
 var reOtherMachine = regexp.MustCompile(`(?i)^\s*on (?:a|the|any|one of the) (?:lab|school|university|campus|course|class|department|office|work|company|shared|cluster|login)(?: \w+)? (?:machines?|computers?|servers?|workstations?|hosts?|nodes?|pcs?)\b`)
 
 // skipWhy says why a whole block is not followed ("" when it is).
@@ -61,7 +64,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	if m := reOSLead.FindStringSubmatch(last); m != nil && reOtherOS.MatchString(m[1]) && !reLinux.MatchString(m[1]) {
 		return "for another system (\"" + strings.TrimSpace(last) + "\")"
 	}
-	if reOtherMachine.MatchString(firstSentence(lead)) || reOtherMachine.MatchString(last) {
+	if reOtherMachine.MatchString(firstSentence(lead)) || reOtherMachine.MatchString(last) || reOtherMachineHere.MatchString(last) {
 		return "for readers on another machine (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if reOwnSetup.MatchString(last) {
@@ -83,7 +86,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	// nor are words in code ("write the summary into a `reports` folder:")
 	// and "no output means it is valid" says the command prints nothing
 	bare := reNoOutput.ReplaceAllString(reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code"), "")
-	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || reOutputVerb.MatchString(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !reMakeClause.MatchString(last) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
+	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !reMakeClause.MatchString(last) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
@@ -91,6 +94,19 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	}
 	return ""
 }
+
+// outputVerb: the lead says what the command answers ("so Git stops and reports a
+// conflict:"); the same words as nouns ("We give debconf the answers first:") do not.
+func outputVerb(lead string) bool {
+	m := reOutputVerb.FindStringIndex(lead)
+	if m == nil {
+		return false
+	}
+	before := strings.Fields(lead[:m[0]])
+	return len(before) == 0 || !determiners[strings.ToLower(before[len(before)-1])]
+}
+
+var determiners = map[string]bool{"the": true, "its": true, "your": true, "their": true, "his": true, "her": true, "our": true, "my": true, "these": true, "those": true, "a": true, "an": true, "some": true, "all": true}
 
 // blockRightBefore is the block that ends right above cb (only blank lines between).
 func blockRightBefore(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) (tutorial.CodeBlock, bool) {
