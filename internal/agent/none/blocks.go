@@ -508,15 +508,21 @@ func firstCommandOnly(cmds []tutorial.Command, lines []string, nos []int) []tuto
 
 func firstSentence(s string) string {
 	s = strings.TrimSpace(s)
-	if i := reSentenceEnd.FindStringIndex(s); i != nil {
-		return s[:i[0]+1]
+	if ends := sentenceEnds(s); len(ends) > 0 {
+		return s[:ends[0][0]+1]
 	}
 	return s
 }
 
 func lastSentence(s string) string {
 	s = strings.TrimSpace(s)
-	parts := reSentenceEnd.Split(s, -1)
+	var parts []string
+	from := 0
+	for _, e := range sentenceEnds(s) {
+		parts = append(parts, s[from:e[0]])
+		from = e[1]
+	}
+	parts = append(parts, s[from:])
 	for i := len(parts) - 1; i >= 0; i-- {
 		if strings.TrimSpace(parts[i]) != "" {
 			p := strings.TrimSpace(parts[i])
@@ -527,6 +533,18 @@ func lastSentence(s string) string {
 		}
 	}
 	return s
+}
+
+// sentenceEnds are where sentences end in s (reSentenceEnd), except inside code spans:
+// "fails with `error: Unknown module type: counter` (exit status 2):" is one sentence.
+func sentenceEnds(s string) [][]int {
+	var ends [][]int
+	for _, e := range reSentenceEnd.FindAllStringIndex(s, -1) {
+		if strings.Count(s[:e[0]], "`")%2 == 0 {
+			ends = append(ends, e)
+		}
+	}
+	return ends
 }
 
 // proseFile finds an instruction in the prose right above a block to create a file

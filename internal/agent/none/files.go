@@ -107,6 +107,10 @@ var (
 	reChangeWord = regexp.MustCompile(`\b(?:change|changed|edit|edited|update|updated|modify|modified|replace|excerpt|part)\b`)
 )
 
+// reAndItsAs: a lead that goes on from the sentence that saved the block before ("and
+// its testbench as `tb/updown_tb.v`:"), naming where this one goes.
+var reAndItsAs = regexp.MustCompile("(?i)^(?:and|then|plus)\\s+(?:its|the|a|an|their)\\b[^.:`]*\\bas\\s+`([^`\\s]+)`")
+
 var reCaptionLine = regexp.MustCompile(`(?i)^(?:filename|file|listing [\w.-]+):`)
 
 // numberedCaption: the file a numbered caption at the end of lead names ("" when none).
@@ -178,6 +182,11 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	}
 	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
 		return m[1], "", appendsTo(lead, m[1]), true
+	}
+	if m := reAndItsAs.FindStringSubmatch(lastSentence(lead)); m != nil && looksLikePath(m[1]) {
+		// "Save the design as `rtl/updown.v`:" over one block, then "and its testbench
+		// as `tb/updown_tb.v`:" over the next
+		return m[1], "", false, true
 	}
 	if f := numberedCaption(lead); f != "" {
 		// "Create the first file with your editor." over "*Example 3-1. hello.scm*"

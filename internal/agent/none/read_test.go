@@ -640,3 +640,19 @@ func TestShownAnswers(t *testing.T) {
 		})
 	}
 }
+
+func TestSentencesDoNotEndInsideCode(t *testing.T) {
+	lead := "A deliberate mistake. Build the test on its own; this fails on purpose with `error: Unknown unit: timer` (exit status 2):"
+	assert.Equal(t, "Build the test on its own; this fails on purpose with `error: Unknown unit: timer` (exit status 2):", lastSentence(lead))
+	assert.Equal(t, "Run `make: all` first.", firstSentence("Run `make: all` first. Then look."))
+}
+
+func TestLeadGoingOnFromTheSaveBefore(t *testing.T) {
+	cb := tutorial.CodeBlock{Lang: "c", Content: "int main(void) { return 0; }\n"}
+	file, _, appendF, ok := fileTarget(cb, "and its test as `tests/check_main.c` (it only links):")
+	assert.True(t, ok)
+	assert.Equal(t, "tests/check_main.c", file)
+	assert.False(t, appendF)
+	_, _, _, ok = fileTarget(cb, "and then run it as `root` to see:")
+	assert.False(t, ok, "a user name is not a file")
+}
