@@ -1057,6 +1057,20 @@ func TestErrorsBehindAZeroExitAndAWrappedGit(t *testing.T) {
 	assert.Equal(t, "[Errno 13] Permission denied: '/usr/lib/python3/dist-packages/pelican/themes/mytheme'",
 		reportedError("pelican-themes --install ~/mytheme", "Cannot copy `/home/learner/mytheme' to `/usr/lib/python3/dist-packages/pelican/themes/mytheme':\n[Errno 13] Permission denied: '/usr/lib/python3/dist-packages/pelican/themes/mytheme'\n", ""))
 	assert.Empty(t, reportedError("cp a /etc/x", "cp: cannot create regular file '/etc/x': Permission denied", "cp: cannot create regular file '/etc/x': Permission denied"), "the tutorial shows the refusal")
+	// iverilog 11 (bookworm) skips a source file that is not there and exits 0; SCons 4.4
+	// only warns about a missing SConscript
+	assert.Equal(t, "tb/top_tb.v: No such file or directory", reportedError("iverilog -o sim.vvp rtl/top.v tb/top_tb.v", "tb/top_tb.v: No such file or directory\n", ""))
+	assert.Empty(t, reportedError("iverilog -o sim.vvp rtl/top.v", "other.v: No such file or directory\n", ""), "a file the command does not name")
+	assert.Equal(t, "Missing SConscript 'build/lib/SConscript'", reportedError("scons -Q build/lib", "scons: warning: Calling missing SConscript without error is deprecated.\nMissing SConscript 'build/lib/SConscript'\n", ""))
+}
+
+func TestCamelCaseTitleNamesAFile(t *testing.T) {
+	t.Parallel()
+	assert.True(t, infoNamesFile("SConstruct", "Program('hello.c')\n"))
+	assert.True(t, infoNamesFile("BuildFile", "x\n"))
+	for _, n := range []string{"JavaScript", "NOTE", "Terminal", "Output"} {
+		assert.False(t, infoNamesFile(n, "x\n"), n)
+	}
 }
 
 // A page the tutorial shows (a block titled "Output") and an answer with none of its

@@ -334,8 +334,18 @@ func infoNamesFile(name, content string) bool {
 	if strings.ContainsAny(name, "$*?<>|;&(){}=\"'") || strings.Contains(name, "://") || strings.HasSuffix(name, "/") {
 		return false
 	}
-	return strings.Contains(name, "/") || reBareName.MatchString(name) && strings.HasPrefix(strings.TrimSpace(content), "#!")
+	return strings.Contains(name, "/") || reBareName.MatchString(name) && strings.HasPrefix(strings.TrimSpace(content), "#!") ||
+		reCamelName.MatchString(name) && strings.ToUpper(name) != name && !displayNames[name]
 }
+
+// reCamelName: a file name of a build tool's kind, one word in CamelCase without an
+// extension (SConstruct, BuildFile), as a title= names it; displayNames are words of that
+// shape that name a language or a product instead.
+var reCamelName = regexp.MustCompile(`^[A-Z][a-z]*[A-Z][A-Za-z]*$`)
+
+var displayNames = map[string]bool{"JavaScript": true, "TypeScript": true, "CoffeeScript": true, "PowerShell": true, "GitHub": true, "GitLab": true, "PostgreSQL": true,
+	"MySQL": true, "MariaDB": true, "SQLite": true, "MongoDB": true, "GraphQL": true, "PyPI": true, "NuGet": true, "WebAssembly": true, "LaTeX": true, "BibTeX": true, "TeX": true,
+	"OpenSSL": true, "OpenSSH": true, "FreeBSD": true, "OpenBSD": true, "NetBSD": true, "MacOS": true, "DevTools": true, "VSCode": true, "IntelliJ": true, "XeLaTeX": true, "LuaLaTeX": true}
 
 func looksLikePath(s string) bool {
 	if s == "" || strings.HasPrefix(s, "-") || strings.ContainsAny(s, "$*?<>|;&(){}=\"'") || strings.HasSuffix(s, "/") {

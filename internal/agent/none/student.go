@@ -868,6 +868,11 @@ var reToolError = regexp.MustCompile(`(?m)^(?:fatal|error): .+$`)
 // '/usr/lib/…'", "cp: cannot create regular file 'x': Permission denied").
 var reOSErrorLine = regexp.MustCompile(`(?m)^.*(?:\[Errno \d+\] [A-Z][^\n]*|: Permission denied)$`)
 
+// reInputMissing: a line saying that a file the program was to read is not there: the
+// path before "No such file or directory" (which must be one the command names), or a
+// quoted path after "Missing …".
+var reInputMissing = regexp.MustCompile(`(?m)^([\w./~-]+\.\w+): No such file or directory$|^Missing [A-Za-z ]{1,30} '([\w./~-]+/[\w.-]+)'$`)
+
 // textPrinters print files or text they are given, errors in it included.
 var textPrinters = map[string]bool{"cat": true, "grep": true, "egrep": true, "head": true, "tail": true, "less": true, "more": true, "sed": true, "awk": true,
 	"echo": true, "printf": true, "jq": true, "sort": true, "uniq": true, "cut": true, "tee": true, "diff": true, "journalctl": true, "tr": true, "wc": true}
@@ -882,6 +887,13 @@ func reportedError(cmd, output, shown string) string {
 		// `pelican-themes --install` prints "[Errno 13] Permission denied: '/usr/lib/…'"
 		// and exits 0: what it was to do did not happen
 		return strings.TrimSpace(l)
+	}
+	for _, m := range reInputMissing.FindAllStringSubmatch(output, 3) {
+		// `iverilog … tb/updown_tb.v` prints "tb/updown_tb.v: No such file or directory"
+		// and scons "Missing SConscript 'build/mathx/SConscript'", and both exit 0
+		if p := m[1] + m[2]; (m[1] == "" || refersTo(cmd, p)) && !strings.Contains(strings.ToLower(shown), "no such file") && !strings.Contains(strings.ToLower(shown), "missing") {
+			return strings.TrimSpace(m[0])
+		}
 	}
 	l := reToolError.FindString(output)
 	if l == "" || strings.Contains(strings.ToLower(shown), "error") || strings.Contains(strings.ToLower(shown), "fatal") {
