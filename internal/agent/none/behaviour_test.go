@@ -1061,6 +1061,13 @@ func TestErrorsBehindAZeroExitAndAWrappedGit(t *testing.T) {
 	// only warns about a missing SConscript
 	assert.Equal(t, "tb/top_tb.v: No such file or directory", reportedError("iverilog -o sim.vvp rtl/top.v tb/top_tb.v", "tb/top_tb.v: No such file or directory\n", ""))
 	assert.Empty(t, reportedError("iverilog -o sim.vvp rtl/top.v", "other.v: No such file or directory\n", ""), "a file the command does not name")
+	// GP 2.15 (bookworm) reports an error in a script it reads, skips the rest, exits 0
+	gp := "  ***   at top-level: v=parapply(f,[1..9])\n  ***                   ^---------------\n  *** parapply: mt: please use export(f).\n... skipping file 'par.gp'\n"
+	assert.Equal(t, "*** parapply: mt: please use export(f).", reportedError("gp -q par.gp", gp, "[1, 4, 9]"))
+	assert.Equal(t, "*** parapply: mt: please use export(f).", reportedError("echo 'read(\"par.gp\")' | gp -q", gp, ""), "the program at the end of the pipe")
+	assert.Empty(t, reportedError("gp -q par.gp | grep x", gp, ""), "text passed on by grep")
+	assert.Empty(t, reportedError("echo '1/0' | gp -q", "  *** _/_: impossible inverse in gdiv: 0.", "  *** _/_: impossible inverse in gdiv: 0."), "the tutorial shows the error")
+	assert.Equal(t, "*** parapply: mt: please use export(f).", keyLine(gp))
 	assert.Equal(t, "Missing SConscript 'build/lib/SConscript'", reportedError("scons -Q build/lib", "scons: warning: Calling missing SConscript without error is deprecated.\nMissing SConscript 'build/lib/SConscript'\n", ""))
 }
 
@@ -1578,4 +1585,18 @@ func TestSystemctlLineStartsTheServiceWithItsInitScript(t *testing.T) {
 	assert.Equal(t, 0, res.Commands[3].ExitCode, "the init script did what systemd does on the reader's machine: %s", res.Commands[3].Output)
 	require.NotNil(t, res.Coverage)
 	assert.Contains(t, fmt.Sprint(res.Coverage.Heuristics), "`service hellod start`")
+}
+
+// A system file that a recommended package brings, after an install without
+// recommendations (Debian 12: fortune-mod recommends fortunes-min).
+func TestSystemFileFromASkippedRecommendation(t *testing.T) {
+	t.Parallel()
+	md := "# Fortunes\n\nInstall only what is needed:\n\n```bash\nsudo apt-get update\nsudo apt-get install -y --no-install-recommends fortune-mod\n```\n\nSee which cookie files you have:\n\n```bash\nls /usr/share/games/fortunes/\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 13, f.Line)
+	assert.Contains(t, f.Problem, "would come with `fortunes-min`, which `fortune-mod` recommends and line 7 leaves out")
+	assert.Contains(t, f.Fix, "sudo apt install fortunes-min")
+	requireProven(t, f)
 }

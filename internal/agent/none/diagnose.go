@@ -517,6 +517,16 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		f.Category = "missing step"
 	}
 	if f.Edit == nil {
+		if pkg, file, by, at := ss.skippedRecommend(ctx, output); pkg != "" {
+			// pari-gp installed with --no-install-recommends, then "error opening elldata
+			// file: `/usr/share/pari/elldata/ell0'": the data package it recommends
+			f.Problem += fmt.Sprintf("; `%s` would come with `%s`, which `%s` recommends and line %d leaves out", file, pkg, by, at)
+			f.Fix = fmt.Sprintf("install `%s` too (`sudo apt install %s`) before line %d, or drop --no-install-recommends at line %d", pkg, pkg, rec.Line, at)
+			f.Edit = &loop.Edit{InsertBefore: []string{"sudo apt-get install -y " + pkg}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
 		if dir, at := ss.dirMadeElsewhere(rec, output); dir != "" {
 			// `mkdir -p ~/lb/web1`, then `echo … > web1/index.html` from elsewhere
 			f.Problem += fmt.Sprintf("; line %d made that folder in `%s`, and no step changes into it", at, dir)
@@ -1575,6 +1585,56 @@ func (ss *session) namesTaintedHere(output string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// reSystemData: a path into the system's shared data or libraries, which packages fill.
+var reSystemData = regexp.MustCompile(`/usr/(?:share|lib)/[\w.+-]+(?:/[\w.+-]+)+`)
+
+// skippedRecommend is the package that would have brought a missing system file the
+// output names, when a package the tutorial installed recommends it and the install left
+// recommendations out (--no-install-recommends), or suggests it: the package, the file,
+// the package that recommends it and the install's line. "" when none fits: its name must
+// hold a distinctive part of the file's path (pari-elldata for /usr/share/pari/elldata/…).
+func (ss *session) skippedRecommend(ctx context.Context, output string) (pkg, file, by string, at int) {
+	files := reSystemData.FindAllString(output, 3)
+	if len(files) == 0 {
+		return "", "", "", 0
+	}
+	for _, in := range ss.installs() {
+		if in.rec.ExitCode != 0 {
+			continue
+		}
+		kinds := "Suggests"
+		if strings.Contains(in.rec.Command, "--no-install-recommends") {
+			kinds = "Recommends|Suggests"
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "apt-cache depends --no-pre-depends " + strings.Join(in.packages, " ") + " 2>/dev/null | awk '$1 ~ /^[|]?(" + kinds + "):/ || /^[^ ]/ {print}'", Timeout: 20 * time.Second, User: ss.user})
+		if err != nil || r.ExitCode != 0 {
+			continue
+		}
+		owner := ""
+		for _, l := range strings.Split(r.Stdout, "\n") {
+			f := strings.Fields(l)
+			if len(f) == 1 && !strings.HasPrefix(l, " ") {
+				owner = f[0] // the package whose relations follow
+				continue
+			}
+			if len(f) != 2 {
+				continue
+			}
+			cand := strings.Trim(f[1], "<>")
+			for _, file := range files {
+				for _, part := range strings.Split(strings.TrimPrefix(file, "/usr/"), "/")[2:] {
+					if len(part) >= 4 && strings.Contains(cand, strings.ToLower(part)) && !slices.Contains(in.packages, cand) {
+						if c, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ ! -e " + shellQuote(file) + " ]", Timeout: 10 * time.Second, User: ss.user}); err == nil && c.ExitCode == 0 {
+							return cand, file, owner, in.rec.Line
+						}
+					}
+				}
+			}
+		}
+	}
+	return "", "", "", 0
 }
 
 // notDelivered: a search that found nothing (grep's exit status 1) for a file the

@@ -864,6 +864,10 @@ func (ss *session) beforeRun(ctx context.Context, st step) {
 // "error: …"); "error: " counts only for git and the tools that run it.
 var reToolError = regexp.MustCompile(`(?m)^(?:fatal|error): .+$`)
 
+// reStarsError: an error line marked with three stars (GP's "  ***   at top-level: …",
+// SCons's "scons: *** …") with words in it, not only a caret under the culprit.
+var reStarsError = regexp.MustCompile(`(?m)^(?:[ \t]*|\w+: )\*\*\*[ \t]+[^\n]*[A-Za-z][^\n]*$`)
+
 // reOSErrorLine: the system refusing a program a file ("[Errno 13] Permission denied:
 // '/usr/lib/…'", "cp: cannot create regular file 'x': Permission denied").
 var reOSErrorLine = regexp.MustCompile(`(?m)^.*(?:\[Errno \d+\] [A-Z][^\n]*|: Permission denied)$`)
@@ -880,8 +884,21 @@ var textPrinters = map[string]bool{"cat": true, "grep": true, "egrep": true, "he
 // reportedError is the error line a command printed although it exited 0, when the
 // tutorial shows no error for it ("" otherwise).
 func reportedError(cmd, output, shown string) string {
-	if textPrinters[firstWord(cmd)] || strings.Contains(cmd, "|") || strings.HasPrefix(strings.TrimSpace(cmd), "!") {
+	if segs := strings.Split(cmd, "|"); len(segs) > 1 {
+		// `echo 'factor(2^64+1)' | gp -q`: the program at the end of the pipe speaks,
+		// unless it only passes on text it was given (`… | grep x`)
+		if strings.Contains(cmd, "||") || !textPrinters[firstWord(segs[0])] {
+			return ""
+		}
+		cmd = strings.TrimSpace(segs[len(segs)-1])
+	}
+	if textPrinters[firstWord(cmd)] || strings.HasPrefix(strings.TrimSpace(cmd), "!") {
 		return ""
+	}
+	if ls := reStarsError.FindAllString(output, -1); len(ls) > 0 && !strings.Contains(shown, "***") {
+		// GP's "  ***   at top-level: …", "  ***   ^---", "  *** parselect: mt: please use
+		// export(aliquot)." then "... skipping file", exit 0
+		return strings.TrimSpace(ls[len(ls)-1])
 	}
 	if l := reOSErrorLine.FindString(output); l != "" && !strings.Contains(strings.ToLower(shown), "denied") && !strings.Contains(shown, "Errno") {
 		// `pelican-themes --install` prints "[Errno 13] Permission denied: '/usr/lib/…'"

@@ -98,7 +98,7 @@ func keyLine(output string) string {
 	for _, summary := range []bool{false, true} {
 		for i := len(lines) - 1; i >= 0; i-- {
 			l := strings.TrimSpace(lines[i])
-			if l != "" && reErrorLine.MatchString(l) && !reProgress.MatchString(lines[i]) && !reNoise.MatchString(l) && reSummaryError.MatchString(l) == summary {
+			if l != "" && (reErrorLine.MatchString(l) || reStarsError.MatchString(l)) && !reProgress.MatchString(lines[i]) && !reNoise.MatchString(l) && reSummaryError.MatchString(l) == summary {
 				return loop.Clip(l, 240)
 			}
 		}
