@@ -1600,3 +1600,21 @@ func TestSystemFileFromASkippedRecommendation(t *testing.T) {
 	assert.Contains(t, f.Fix, "sudo apt install fortunes-min")
 	requireProven(t, f)
 }
+
+func TestShebangOptionsProgramOfAFailedBuildAndAMissingLinkLibrary(t *testing.T) {
+	t.Parallel()
+	md := "# Scripts\n\nSave this as `hello.py`:\n\n```python\n#!/usr/bin/env python3 -u\nprint('hi')\n```\n\n```bash\nchmod +x hello.py\n./hello.py\n```\n\n" +
+		"## Build\n\n```bash\nmkc -o greet greet.c\nprintf 'ada\\n' > names.txt\n./greet < names.txt\n```\n\n" +
+		"## Link\n\nSave this as `link.sh`:\n\n```sh\necho '/usr/bin/ld: cannot find -lsqlite3: No such file or directory' >&2\necho 'collect2: error: ld returned 1 exit status' >&2\nexit 1\n```\n\n```bash\nsudo apt-get update\nsh link.sh\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	env, mkc, link := res.Findings[0], res.Findings[1], res.Findings[2]
+	assert.Equal(t, 12, env.Line)
+	assert.Contains(t, env.Problem, "hands env `python3 -u` as one program name")
+	assert.Contains(t, env.Fix, "`#!/usr/bin/env -S python3 -u`")
+	requireProven(t, env)
+	assert.Equal(t, 18, mkc.Line)
+	assert.Equal(t, []int{20}, mkc.AlsoAt, "the program the failed build was to make, whatever ran in between")
+	assert.Contains(t, link.Problem, "Debian ships it for linking in `libsqlite3-dev`")
+	assert.Contains(t, link.Fix, "sudo apt install libsqlite3-dev")
+}

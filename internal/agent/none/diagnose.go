@@ -209,6 +209,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.consequence(r, rec)
 			return
 		}
+		if r, ok := ss.taintPaths[ss.abs(name)]; ok && strings.Contains(name, "/") {
+			// `./wordfreq` after `polyc -o wordfreq …` failed, whatever ran in between
+			ss.consequence(r, rec)
+			return
+		}
 		if (strings.HasPrefix(name, "./") || strings.Contains(name, "/")) && ss.cwdRoot >= 0 {
 			ss.consequence(ss.cwdRoot, rec)
 			return
@@ -714,6 +719,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("add `-l%s` at the end of the Makefile's link rule (line %d), or set `LDLIBS = -l%s`", lib, linkAt, lib)
 		}
 	}
+	if m := reNoLinkLib.FindStringSubmatch(output); f.Edit == nil && lib == "" && m != nil {
+		// polyc without libpolyml-dev: "/usr/bin/ld: cannot find -lpolyml"
+		if pkg := firstNonEmpty(ss.debianPackage(ctx, "lib"+m[1]+"-dev"), ss.debianPackage(ctx, m[1]+"-dev")); pkg != "" {
+			f.Problem += fmt.Sprintf("; the linker finds no `lib%s`: Debian ships it for linking in `%s`, which the tutorial never installs", m[1], pkg)
+			f.Fix = fmt.Sprintf("install `%s` before line %d (`sudo apt install %s`)", pkg, rec.Line, pkg)
+			f.Edit = &loop.Edit{InsertBefore: []string{"sudo apt-get install -y " + pkg}}
+			f.Category = "missing step"
+		}
+	}
 	moved := ""
 	if f.Edit == nil && lib == "" {
 		var missing string
@@ -1165,7 +1179,7 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 		return r
 	}
 	if strings.Contains(name, "/") {
-		if f, ok := ss.badShebang(ctx, name, rec.Line); ok {
+		if f, ok := ss.badShebang(ctx, name, rec.Line, output); ok {
 			// ./signup.exp exists, but its #! line names an interpreter that is not there
 			return ss.addFinding(rec, f, output)
 		}
@@ -1265,7 +1279,7 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 // badShebang: the script the command runs exists, but the interpreter its first line
 // names does not; the fix points the line at the interpreter the reader has, when there is
 // one of that name on PATH.
-func (ss *session) badShebang(ctx context.Context, script string, line int) (loop.Finding, bool) {
+func (ss *session) badShebang(ctx context.Context, script string, line int, output string) (loop.Finding, bool) {
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ -f " + shellQuote(script) + " ] && head -n 1 " + shellQuote(script), Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
 		return loop.Finding{}, false
@@ -1276,6 +1290,16 @@ func (ss *session) badShebang(ctx context.Context, script string, line int) (loo
 		return loop.Finding{}, false
 	}
 	interp, prog := sb[1], path.Base(sb[1])
+	if words := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(first[2:]), interp)); prog == "env" && len(strings.Fields(words)) > 1 && !strings.HasPrefix(words, "-") && strings.Contains(output, "in shebang lines") {
+		// `#!/usr/bin/env poly --script`: Linux hands env "poly --script" as one
+		// argument, and GNU env says "use -[v]S to pass options in shebang lines"
+		return loop.Finding{
+			Problem:  fmt.Sprintf("`%s` cannot start: its first line (`%s`) hands env `%s` as one program name, which does not exist; env splits it only with `-S`", script, first, words),
+			Fix:      fmt.Sprintf("make the first line of `%s` `#!%s -S %s`", path.Base(script), interp, words),
+			Edit:     &loop.Edit{InsertBefore: []string{fmt.Sprintf("sed -i '1s|^#! *%s |#!%s -S |' %s", sedReplacement(interp), sedReplacement(interp), shellQuote(script))}},
+			Category: "command failure",
+		}, true
+	}
 	if ok, _ := ss.exists(ctx, interp); ok {
 		return loop.Finding{}, false // the interpreter is there: the failure is something else
 	}
@@ -1762,6 +1786,9 @@ func (ss *session) anticipated(st step, output string) (string, string) {
 	}
 	return "", ""
 }
+
+// reNoLinkLib: the linker missing a library the link names ("cannot find -lpolyml").
+var reNoLinkLib = regexp.MustCompile(`cannot find -l([a-z0-9][\w+.-]*)`)
 
 var reDebianName = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+$`)
 
