@@ -1618,3 +1618,14 @@ func TestShebangOptionsProgramOfAFailedBuildAndAMissingLinkLibrary(t *testing.T)
 	assert.Contains(t, link.Problem, "Debian ships it for linking in `libsqlite3-dev`")
 	assert.Contains(t, link.Fix, "sudo apt install libsqlite3-dev")
 }
+
+func TestFileTheShownListingHasAndTheRealOneLacks(t *testing.T) {
+	t.Parallel()
+	md := "# Split\n\n```bash\nmkdir -p parts && seq 1 3 | while read n; do echo part $n > parts/part-0$n.txt; done\n```\n\n```console\n$ ls parts\npart-1.txt\npart-2.txt\npart-3.txt\n```\n\nLook at the second part:\n\n```bash\ncat parts/part-2.txt\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 8, f.Line)
+	assert.Contains(t, f.Problem, "listing part-1.txt, part-2.txt, part-3.txt")
+	assert.Equal(t, []int{17}, f.AlsoAt, "the file the listing already lacked")
+}

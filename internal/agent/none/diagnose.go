@@ -1056,7 +1056,7 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	if st.command != nil && st.command.Output != "" {
 		shown = st.command.Output
 	}
-	if st.block.EndLine > 0 && ss.task.Tutorial != nil && reSaysFails.MatchString(proseAfter(ss.task.Tutorial, st.block.EndLine)) {
+	if st.block.EndLine > 0 && ss.task.Tutorial != nil && st.command != nil && saysItFails(proseAfter(ss.task.Tutorial, st.block.EndLine), st.command.Text) {
 		return true // the prose right after says it fails
 	}
 	if reOnPurpose.MatchString(lastSentence(st.lead)) {
@@ -2901,6 +2901,28 @@ func quotesOutput(prose, output string) bool {
 			if len(q[1]) >= 6 && reErrorLine.MatchString(q[1]) && strings.Contains(low, strings.ToLower(q[1])) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// saysItFails: a sentence of prose says that cmd fails (reSaysFails), not that another
+// command it names does ("Now `pdfinfo locked.pdf` fails with `Incorrect password`"
+// under the qpdf line that encrypts).
+func saysItFails(prose, cmd string) bool {
+	for _, sent := range reProseSentence.Split(prose, -1) {
+		m := reSaysFails.FindStringIndex(sent)
+		if m == nil {
+			continue
+		}
+		other := false
+		for _, c := range reCodeSpan.FindAllStringSubmatch(sent[:m[0]], -1) {
+			if f := strings.Fields(c[1]); len(f) > 1 && firstWord(c[1]) != firstWord(cmd) {
+				other = true // a command of its own, before the words that it fails
+			}
+		}
+		if !other {
+			return true
 		}
 	}
 	return false

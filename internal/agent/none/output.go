@@ -81,20 +81,43 @@ func outputMismatch(cmd, shown, got string) string {
 		}
 		return ""
 	}
-	if firstWord(cmd) == "ls" {
-		var missing []string
-		have := map[string]bool{}
-		for _, f := range strings.Fields(got) {
-			have[strings.TrimSuffix(f, "/")] = true
+	if missing := unlisted(cmd, shown, got); len(missing) > 0 {
+		return fmt.Sprintf("the tutorial shows `%s` listing %s, but the command did not list %s", firstLine(cmd), strings.Join(missing, ", "), plural(len(missing), "it", "them"))
+	}
+	return ""
+}
+
+// unlisted are the file names an `ls` the tutorial shows lists and the real one does not.
+func unlisted(cmd, shown, got string) []string {
+	if firstWord(cmd) != "ls" {
+		return nil
+	}
+	var missing []string
+	have := map[string]bool{}
+	for _, f := range strings.Fields(got) {
+		have[strings.TrimSuffix(f, "/")] = true
+	}
+	for _, f := range strings.Fields(shown) {
+		if reFileName.MatchString(f) && !reVersionish.MatchString(f) && !have[strings.TrimSuffix(f, "/")] {
+			missing = append(missing, f)
 		}
-		for _, f := range strings.Fields(shown) {
-			if reFileName.MatchString(f) && !reVersionish.MatchString(f) && !have[strings.TrimSuffix(f, "/")] {
-				missing = append(missing, f)
-			}
+	}
+	return missing
+}
+
+// listedDir is the one folder an `ls` lists ("." for none, "" for several).
+func listedDir(cmd string) string {
+	var dirs []string
+	for _, a := range strings.Fields(cmd)[1:] {
+		if !strings.HasPrefix(a, "-") {
+			dirs = append(dirs, a)
 		}
-		if len(missing) > 0 {
-			return fmt.Sprintf("the tutorial shows `%s` listing %s, but the command did not list %s", firstLine(cmd), strings.Join(missing, ", "), plural(len(missing), "it", "them"))
-		}
+	}
+	switch len(dirs) {
+	case 0:
+		return "."
+	case 1:
+		return dirs[0]
 	}
 	return ""
 }
@@ -259,6 +282,12 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	}
 	// a later request that finds nothing listening goes back to the state this shows
 	ss.lastRoot = ss.addFinding(rec, f, output)
+	if dir := listedDir(rec.Command); dir != "" {
+		// `pdfinfo pages/page-3.pdf` after `ls pages` showed no page-3.pdf: the same gap
+		for _, name := range unlisted(rec.Command, shown, output) {
+			ss.taintPaths[ss.abs(path.Join(dir, name))] = ss.lastRoot
+		}
+	}
 	if host != "" && reHTTPSOnly.MatchString(output) {
 		// a server that speaks another protocol on that port: its every answer follows
 		// (a 403 for one URL says nothing of the next)

@@ -656,3 +656,16 @@ func TestLeadGoingOnFromTheSaveBefore(t *testing.T) {
 	_, _, _, ok = fileTarget(cb, "and then run it as `root` to see:")
 	assert.False(t, ok, "a user name is not a file")
 }
+
+func TestSaysItFailsOnlyOfItsOwnCommand(t *testing.T) {
+	assert.True(t, saysItFails("This fails with `permission denied`, as it should.", "cat /etc/shadow"))
+	assert.True(t, saysItFails("`tar xf` fails because the archive is gone.", "tar xf old.tar"))
+	assert.False(t, saysItFails("Now `pdfinfo locked.pdf` fails with `Incorrect password`. That is the point.", "qpdf --encrypt tiger lion 256 -- in.pdf locked.pdf"))
+}
+
+func TestUnlistedNamesOfAListing(t *testing.T) {
+	assert.Equal(t, []string{"page-1.pdf", "page-2.pdf"}, unlisted("ls pages", "page-1.pdf\npage-2.pdf", "page-01.pdf\npage-02.pdf"))
+	assert.Equal(t, "pages", listedDir("ls -1 pages"))
+	assert.Equal(t, ".", listedDir("ls -l"))
+	assert.Equal(t, "", listedDir("ls a b"))
+}
