@@ -259,6 +259,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if r, ok := ss.failedOn(rec, output); ok {
+		ss.consequence(r, rec)
+		return
+	}
 	if reLocalRefused.MatchString(output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) || ss.refusedInPipe(ctx, rec.Command) {
 		if r, ok := ss.serverDown(); ok {
 			// nothing listens because the step that starts the server failed
@@ -570,6 +574,19 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	if f.Edit == nil {
 		ss.insideFix(ctx, &f, rec, output)
+	}
+	if f.Edit == nil {
+		if flag, lines := ss.flagLeftOut(rec); flag != "" {
+			// `ldapsearch -LLL …` where every ldapsearch that worked had -x
+			prog := firstWord(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo ")))
+			f.Problem += fmt.Sprintf("; every `%s` that worked before (line %s) passes `%s`, which this one leaves out", prog, joinInts(lines), flag)
+			f.Fix = fmt.Sprintf("add `%s` to the command at line %d, as at line %s", flag, rec.Line, joinInts(lines))
+			if c := strings.TrimSpace(rec.Command); !strings.Contains(c, "\n") {
+				i := strings.Index(c, prog) + len(prog)
+				f.Edit = &loop.Edit{Replace: c[:i] + " " + flag + c[i:]}
+			}
+			f.Category = "command failure"
+		}
 	}
 	if f.Edit == nil {
 		if file, dir, env := ss.offLoadPath(output); dir != "" {
@@ -1660,6 +1677,92 @@ func (ss *session) skippedRecommend(ctx context.Context, output string) (pkg, fi
 	}
 	return "", "", "", 0
 }
+
+// failedOn: the command, or its output, names what a failed step was working on when
+// it failed: the last quoted name that step printed before its error (ldapadd's `adding
+// new entry "uid=ada,ou=people,dc=example,dc=org"`, then "Object class violation"), so
+// that `ldapwhoami -D uid=ada,ou=people,…` fails because the entry was never made. The
+// root of that step, when there is one.
+func (ss *session) failedOn(rec loop.CommandRecord, output string) (int, bool) {
+	for r := len(ss.roots) - 1; r >= 0; r-- {
+		rt := ss.roots[r]
+		if rt.finding < 0 || rt.line == rec.Line {
+			continue
+		}
+		var out string
+		for _, c := range ss.res.Commands {
+			if c.Line == rt.line {
+				out = c.Output
+			}
+		}
+		qs := reQuotedName.FindAllStringSubmatch(out, -1)
+		if len(qs) == 0 {
+			continue
+		}
+		if last := qs[len(qs)-1][1]; strings.Contains(rec.Command, last) || strings.Contains(output, last) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// reQuotedName: a name in double quotes long and specific enough to stand for one object
+// (a directory entry's DN, a table, a path), not a word.
+var reQuotedName = regexp.MustCompile(`"([^"\s]{12,})"`)
+
+// flagLeftOut is the one option that an earlier run of the same program that worked
+// passed on top of every option this failed run passes (`ldapsearch -x -LLL -H … -b …`
+// worked, `ldapsearch -LLL -H … -b …` fails), with the lines of such runs; "" when no
+// run fits or those that fit disagree.
+func (ss *session) flagLeftOut(rec loop.CommandRecord) (string, []int) {
+	prog := firstWord(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo ")))
+	if prog == "" || strings.Contains(rec.Command, "\n") {
+		return "", nil
+	}
+	mine := optionsOf(rec.Command)
+	flag := ""
+	var lines []int
+	for _, c := range ss.res.Commands {
+		if c.Line >= rec.Line || c.ExitCode != 0 || firstWord(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(c.Command), "sudo "))) != prog {
+			continue
+		}
+		theirs := optionsOf(c.Command)
+		var extra []string
+		for o := range theirs {
+			if !mine[o] {
+				extra = append(extra, o)
+			}
+		}
+		covers := true
+		for o := range mine {
+			covers = covers && theirs[o]
+		}
+		if !covers || len(extra) != 1 || !reShortFlag.MatchString(extra[0]) {
+			continue
+		}
+		if flag != "" && flag != extra[0] {
+			return "", nil
+		}
+		flag = extra[0]
+		lines = append(lines, c.Line)
+	}
+	return flag, lines
+}
+
+// optionsOf are the options a command passes, without their values.
+func optionsOf(cmd string) map[string]bool {
+	opts := map[string]bool{}
+	for _, a := range strings.Fields(cmd)[1:] {
+		if strings.HasPrefix(a, "-") && a != "-" && a != "--" {
+			o, _, _ := strings.Cut(a, "=")
+			opts[o] = true
+		}
+	}
+	return opts
+}
+
+// reShortFlag: a single-letter option without a value (-x, -v).
+var reShortFlag = regexp.MustCompile(`^-[A-Za-z]$`)
 
 // notDelivered: a search that found nothing (grep's exit status 1) for a file the
 // tutorial wrote inside a directory that a failed step was to install or copy
