@@ -321,7 +321,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, r)
 		return
 	}
-	if rePublish.MatchString(rec.Command) && !notPublishers[firstWord(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))] && !reGitRef.MatchString(output) {
+	if rePublish.MatchString(rec.Command) && !notPublishers[programOf(rec.Command)] && !reGitRef.MatchString(output) {
 		// `mkdocs gh-deploy`, `npm publish`: the reader's own remote and account (a
 		// branch that does not exist fails before any remote is asked)
 		r := ss.environment(rec, output, "publishes to the reader's own remote (a GitHub repository, a package registry) with their credentials, which the sandbox does not have",
@@ -578,7 +578,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if f.Edit == nil {
 		if flag, lines := ss.flagLeftOut(rec); flag != "" {
 			// `ldapsearch -LLL …` where every ldapsearch that worked had -x
-			prog := firstWord(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo ")))
+			prog := programOf(rec.Command)
 			f.Problem += fmt.Sprintf("; every `%s` that worked before (line %s) passes `%s`, which this one leaves out", prog, joinInts(lines), flag)
 			f.Fix = fmt.Sprintf("add `%s` to the command at line %d, as at line %s", flag, rec.Line, joinInts(lines))
 			if c := strings.TrimSpace(rec.Command); !strings.Contains(c, "\n") {
@@ -1715,7 +1715,7 @@ var reQuotedName = regexp.MustCompile(`"([^"\s]{12,})"`)
 // worked, `ldapsearch -LLL -H … -b …` fails), with the lines of such runs; "" when no
 // run fits or those that fit disagree.
 func (ss *session) flagLeftOut(rec loop.CommandRecord) (string, []int) {
-	prog := firstWord(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo ")))
+	prog := programOf(rec.Command)
 	if prog == "" || strings.Contains(rec.Command, "\n") {
 		return "", nil
 	}
@@ -1723,7 +1723,7 @@ func (ss *session) flagLeftOut(rec loop.CommandRecord) (string, []int) {
 	flag := ""
 	var lines []int
 	for _, c := range ss.res.Commands {
-		if c.Line >= rec.Line || c.ExitCode != 0 || firstWord(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(c.Command), "sudo "))) != prog {
+		if c.Line >= rec.Line || c.ExitCode != 0 || programOf(c.Command) != prog {
 			continue
 		}
 		theirs := optionsOf(c.Command)
@@ -1747,6 +1747,11 @@ func (ss *session) flagLeftOut(rec loop.CommandRecord) (string, []int) {
 		lines = append(lines, c.Line)
 	}
 	return flag, lines
+}
+
+// programOf is the program a command line runs, through sudo.
+func programOf(cmd string) string {
+	return firstWord(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(cmd), "sudo ")))
 }
 
 // optionsOf are the options a command passes, without their values.
