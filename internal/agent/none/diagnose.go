@@ -1711,15 +1711,18 @@ func (ss *session) failedOn(rec loop.CommandRecord, output string) (int, bool) {
 var reQuotedName = regexp.MustCompile(`"([^"\s]{12,})"`)
 
 // flagLeftOut is the one option that an earlier run of the same program that worked
-// passed on top of every option this failed run passes (`ldapsearch -x -LLL -H … -b …`
-// worked, `ldapsearch -LLL -H … -b …` fails), with the lines of such runs; "" when no
-// run fits or those that fit disagree.
+// passed on top of every option this failed run passes, at least two (`ldapsearch -x
+// -LLL -H … -b …` worked, `ldapsearch -LLL -H … -b …` fails), with the lines of such
+// runs; "" when no run fits or those that fit disagree.
 func (ss *session) flagLeftOut(rec loop.CommandRecord) (string, []int) {
 	prog := programOf(rec.Command)
 	if prog == "" || strings.Contains(rec.Command, "\n") {
 		return "", nil
 	}
 	mine := optionsOf(rec.Command)
+	if len(mine) < 2 {
+		return "", nil // too little in common to call two runs the same command
+	}
 	flag := ""
 	var lines []int
 	for _, c := range ss.res.Commands {
