@@ -1644,3 +1644,12 @@ func TestOptionTheEarlierRunsHadAndWhatAFailedStepWasWorkingOn(t *testing.T) {
 	assert.Equal(t, 25, add.Line)
 	assert.Equal(t, []int{31}, add.AlsoAt, "the entry the failed import was adding")
 }
+
+func TestBlockInsertedAboveALineAndAnAsciiDocTitle(t *testing.T) {
+	t.Parallel()
+	md := "# Boot script\n\nHere is the boot script:\n\n.boot.py\n```python\nprint('starting')\nraise SystemExit(0)\n```\n\nAdd a greeting to `boot.py`, just above the line `raise SystemExit(0)`:\n\n```python\nprint('hello')\n```\n\n```console\n$ python3 boot.py\nstarting\nhello\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings)
+	require.NotEmpty(t, res.Commands)
+	assert.Equal(t, "starting\nhello", strings.TrimSpace(res.Commands[len(res.Commands)-1].Output))
+}

@@ -2044,14 +2044,26 @@ func boolRank(b bool) int {
 	return 0
 }
 
-// writtenElsewhere: a relative file the failed command names does not exist where the
-// session is, while the tutorial wrote a file of that name in one other directory (“~“
-// for the home): the reader was to go there first. Both "" when there is none.
+// reFileInLine: a file name with an extension in a line of output.
+var reFileInLine = regexp.MustCompile(`\b[\w-]+\.[A-Za-z]\w{0,5}\b`)
+
+// writtenElsewhere: a relative file the failed command names, or its output says is not
+// there, does not exist where the session is, while the tutorial wrote a file of that
+// name in one other directory (“~“ for the home): the reader was to go there first. Both
+// "" when there is none.
 func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (file, dir string) {
 	if !reNotThere.MatchString(output) {
 		return "", ""
 	}
-	for _, a := range positional(tail1(strings.Fields(cmd))) {
+	names := positional(tail1(strings.Fields(cmd)))
+	for _, l := range strings.Split(output, "\n") {
+		if reNotThere.MatchString(l) {
+			// a file the program looks for by itself (Ant's "Buildfile: build.xml does
+			// not exist!")
+			names = append(names, reFileInLine.FindAllString(l, 3)...)
+		}
+	}
+	for _, a := range names {
 		if a == "" || path.IsAbs(a) || strings.HasPrefix(a, "~") || !strings.Contains(output, path.Base(a)) {
 			continue
 		}
@@ -2470,11 +2482,15 @@ func (ss *session) rel(p string) string {
 // reBarePath: an unquoted relative path with a folder and an extension in an error line.
 var reBarePath = regexp.MustCompile(`(?:^|\s)((?:[\w.-]+/)+[\w-]+(?:\.[\w-]+)+)(?:[\s:,;]|$)`)
 
-// sameParts: two names made of the same dot-separated parts in another order
-// (db.lab.test and lab.test.db), which people mix up.
+// sameParts: two names made of the same parts, between dots, underscores or hyphens, in
+// another order (db.lab.test and lab.test.db, tb_counter.vhd and counter_tb.vhd), which
+// people mix up.
 func sameParts(a, b string) bool {
-	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
-	if len(pa) < 3 || len(pa) != len(pb) {
+	parts := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return r == '.' || r == '_' || r == '-' })
+	}
+	pa, pb := parts(a), parts(b)
+	if len(pa) < 3 || len(pa) != len(pb) || path.Ext(a) != path.Ext(b) && strings.ContainsAny(a+b, "_-") {
 		return false
 	}
 	slices.Sort(pa)

@@ -40,6 +40,9 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		if m := reLiquidCode.FindStringSubmatch(l); m != nil {
 			l = codeTitleLead(m[1]) // GitBook's {% code title="pelicanconf.py (add)" %}
 		}
+		if m := reBlockTitle.FindStringSubmatch(l); m != nil && n == cb.StartLine-1 {
+			l = "Filename: `" + m[1] + "`" // AsciiDoc's block title right above: ".counter.vhd"
+		}
 		if l == "" || strings.HasPrefix(l, "{{") || strings.HasPrefix(l, "{%") || strings.HasPrefix(l, "===") || strings.HasPrefix(l, "<") {
 			continue // markup lines of tabs and shortcodes
 		}
@@ -79,6 +82,10 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 	return strings.Join(texts, " ")
 }
 
+// reBlockTitle: an AsciiDoc block title that names a file (".counter.vhd" on the line
+// above the block), not a dotfile (".bashrc").
+var reBlockTitle = regexp.MustCompile(`^\.([A-Za-z0-9_][\w-]*(?:/[\w.-]+)*\.[A-Za-z]\w{0,6})$`)
+
 // reSavedAbove: a sentence that names the block above it ("Save it as `init.el`."), not
 // the one below ("Save this as `calc.y`. Read … carefully:"), and the name.
 var reSavedAbove = regexp.MustCompile("(?i)^\\s*(?:save|store|name|call) (?:it|that) as `([^`\\s]+)`")
@@ -106,6 +113,10 @@ var (
 	reAppendWord = regexp.MustCompile(`\b(?:add|adds|added|append|appended|insert|new lines?)\b`)
 	reChangeWord = regexp.MustCompile(`\b(?:change|changed|edit|edited|update|updated|modify|modified|replace|excerpt|part)\b`)
 )
+
+// reTypeInto: the prose has the reader type the block into a file ("Type the program
+// into `hello.asm`:").
+var reTypeInto = regexp.MustCompile("(?i)\\btype\\s+(?:it|this|them|these lines|the (?:\\w+ )?(?:program|code|source|file|text|lines|listing|script|following))\\s+into\\s+`([^`\\s]+)`")
 
 // reAndItsAs: a lead that goes on from the sentence that saved the block before ("and
 // its testbench as `tb/updown_tb.v`:"), naming where this one goes.
@@ -182,6 +193,10 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	}
 	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
 		return m[1], "", appendsTo(lead, m[1]), true
+	}
+	if m := reTypeInto.FindStringSubmatch(lastSentence(lead)); m != nil && looksLikePath(m[1]) && !cb.Shell {
+		// "Type the program into `hello.asm` (comments start with `;`):"
+		return m[1], "", false, true
 	}
 	if m := reAndItsAs.FindStringSubmatch(lastSentence(lead)); m != nil && looksLikePath(m[1]) {
 		// "Save the design as `rtl/updown.v`:" over one block, then "and its testbench
@@ -425,6 +440,17 @@ func (ss *session) write(ctx context.Context, s step) error {
 			// no single counterpart: the reader adds it to what is there
 			first = strings.Count(string(old)+ensureNL(string(old)), "\n") + 1
 			content = string(old) + ensureNL(string(old)) + content
+		}
+	} else if s.before != "" {
+		if old, err := ss.task.Sandbox.ReadFile(ctx, p, 1<<20); err == nil && len(old) > 0 {
+			text := string(old)
+			at := len(text) + len(ensureNL(text)) // no such line: the reader adds it at the end
+			if i := strings.LastIndex(text, s.before); i >= 0 {
+				at = strings.LastIndex(text[:i], "\n") + 1
+			}
+			text += ensureNL(text)
+			first = strings.Count(text[:at], "\n") + 1
+			content = text[:at] + content + text[at:]
 		}
 	} else if s.prepend {
 		if old, err := ss.task.Sandbox.ReadFile(ctx, p, 1<<20); err == nil && !strings.HasPrefix(string(old), content) {

@@ -34,6 +34,9 @@ type step struct {
 	dir     string            // fileStep: the directory the prose names for it ("" when none)
 	appendF bool
 	prepend bool // fileStep: the block goes at the top of the file ("Insert this line at the very top of greet.scm")
+	// before: fileStep: the block goes in above the last line holding this text ("just
+	// above the closing `</project>` tag")
+	before  string
 	merge   bool // fileStep: the block shows part of the file as it should now read
 	root    bool // runStep: typed at root's "# " prompt
 	content string
@@ -63,7 +66,7 @@ func (s step) commandCount() int {
 
 var (
 	// "The output is similar to:", "you should see"
-	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will|shows?)|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|produces?:\s*$)`)
+	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will)|\boutput\s+shows?\b|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|produces?:\s*$)`)
 	// "so Git stops and reports a conflict:": output, unless the block has prompts
 	reOutputVerb = regexp.MustCompile(`(?i)\b(?:reports?|says|prints|shows|displays|responds|answers|complains|warns|confirms|tells you)\b[^.]*:\s*$`)
 	// "Alternatively", "If your system doesn't have curl", "For example", "You can also"
@@ -336,6 +339,14 @@ func read(t *tutorial.Tutorial) []step {
 				current = joinDir(dir, file)
 				continue
 			}
+			if m := reAbove.FindStringSubmatch(lastSentence(fileLead)); m != nil && !cb.Shell && !rePrepend.MatchString(lastSentence(fileLead)) {
+				// "Paste the following into `build.xml`, just above the closing
+				// `</project>` tag:"
+				written[joinDir(dir, file)] = true
+				add(step{kind: fileStep, file: file, dir: dir, before: m[1], content: fileContent(cb), reason: "inserted above `" + m[1] + "` in " + file})
+				current = joinDir(dir, file)
+				continue
+			}
 			prepend := written[joinDir(dir, file)] && rePrepend.MatchString(lastSentence(fileLead))
 			written[joinDir(dir, file)] = true
 			add(step{kind: fileStep, file: file, dir: dir, appendF: appendF && !prepend, prepend: prepend, content: fileContent(cb)})
@@ -430,6 +441,10 @@ func skipPreviews(steps []step) {
 
 // reOutputTitle: a block's title or caption that says it is output.
 var reOutputTitle = regexp.MustCompile(`(?i)\b(?:title|caption)\s*=\s*"(?:output|result|terminal output|expected output|response)"`)
+
+// reAbove: the prose puts the block into a file above a line it quotes ("just above the
+// closing `</project>` tag", "before the line `exit 0`").
+var reAbove = regexp.MustCompile("(?i)\\b(?:just |right |directly )?(?:above|before) the (?:closing |last |final )?(?:line )?`([^`]+)`")
 
 // reChangePart: the prose changes a named part of a file ("change the counting loop in
 // `main.rkt`", "update the handler of `app.js`").

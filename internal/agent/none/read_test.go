@@ -669,3 +669,20 @@ func TestUnlistedNamesOfAListing(t *testing.T) {
 	assert.Equal(t, ".", listedDir("ls -l"))
 	assert.Equal(t, "", listedDir("ls a b"))
 }
+
+func TestSamePartsInAnotherOrder(t *testing.T) {
+	assert.True(t, sameParts("db.lab.test", "lab.test.db"))
+	assert.True(t, sameParts("tb_counter.vhd", "counter_tb.vhd"))
+	assert.False(t, sameParts("tb_counter.vhd", "counter_tb.vcd"), "another kind of file")
+	assert.False(t, sameParts("counter.vhd", "tb_counter.vhd"))
+}
+
+func TestBlockTitlesAndTypingIntoAFile(t *testing.T) {
+	cb := tutorial.CodeBlock{Lang: "nasm", Content: "section .text\n"}
+	file, _, _, ok := fileTarget(cb, "Type the program into `hello.asm` (comments start with `;`):")
+	assert.True(t, ok)
+	assert.Equal(t, "hello.asm", file)
+	assert.Equal(t, []string{".adder.vhd", "adder.vhd"}, reBlockTitle.FindStringSubmatch(".adder.vhd"))
+	assert.Nil(t, reBlockTitle.FindStringSubmatch(".bashrc"), "a dotfile")
+	assert.Equal(t, "</project>", reAbove.FindStringSubmatch("Paste the following into `build.xml`, just above the closing `</project>` tag:")[1])
+}

@@ -56,13 +56,13 @@ func firstNonEmpty(ss ...string) string {
 
 var (
 	reProgress  = regexp.MustCompile(`^\s*(?:\d+(?:\.\d+)?%|[#=>.\s]{8,}|\d+\s+\d+\s+\d+\s+\d+|  % Total)|\r`)
-	reErrorLine = regexp.MustCompile(`(?i)\b(error|fatal|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|denied|refused|invalid|unknown|missing|not installed|unbound|undefined|undeclared|not defined|unresolved|panic|exception|traceback)\b|\w(?:Error|Exception)\b`)
+	reErrorLine = regexp.MustCompile(`(?i)\b(error|fatal|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|does not exist|doesn't exist|denied|refused|invalid|unknown|missing|not installed|unbound|undefined|undeclared|not defined|unresolved|panic|exception|traceback)\b|\w(?:Error|Exception)\b`)
 )
 
 // reNoise: lines package managers print on every run that say nothing about a failure.
 // reSummaryError: a tool's closing line that only says the real error came before it
 // (a compiler driver's "Error: /usr/bin/ppcx64 returned an error exitcode").
-var reSummaryError = regexp.MustCompile(`(?i)^error: failed to push some refs|^error: called from$|error is not recoverable: exiting now|^traceback \(most recent call last\)|^fatal: the remote end hung up|(?:^|\] )aborting\.?$|^error: could not compile|^make: \*\*\* .*error \d+|^npm err! a complete log|^\(?warnings? treated as errors?\b|^\d+ (?:errors?|warnings?)(?: generated)?\.?$|^\S+\s+: ok=\d+ |returned an error exit ?code|\breturned \d+ exit status|^(?:fatal: )?compilation (?:aborted|terminated)\.?$|\bthere were \d+ errors\b|\bdue to (?:\w+ )?errors\.?$|^compilation failed: \d+ error\(s\)`)
+var reSummaryError = regexp.MustCompile(`(?i)^error: failed to push some refs|^error: called from$|error is not recoverable: exiting now|^traceback \(most recent call last\)|^fatal: the remote end hung up|(?:^|\] )aborting\.?$|^error: could not compile|^make: \*\*\* .*error \d+|^npm err! a complete log|^\(?warnings? treated as errors?\b|^\d+ (?:errors?|warnings?)(?: generated)?\.?$|^\S+\s+: ok=\d+ |returned an error exit ?code|\breturned \d+ exit status|^(?:fatal: )?compilation (?:aborted|terminated)\.?$|\bthere were \d+ errors\b|\bdue to (?:\w+ )?errors\.?$|^compilation failed: \d+ error\(s\)|^build failed$`)
 
 var reNoise = regexp.MustCompile(`^(?:.*\(Location of the symbol related to previous (?:error|warning)\)$|error: ignoring const execution_exception& while preparing to exit|debconf: |dpkg-preconfigure: |WARNING: apt does not have a stable CLI|\(Reading database|Reading package lists|Building dependency tree|Reading state information|Try '[\w.+-]+ --help'|(?:Run|See|Try) '[\w.+ -]+ (?:--help|-h|help)' for)`)
 
