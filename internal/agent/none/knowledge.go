@@ -36,6 +36,7 @@ var tools = []tool{
 	{Name: "k6", Commands: []string{"k6"}, Aliases: []string{"k6"}, Guide: "https://grafana.com/docs/k6/latest/set-up/install-k6/"},
 	{Name: "GNU make", Commands: []string{"make"}, Aliases: []string{"make", "gnu make", "build-essential"}, Debian: "sudo apt-get install -y make"},
 	{Name: "a C compiler (gcc)", Commands: []string{"gcc", "cc", "g++"}, Aliases: []string{"gcc", "build-essential", "c compiler", "linker"}, Debian: "sudo apt-get install -y build-essential"},
+	{Name: "GNU binutils (the linker and object tools)", Commands: []string{"ld", "as", "nm", "objdump", "readelf", "objcopy", "strip", "ar", "ranlib", "addr2line"}, Aliases: []string{"binutils"}, Debian: "sudo apt-get install -y binutils"},
 	{Name: "Git", Commands: []string{"git"}, Aliases: []string{"git"}, Debian: "sudo apt-get install -y git"},
 	{Name: "curl", Commands: []string{"curl"}, Aliases: []string{"curl"}, Debian: "sudo apt-get install -y curl"},
 	{Name: "wget", Commands: []string{"wget"}, Aliases: []string{"wget"}, Debian: "sudo apt-get install -y wget"},
