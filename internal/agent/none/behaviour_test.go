@@ -1632,7 +1632,7 @@ func TestFileTheShownListingHasAndTheRealOneLacks(t *testing.T) {
 
 func TestOptionTheEarlierRunsHadAndWhatAFailedStepWasWorkingOn(t *testing.T) {
 	t.Parallel()
-	md := "# Notes\n\n```bash\nmkdir -p notes && echo 'todo: buy milk' > notes/a.txt\ngrep -r -n todo notes\n```\n\nNow only the line numbers:\n\n```bash\ngrep -n todo notes\n```\n\n" +
+	md := "# Notes\n\n```bash\nmkdir -p notes && echo 'todo: buy milk' > notes/a.txt\ngrep -r -n -i todo notes\n```\n\nNow only the line numbers:\n\n```bash\ngrep -n -i todo notes\n```\n\n" +
 		"## Import\n\nSave this as `add.sh`:\n\n```sh\necho 'adding entry \"users/ada.lovelace.json\"'\necho 'error: disk quota exceeded' >&2\nexit 1\n```\n\n```bash\nsh add.sh\n```\n\nLook at the new entry:\n\n```bash\ncat users/ada.lovelace.json\n```\n"
 	res, _ := attempt(t, md, nil)
 	require.Len(t, res.Findings, 2, "%+v", res.Findings)
@@ -1640,7 +1640,7 @@ func TestOptionTheEarlierRunsHadAndWhatAFailedStepWasWorkingOn(t *testing.T) {
 	assert.Equal(t, 11, grep.Line)
 	assert.Contains(t, grep.Problem, "every `grep` that worked before (line 5) passes `-r`, which this one leaves out")
 	requireProven(t, grep)
-	assert.Equal(t, "grep -r -n todo notes", grep.Edit.Replace)
+	assert.Equal(t, "grep -r -n -i todo notes", grep.Edit.Replace)
 	assert.Equal(t, 25, add.Line)
 	assert.Equal(t, []int{31}, add.AlsoAt, "the entry the failed import was adding")
 }

@@ -259,7 +259,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
-	if r, ok := ss.failedOn(rec, output); ok {
+	if r, ok := ss.failedOn(rec); ok {
 		ss.consequence(r, rec)
 		return
 	}
@@ -1678,12 +1678,12 @@ func (ss *session) skippedRecommend(ctx context.Context, output string) (pkg, fi
 	return "", "", "", 0
 }
 
-// failedOn: the command, or its output, names what a failed step was working on when
+// failedOn: the command names what a failed step was working on when
 // it failed: the last quoted name that step printed before its error (ldapadd's `adding
 // new entry "uid=ada,ou=people,dc=example,dc=org"`, then "Object class violation"), so
 // that `ldapwhoami -D uid=ada,ou=people,…` fails because the entry was never made. The
 // root of that step, when there is one.
-func (ss *session) failedOn(rec loop.CommandRecord, output string) (int, bool) {
+func (ss *session) failedOn(rec loop.CommandRecord) (int, bool) {
 	for r := len(ss.roots) - 1; r >= 0; r-- {
 		rt := ss.roots[r]
 		if rt.finding < 0 || rt.line == rec.Line {
@@ -1696,10 +1696,10 @@ func (ss *session) failedOn(rec loop.CommandRecord, output string) (int, bool) {
 			}
 		}
 		qs := reQuotedName.FindAllStringSubmatch(out, -1)
-		if len(qs) == 0 {
+		if len(qs) == 0 || !reObjectName.MatchString(qs[len(qs)-1][1]) {
 			continue
 		}
-		if last := qs[len(qs)-1][1]; strings.Contains(rec.Command, last) || strings.Contains(output, last) {
+		if last := qs[len(qs)-1][1]; strings.Contains(rec.Command, last) {
 			return r, true
 		}
 	}
@@ -1709,6 +1709,10 @@ func (ss *session) failedOn(rec loop.CommandRecord, output string) (int, bool) {
 // reQuotedName: a name in double quotes long and specific enough to stand for one object
 // (a directory entry's DN, a table, a path), not a word.
 var reQuotedName = regexp.MustCompile(`"([^"\s]{12,})"`)
+
+// reObjectName: what makes a quoted name one object's: a DN's =, a path's / or an
+// address's @, which a program's own symbols ("WITHOUT-INTERRUPTS-BODY-3") lack.
+var reObjectName = regexp.MustCompile(`[=/@]`)
 
 // flagLeftOut is the one option that an earlier run of the same program that worked
 // passed on top of every option this failed run passes, at least two (`ldapsearch -x

@@ -125,7 +125,7 @@ func listedDir(cmd string) string {
 // reCount: a count of things, in lower case, after the word that says what was done
 // with them ("Processed 1 article", "collected 3 items"); not a part of a decimal or a
 // version, nor a graph's marks and numbers (`o 1 Add salt`).
-var reCount = regexp.MustCompile(`\b([A-Za-z][a-z]{3,})\s+(\d+)\s+([a-z][a-z-]{2,})\b`)
+var reCount = regexp.MustCompile(`\b([A-Za-z][a-z]{3,})[ \t]+(\d+)[ \t]+([a-z][a-z-]{2,})\b`)
 
 // reCountNotMade: counts that differ without anything missing (durations, warnings,
 // errors a tutorial shows or avoids).
