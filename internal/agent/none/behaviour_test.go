@@ -1068,6 +1068,9 @@ func TestErrorsBehindAZeroExitAndAWrappedGit(t *testing.T) {
 	assert.Empty(t, reportedError("gp -q par.gp | grep x", gp, ""), "text passed on by grep")
 	assert.Empty(t, reportedError("echo '1/0' | gp -q", "  *** _/_: impossible inverse in gdiv: 0.", "  *** _/_: impossible inverse in gdiv: 0."), "the tutorial shows the error")
 	assert.Equal(t, "*** parapply: mt: please use export(f).", keyLine(gp))
+	assert.Equal(t, "bash: line 1:   879 Segmentation fault      ./status", reportedError(`./status; echo "exit status: $?"`, "exit status: 139\nbash: line 1:   879 Segmentation fault      ./status\n", "exit status: 42"), "a crash the shell reports")
+	assert.Empty(t, reportedError("./crash", "Segmentation fault (core dumped)\n", "Segmentation fault (core dumped)"), "the crash the tutorial shows")
+	assert.Empty(t, reportedError("./report", "Transaction Aborted by user\n", ""), "a program's own words")
 	assert.Equal(t, "Missing SConscript 'build/lib/SConscript'", reportedError("scons -Q build/lib", "scons: warning: Calling missing SConscript without error is deprecated.\nMissing SConscript 'build/lib/SConscript'\n", ""))
 }
 

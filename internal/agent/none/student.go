@@ -864,6 +864,9 @@ func (ss *session) beforeRun(ctx context.Context, st step) {
 // "error: …"); "error: " counts only for git and the tools that run it.
 var reToolError = regexp.MustCompile(`(?m)^(?:fatal|error): .+$`)
 
+// reCrash: the shell reporting that a program it ran crashed.
+var reCrash = regexp.MustCompile(`(?m)^(?:[\w./-]+: line \d+: +\d+ +)?(?:Segmentation fault|Illegal instruction|Bus error|Floating point exception|Aborted)(?: \(core dumped\))?(?:[ \t]+\S.*)?$`)
+
 // reStarsError: an error line marked with three stars (GP's "  ***   at top-level: …",
 // SCons's "scons: *** …") with words in it, not only a caret under the culprit.
 var reStarsError = regexp.MustCompile(`(?m)^(?:[ \t]*|\w+: )\*\*\*[ \t]+[^\n]*[A-Za-z][^\n]*$`)
@@ -894,6 +897,10 @@ func reportedError(cmd, output, shown string) string {
 	}
 	if textPrinters[firstWord(cmd)] || strings.HasPrefix(strings.TrimSpace(cmd), "!") {
 		return ""
+	}
+	if l := reCrash.FindString(output); l != "" && !reCrash.MatchString(shown) {
+		// `./status; echo "exit status: $?"`: the program crashed, the line went on
+		return strings.TrimSpace(l)
 	}
 	if ls := reStarsError.FindAllString(output, -1); len(ls) > 0 && !strings.Contains(shown, "***") {
 		// GP's "  ***   at top-level: …", "  ***   ^---", "  *** parselect: mt: please use
