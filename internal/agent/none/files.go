@@ -465,6 +465,11 @@ func (ss *session) write(ctx context.Context, s step) error {
 		if ok, _ := ss.exists(ctx, p); ok {
 			return nil // "create main.go" when it exists: nothing to do
 		}
+	} else if line := keptShebang(ss.written[p], content); line != "" {
+		// notes.pl again from `use Mojolicious::Lite` on, its changed lines marked: the
+		// reader edits the file, whose `#!` line stays
+		content = line + "\n" + content
+		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: s.line, Reason: "a new version of " + rel + " shown without its first line (`" + line + "`), which the reader's file keeps"})
 	}
 	if err := ss.writeFile(ctx, p, content); err != nil {
 		if ctx.Err() != nil {
@@ -497,6 +502,21 @@ func (ss *session) write(ctx context.Context, s step) error {
 	ss.res.AttemptedActions = append(ss.res.AttemptedActions, fmt.Sprintf("line %d: %s %s (%d bytes)", s.line, verb, p, len(content)))
 	ss.task.Events.Emit(loop.NewEvent(loop.EventStepEnd, loop.StepData{Step: "write " + rel, Line: s.line, OK: true}))
 	return nil
+}
+
+// keptShebang is the #! line of a file the tutorial wrote before (old) when a new
+// version of it (content) starts as the old one went on after that line; "" otherwise.
+func keptShebang(old, content string) string {
+	first, rest, ok := strings.Cut(old, "\n")
+	if !ok || !strings.HasPrefix(first, "#!") || strings.HasPrefix(content, "#!") {
+		return ""
+	}
+	next, _, _ := strings.Cut(strings.TrimLeft(rest, "\n"), "\n")
+	start, _, _ := strings.Cut(content, "\n")
+	if strings.TrimSpace(next) == "" || strings.TrimSpace(start) != strings.TrimSpace(next) {
+		return ""
+	}
+	return first
 }
 
 // exists reports whether p exists in the container.

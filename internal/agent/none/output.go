@@ -41,6 +41,14 @@ func outputMismatch(cmd, shown, got string) string {
 		// curl without -f prints the error page and exits 0
 		return fmt.Sprintf("`%s` got `%s` from the server, where the tutorial shows %s", firstLine(cmd), status, quoteShort(shown))
 	}
+	if reHTTPClient.MatchString(cmd) && !strings.Contains(cmd, "|") && shown != "" && !strings.Contains(shown, "<") && reHTMLPage.MatchString(got) {
+		// "Hello, Ada!" shown, a whole HTML page (a framework's "not found" page) printed
+		page := "an HTML page"
+		if m := reHTMLTitle.FindStringSubmatch(got); m != nil {
+			page += " titled " + quoteShort(strings.TrimSpace(m[1]))
+		}
+		return fmt.Sprintf("`%s` printed %s, where the tutorial shows %s", firstLine(cmd), page, quoteShort(shown))
+	}
 	if reHTTPClient.MatchString(cmd) && !strings.Contains(cmd, "|") && shown != "" && got != "" && !strings.Contains(shown, "...") && !strings.Contains(shown, "…") && nothingShared(shown, got) {
 		// the page the tutorial shows, and an answer with none of its words
 		why := fmt.Sprintf("`%s` printed %s, where the tutorial shows %s", firstLine(cmd), quoteShort(got), quoteShort(shown))
@@ -355,6 +363,12 @@ var (
 	rePyHTTPError = regexp.MustCompile(`Error code: ([45]\d\d)</p>\s*<p>Message: ([^<.]+)`)
 	reShebang     = regexp.MustCompile(`^#!\s*(\S+)(?:\s+(\S+))?`)
 	reURLPath     = regexp.MustCompile(`https?://[^/\s"']+(/[^?#\s"']*)`)
+)
+
+// reHTMLPage: a whole HTML document; reHTMLTitle, its title.
+var (
+	reHTMLPage  = regexp.MustCompile(`(?i)<!DOCTYPE html|<html[\s>]`)
+	reHTMLTitle = regexp.MustCompile(`(?is)<title>([^<]{1,80})</title>`)
 )
 
 // pageNotMade is the root of a failed step that was to write the page a request asks for

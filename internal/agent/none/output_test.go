@@ -28,6 +28,8 @@ func TestOutputMismatch(t *testing.T) {
 		{"a warning shown but not printed", "cc -Wall -o hello hello.c", "hello.c: 1 warning generated.", "hello.c: 0 warnings generated.", ""},
 		{"a decimal is not a count", "bench run", "took 1.5 seconds for 4 runs", "took 0.5 seconds for 4 runs", ""},
 		{"a count on the next line", "exiftool -r .", "    1 directories scanned\n    3 image files updated", "    1 directories scanned\n    0 image files updated", ""},
+		{"a page where text is shown", "curl http://localhost:3000/hello/Ada", "Hello, Ada!", "<!DOCTYPE html>\n<html>\n<head><title>Page not found</title></head>\n<body>…</body></html>", "printed an HTML page titled “Page not found”, where the tutorial shows “Hello, Ada!”"},
+		{"a page the tutorial shows", "curl http://localhost:8080/", "<h1>It works</h1>", "<!DOCTYPE html><html><h1>It works</h1></html>", ""},
 		{"a history graph's revisions", "hg log -G", "o 1 Add salt\n@ 0 Start", "@ 0 Add salt", ""},
 		{"package installs vary", "sudo apt-get install -y jq", "0 upgraded, 2 newly installed, 0 to remove", "0 upgraded, 0 newly installed, 0 to remove", ""},
 	} {

@@ -281,7 +281,7 @@ func read(t *tutorial.Tutorial) []step {
 		if strings.TrimSpace(lead) == "" {
 			// a block right under a command block: "save the lines below as X" above the
 			// commands names this block
-			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console) {
+			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console) && reBelowWord.MatchString(leadText(t, prev)) {
 				if _, _, _, prevIsFile := fileTarget(prev, leadText(t, prev)); !prevIsFile {
 					fileLead = leadText(t, prev)
 				}
@@ -344,6 +344,13 @@ func read(t *tutorial.Tutorial) []step {
 				// `</project>` tag:"
 				written[joinDir(dir, file)] = true
 				add(step{kind: fileStep, file: file, dir: dir, before: m[1], content: fileContent(cb), reason: "inserted above `" + m[1] + "` in " + file})
+				current = joinDir(dir, file)
+				continue
+			}
+			if written[joinDir(dir, file)] && !appendF && opensMore(fileContent(cb)) {
+				// notes.pl again from its first line to the middle of a sub, braces left
+				// open: the part of the file the change is in, not all of it
+				add(step{kind: fileStep, file: file, dir: dir, merge: true, content: fileContent(cb), reason: "a part of " + file + " as it should now read (it stops with brackets open)"})
 				current = joinDir(dir, file)
 				continue
 			}
@@ -441,6 +448,22 @@ func skipPreviews(steps []step) {
 
 // reOutputTitle: a block's title or caption that says it is output.
 var reOutputTitle = regexp.MustCompile(`(?i)\b(?:title|caption)\s*=\s*"(?:output|result|terminal output|expected output|response)"`)
+
+// opensMore: text that opens more braces, brackets or parentheses than it closes: a
+// program cut off in the middle.
+func opensMore(text string) bool {
+	for _, p := range []string{"{}", "[]", "()"} {
+		if strings.Count(text, p[:1]) > strings.Count(text, p[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// reBelowWord: prose that points past the block it stands over ("save the lines below
+// as `access.log`"), unlike a sentence that only names a file ("morbo restarts the
+// application whenever you save `notes.pl`").
+var reBelowWord = regexp.MustCompile(`(?i)\b(?:below|following|next|underneath|after (?:it|this|that|them))\b`)
 
 // reAbove: the prose puts the block into a file above a line it quotes ("just above the
 // closing `</project>` tag", "before the line `exit 0`").

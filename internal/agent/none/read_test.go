@@ -686,3 +686,11 @@ func TestBlockTitlesAndTypingIntoAFile(t *testing.T) {
 	assert.Nil(t, reBlockTitle.FindStringSubmatch(".bashrc"), "a dotfile")
 	assert.Equal(t, "</project>", reAbove.FindStringSubmatch("Paste the following into `build.xml`, just above the closing `</project>` tag:")[1])
 }
+
+func TestNewVersionKeepsTheShebang(t *testing.T) {
+	old := "#!/usr/bin/env perl\nuse strict;\nprint 1;\n"
+	assert.Equal(t, "#!/usr/bin/env perl", keptShebang(old, "use strict;\nprint 2;\n"))
+	assert.Empty(t, keptShebang(old, "#!/usr/bin/perl\nuse strict;\n"), "it brings its own")
+	assert.Empty(t, keptShebang(old, "print 2;\n"), "another file altogether")
+	assert.Empty(t, keptShebang("use strict;\n", "use strict;\n"), "no #! line to keep")
+}
