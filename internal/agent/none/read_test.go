@@ -694,3 +694,17 @@ func TestNewVersionKeepsTheShebang(t *testing.T) {
 	assert.Empty(t, keptShebang(old, "print 2;\n"), "another file altogether")
 	assert.Empty(t, keptShebang("use strict;\n", "use strict;\n"), "no #! line to keep")
 }
+
+func TestOutputUnderAServerAndPartOfAScript(t *testing.T) {
+	md := "# App\n\nSave this as `app.pl`:\n\n```perl\n#!/usr/bin/env perl\nuse strict;\nsub hello {\n  print \"hi\\n\";\n}\nhello();\n```\n\n" +
+		"The dev server restarts whenever you save `app.pl`. Start it and leave it running:\n\n```bash\ndevserve app.pl\n```\n\n```text\nServer available at http://127.0.0.1:3000\n```\n\n" +
+		"Give the sub a greeting:\n\n```perl title=\"app.pl\"\nuse strict;\nsub hello {\n  print \"hello\\n\";\n```\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"devserve app.pl"}, run)
+	assert.Equal(t, []string{"app.pl", "app.pl"}, files, "the server's output line is not a file")
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	steps := read(tut)
+	last := steps[len(steps)-1]
+	assert.True(t, last.merge, "a block that stops with a brace open is a part of the file: %+v", last)
+}
