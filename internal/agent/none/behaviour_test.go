@@ -1656,3 +1656,16 @@ func TestBlockInsertedAboveALineAndAnAsciiDocTitle(t *testing.T) {
 	require.NotEmpty(t, res.Commands)
 	assert.Equal(t, "starting\nhello", strings.TrimSpace(res.Commands[len(res.Commands)-1].Output))
 }
+
+// A file the program looks for by itself (Ant's build.xml), which the tutorial wrote
+// one folder down; not a source location in a traceback.
+func TestFileTheProgramLooksForIsOneFolderDown(t *testing.T) {
+	t.Parallel()
+	md := "# Build\n\n```bash\nmkdir -p proj\n```\n\nSave this as `proj/build.xml`:\n\n```xml\n<project name=\"p\"/>\n```\n\nSave the build tool as `~/tool.sh`:\n\n```sh\n[ -f build.xml ] || { echo 'Buildfile: build.xml does not exist!'; echo 'BUILD FAILED'; exit 1; }\necho built\n```\n\nBuild it:\n\n```bash\nsh ~/tool.sh\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "Buildfile: build.xml does not exist!")
+	assert.Contains(t, f.Fix, "add `cd proj`")
+	requireProven(t, f)
+}

@@ -2061,10 +2061,16 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 	}
 	names := positional(tail1(strings.Fields(cmd)))
 	for _, l := range strings.Split(output, "\n") {
-		if reNotThere.MatchString(l) {
+		if !reNotThere.MatchString(l) {
+			continue
+		}
+		for _, m := range reFileInLine.FindAllStringIndex(l, 3) {
 			// a file the program looks for by itself (Ant's "Buildfile: build.xml does
-			// not exist!")
-			names = append(names, reFileInLine.FindAllString(l, 3)...)
+			// not exist!"), not a part of a path or a source location
+			// ("/work/todo/lib/todo_list.rb:13:in …")
+			if (m[0] == 0 || l[m[0]-1] != '/') && !strings.HasPrefix(l[m[1]:], ":") {
+				names = append(names, l[m[0]:m[1]])
+			}
 		}
 	}
 	for _, a := range names {
