@@ -738,7 +738,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	if m := reNoLinkLib.FindStringSubmatch(output); f.Edit == nil && lib == "" && m != nil {
 		// polyc without libpolyml-dev: "/usr/bin/ld: cannot find -lpolyml"
-		if pkg := firstNonEmpty(ss.debianPackage(ctx, "lib"+m[1]+"-dev"), ss.debianPackage(ctx, m[1]+"-dev")); pkg != "" {
+		if pkg := ss.devPackage(ctx, m[1]); pkg != "" {
 			f.Problem += fmt.Sprintf("; the linker finds no `lib%s`: Debian ships it for linking in `%s`, which the tutorial never installs", m[1], pkg)
 			f.Fix = fmt.Sprintf("install `%s` before line %d (`sudo apt install %s`)", pkg, rec.Line, pkg)
 			f.Edit = &loop.Edit{InsertBefore: []string{"sudo apt-get install -y " + pkg}}
@@ -2944,6 +2944,17 @@ func (ss *session) phpPackage(output string) (string, string) {
 	return "", ""
 }
 
+// devPackage is Debian's development package of a library (zlib: zlib1g-dev, polyml:
+// libpolyml-dev), when the container's package lists have one of the usual names.
+func (ss *session) devPackage(ctx context.Context, lib string) string {
+	for _, cand := range []string{"lib" + lib + "-dev", lib + "-dev", lib + "1g-dev", strings.TrimPrefix(lib, "lib") + "-dev"} {
+		if ss.debianPackage(ctx, cand) != "" {
+			return cand
+		}
+	}
+	return ""
+}
+
 // errorPackage names the Debian package an error says is missing (a compiler CMake
 // looked for, a Perl or Python module) and what it provides; "" when none, or when the
 // package lists have no such package.
@@ -2968,10 +2979,8 @@ func (ss *session) errorPackage(ctx context.Context, output string) (string, str
 	case reDevDependency.MatchString(output):
 		m := reDevDependency.FindStringSubmatch(output)
 		dep := strings.ToLower(firstNonEmpty(m[1], m[2], m[3]))
-		for _, cand := range []string{"lib" + dep + "-dev", dep + "-dev", dep + "1g-dev", strings.TrimPrefix(dep, "lib") + "-dev"} {
-			if ss.debianPackage(ctx, cand) != "" {
-				return cand, "the development files of " + dep
-			}
+		if cand := ss.devPackage(ctx, dep); cand != "" {
+			return cand, "the development files of " + dep
 		}
 		return "", ""
 	case rePerlModule.MatchString(output):

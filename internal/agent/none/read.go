@@ -497,12 +497,15 @@ func attachOutput(steps []step, out tutorial.CodeBlock) {
 	}
 }
 
-// reDefault: the default a program offers at its question ("[en]", "(Y/n)", "[.]").
-var reDefault = regexp.MustCompile(`\[[^\]\n]{0,40}\]|\((?i:y/n|yes/no|n/y|no/yes)\)`)
+// offeredDefault: the default a program offers at its question ("[en]", "(Y/n)", "[.]");
+// reDefault finds it, reOffered finds a question with it offered right after
+// ("Continue? [Y/n] y", "Project name [demo]: blog").
+const offeredDefault = `(?:\[[^\]\n]{0,40}\]|\((?i:y/n|yes/no|n/y|no/yes)\))`
 
-// reOffered: a question with the default offered right after it ("Continue? [Y/n] y",
-// "Project name [demo]: blog").
-var reOffered = regexp.MustCompile(`(?i)\?\s*(?:\[[^\]\n]{0,40}\]|\((?:y/n|yes/no|n/y|no/yes)\))(.*)$|\w\s*(?:\[[^\]\n]{0,40}\]|\((?:y/n|yes/no|n/y|no/yes)\)):(.*)$`)
+var (
+	reDefault = regexp.MustCompile(offeredDefault)
+	reOffered = regexp.MustCompile(`(?i)\?\s*` + offeredDefault + `(.*)$|\w\s*` + offeredDefault + `:(.*)$`)
+)
 
 // shownAnswers reads a shown interactive session (what a setup wizard asks and what the
 // reader typed): "> What is your time zone? [Europe/Rome] Europe/Berlin" answers

@@ -33,12 +33,16 @@ var reNoOutput = regexp.MustCompile(`(?i)\b(?:no|without any|without) output\b[^
 // have a printer configured, send the copy to it:").
 var reOwnSetup = regexp.MustCompile(`(?i)^if you(?: have|'ve got|’ve got) (?:a|an|access to|your own)\b[^.]*:\s*$`)
 
-// reOtherMachine: a step for the machines of a lab, a course or a company ("On a lab
-// machine, copy the starter files:"), not the reader's own; reOtherMachineHere, the
-// same said at the end of the sentence that introduces the block ("Submit your answers
-// from a lab machine:").
-var reOtherMachineHere = regexp.MustCompile(`(?i)\s(?:on|from) (?:a|the|any|one of the) (?:lab|school|university|campus|course|class|department|office|work|company|shared|cluster|login)(?: \w+)? (?:machines?|computers?|servers?|workstations?|hosts?|nodes?|pcs?):\s*$`)
-var reOtherMachine = regexp.MustCompile(`(?i)^\s*on (?:a|the|any|one of the) (?:lab|school|university|campus|course|class|department|office|work|company|shared|cluster|login)(?: \w+)? (?:machines?|computers?|servers?|workstations?|hosts?|nodes?|pcs?)\b`)
+// otherMachine: the machines of a lab, a course or a company, not the reader's own.
+// reOtherMachine: a step for them ("On a lab machine, copy the starter files:");
+// reOtherMachineHere, the same said at the end of the sentence that introduces the
+// block ("Submit your answers from a lab machine:").
+const otherMachine = `(?:a|the|any|one of the) (?:lab|school|university|campus|course|class|department|office|work|company|shared|cluster|login)(?: \w+)? (?:machines?|computers?|servers?|workstations?|hosts?|nodes?|pcs?)`
+
+var (
+	reOtherMachine     = regexp.MustCompile(`(?i)^\s*on ` + otherMachine + `\b`)
+	reOtherMachineHere = regexp.MustCompile(`(?i)\s(?:on|from) ` + otherMachine + `:\s*$`)
+)
 
 // skipWhy says why a whole block is not followed ("" when it is).
 func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock, lead string, followed map[string]string) string {
