@@ -1061,6 +1061,8 @@ func TestErrorsBehindAZeroExitAndAWrappedGit(t *testing.T) {
 	// only warns about a missing SConscript
 	assert.Equal(t, "tb/top_tb.v: No such file or directory", reportedError("iverilog -o sim.vvp rtl/top.v tb/top_tb.v", "tb/top_tb.v: No such file or directory\n", ""))
 	assert.Empty(t, reportedError("iverilog -o sim.vvp rtl/top.v", "other.v: No such file or directory\n", ""), "a file the command does not name")
+	// gdb 13 (bookworm) warns about a command file that is not there and exits 0
+	assert.Equal(t, "warning: wordcount.gdb: No such file or directory", reportedError("gdb -batch -x wordcount.gdb ./wordcount", "warning: wordcount.gdb: No such file or directory\n", ""))
 	// GP 2.15 (bookworm) reports an error in a script it reads, skips the rest, exits 0
 	gp := "  ***   at top-level: v=parapply(f,[1..9])\n  ***                   ^---------------\n  *** parapply: mt: please use export(f).\n... skipping file 'par.gp'\n"
 	assert.Equal(t, "*** parapply: mt: please use export(f).", reportedError("gp -q par.gp", gp, "[1, 4, 9]"))

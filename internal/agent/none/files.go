@@ -267,8 +267,9 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 		return ""
 	}
 	ms := rePathTick.FindAllStringSubmatch(last, -1)
-	if len(ms) == 1 && looksLikePath(ms[0][1]) && (sameLanguage(cb.Lang, ms[0][1]) || strings.TrimSpace(last) == "`"+ms[0][1]+"`") {
-		// "`transport.mod`:" alone over a block: a caption, whatever the language
+	if len(ms) == 1 && looksLikePath(ms[0][1]) && (sameLanguage(cb.Lang, ms[0][1]) || strings.TrimSpace(last) == "`"+ms[0][1]+"`" || reHereIs.MatchString(last)) {
+		// "`transport.mod`:" alone over a block: a caption, whatever the language; so is
+		// "Here's **wordcount.cabal**, just like the one `cabal init` gives you:"
 		return ms[0][1]
 	}
 	for _, m := range ms {
@@ -289,6 +290,10 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 	}
 	return named[0]
 }
+
+// reHereIs: a sentence that presents what follows ("Here's `x`", "Here is the `x` we
+// use"), which names a file when it names one path.
+var reHereIs = regexp.MustCompile(`(?i)^(?:here's|here is|this is)\b`)
 
 // reOwnHome: the prose says the home directory in the file stands for the reader's own.
 var reOwnHome = regexp.MustCompile("(?i)(?:instead of|replace|replacing|in place of|rather than)\\s+`((?:/home|/Users)/[\\w.-]+)`")

@@ -612,6 +612,15 @@ func TestReadKramdownAttributeListsNameFiles(t *testing.T) {
 	assert.Equal(t, []string{"mkdir build && cd build", "qmake ../greeter.pro"}, run, "every $ line of a console highlight pair runs")
 }
 
+// "Here's **x**" presents the file the untagged block below it holds.
+func TestReadHereIsAFile(t *testing.T) {
+	t.Parallel()
+	md := "# Project\n\nHere's **wordcount.cabal**, just like the one `cabal init` gives you:\n\n```\ncabal-version: 2.4\nname: wordcount\n```\n\n" +
+		"Here is what `make` prints:\n\n```\ncc -o hello hello.c\n```\n"
+	_, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"wordcount.cabal"}, files, "a command word in code is not a file")
+}
+
 // A script saved under a name keeps its here-string and here-document; a shell block
 // that writes with a here-document runs.
 func TestReadScriptsWithHereStrings(t *testing.T) {

@@ -876,9 +876,9 @@ var reStarsError = regexp.MustCompile(`(?m)^(?:[ \t]*|\w+: )\*\*\*[ \t]+[^\n]*[A
 var reOSErrorLine = regexp.MustCompile(`(?m)^.*(?:\[Errno \d+\] [A-Z][^\n]*|: Permission denied)$`)
 
 // reInputMissing: a line saying that a file the program was to read is not there: the
-// path before "No such file or directory" (which must be one the command names), or a
-// quoted path after "Missing …".
-var reInputMissing = regexp.MustCompile(`(?m)^([\w./~-]+\.\w+): No such file or directory$|^Missing [A-Za-z ]{1,30} '([\w./~-]+/[\w.-]+)'$`)
+// path before "No such file or directory" (which must be one the command names; gdb's
+// "warning: crash.gdb: …" too), or a quoted path after "Missing …".
+var reInputMissing = regexp.MustCompile(`(?m)^(?:[\w-]+: )?([\w./~-]+\.\w+): No such file or directory$|^Missing [A-Za-z ]{1,30} '([\w./~-]+/[\w.-]+)'$`)
 
 // textPrinters print files or text they are given, errors in it included.
 var textPrinters = map[string]bool{"cat": true, "grep": true, "egrep": true, "head": true, "tail": true, "less": true, "more": true, "sed": true, "awk": true,
