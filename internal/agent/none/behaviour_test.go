@@ -1514,6 +1514,10 @@ func TestKeyLineOfOneProgramIsItsFirstError(t *testing.T) {
 	assert.Contains(t, keyLine(out), "security policy")
 	gcc := "main.c:3:5: error: unknown type name 'strin'\nmain.c:9:1: error: expected ';' before '}' token\n"
 	assert.Equal(t, "main.c:9:1: error: expected ';' before '}' token", keyLine(gcc), "file and line are not a program's name")
+	mojo := "[2026-11-27 13:53:39.61] [695] [error] [l_92] Can't use an undefined value as a HASH reference at notes.pl line 21.\n[2026-11-27 13:53:39.62] [695] [trace] [l_92] 500 Internal Server Error (0.01s, 69.984/s)\n"
+	assert.Contains(t, keyLine(mojo), "Can't use an undefined value", "a line tagged as an error says more than a trace line")
+	make := "make: pkg-config: No such file or directory\ng++ -c -o a.o a.cc\n/usr/bin/ld: a.o: undefined reference to `main'\n"
+	assert.Equal(t, "pkg-config", reShNotFound.FindStringSubmatch(make)[2], "a program make could not run")
 }
 
 func TestShownSessionAnswersAWizard(t *testing.T) {
@@ -1670,4 +1674,55 @@ func TestFileTheProgramLooksForIsOneFolderDown(t *testing.T) {
 	assert.Contains(t, f.Problem, "Buildfile: build.xml does not exist!")
 	assert.Contains(t, f.Fix, "add `cd proj`")
 	requireProven(t, f)
+}
+
+// A checkout makes a folder the next steps never go into: one gap, seen at every line
+// until a cd; a comparison that finds differences is not a failure; a name the program
+// refuses for its characters gets a name without them.
+func TestCheckoutFolderDifferencesAndRefusedNameCharacters(t *testing.T) {
+	t.Parallel()
+	md := "# Version control\n\nSave the client as `~/vcs.sh`:\n\n```sh\ncase $1 in\ncheckout) mkdir -p \"$2\" && printf 'int main(void) { return 0; }\\n' > \"$2/greet.c\" && echo \"U $2/greet.c\" ;;\n" +
+		"tag) echo \"vcs [tag aborted]: tag \\`$2' must not contain the characters \\`\\$,.:;@'\" >&2; exit 1 ;;\nesac\n```\n\n" +
+		"```bash\nmkdir -p ~/src && cd ~/src\nsh ~/vcs.sh checkout greet\n```\n\nChange the program and look at it:\n\n```bash\nsed -i 's/\"Hello\"/\"Hello, you\"/' greet.c\nhead -1 greet.c\n```\n\n" +
+		"Compare two versions:\n\n```bash\ncd ~/src/greet && printf 'a\\n' > old.txt && printf 'b\\n' > new.txt\ndiff old.txt new.txt\n```\n\nTag the release:\n\n```bash\nsh ~/vcs.sh tag v1.0\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	cd, tag := res.Findings[0], res.Findings[1]
+	assert.Equal(t, 20, cd.Line)
+	assert.Contains(t, cd.Fix, "add `cd greet`")
+	assert.NotContains(t, cd.Problem, "directory `s/", "a sed script is not a path")
+	assert.Equal(t, 34, tag.Line, "`diff` finding differences (status 1) is no gap")
+	assert.Contains(t, tag.Problem, "the tag name `v1.0` holds `.`")
+	assert.Equal(t, "sh ~/vcs.sh tag v1_0", tag.Edit.Replace)
+}
+
+// Failures that follow from a failed compile (its module not found) or from a file whose
+// content an error pointed at (an integrity check) are folded into that gap.
+func TestModuleOfAFailedCompileAndAFileWithBadContent(t *testing.T) {
+	t.Parallel()
+	md := "# Proofs\n\nSave this as `theories/Evens.v`:\n\n```coq\nRequire Import Tut.Doubles.\n```\n\nSave the compiler as `cc.sh`:\n\n```sh\necho \"Error: Cannot find a physical path bound to logical path Tut.Doubles.\" >&2\nexit 1\n```\n\n" +
+		"```bash\nsh cc.sh theories/Evens.v\n```\n\nCheck the library:\n\n```bash\nsh -c 'echo \"Fatal Error: User error: Cannot find library Tut.Evens in loadpath.\" >&2; exit 1'\n```\n\n" +
+		"## Records\n\nSave this as `contacts.rec`:\n\n```text\nName: Ada\nPhone: 555-0142\n```\n\nSave the checker as `check.sh`:\n\n```sh\necho \"$1:2: error: value does not match the regexp.\" >&2\nexit 1\n```\n\n" +
+		"```bash\nsh check.sh contacts.rec\nsh -c 'echo \"recins: error: operation aborted due to integrity failures.\" >&2; exit 1' -- contacts.rec\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	compile, check := res.Findings[0], res.Findings[1]
+	assert.Equal(t, 17, compile.Line)
+	assert.Equal(t, []int{23}, compile.AlsoAt, "the library the failed compile was to make")
+	assert.Equal(t, 43, check.Line)
+	assert.Contains(t, check.Problem, "the error points at line 32")
+	assert.Equal(t, []int{44}, check.AlsoAt, "refusing the same file for its content follows from it")
+}
+
+// A plugin of the system a program cannot load is found in the package lists by the
+// program's folder and the plugin's subject.
+func TestMissingPluginOfAProgramIsItsPackage(t *testing.T) {
+	t.Parallel()
+	md := "# Serve\n\nSave the server as `serve.sh`:\n\n```sh\necho '!!! UNABLE to load uWSGI plugin: /usr/lib/uwsgi/plugins/python3_plugin.so: cannot open shared object file: No such file or directory !!!' >&2\necho \"uwsgi: unrecognized option '--module'\" >&2\nexit 1\n```\n\n" +
+		"```bash\nsudo apt-get update\nsh serve.sh --module notes:app\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "Debian ships it in `uwsgi-plugin-python3`")
+	assert.Contains(t, f.Fix, "sudo apt install uwsgi-plugin-python3")
 }

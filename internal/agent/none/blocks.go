@@ -437,12 +437,17 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 	blocks := append([]tutorial.CodeBlock(nil), t.Map.CodeBlocks()...)
 	n := t.Map.LineCount()
 	for ln := 1; ln <= n; ln++ {
+		closer := reHighlightClose
 		m := reHighlightOpen.FindStringSubmatch(t.Map.Line(ln))
 		if m == nil {
-			continue
+			// Docsy's {{< tab header="Debian / Ubuntu" lang="bash" >}}: the tab is the code
+			if m = reDocsyCodeTab.FindStringSubmatch(t.Map.Line(ln)); m == nil {
+				continue
+			}
+			closer = reHugoTabX
 		}
 		end := ln + 1
-		for end <= n && !reHighlightClose.MatchString(t.Map.Line(end)) {
+		for end <= n && !closer.MatchString(t.Map.Line(end)) {
 			end++
 		}
 		if end > n {
@@ -489,6 +494,8 @@ var (
 	// Hugo {{< highlight bash >}} … {{< /highlight >}}, Jekyll {% highlight bash %} … {% endhighlight %}
 	reHighlightOpen  = regexp.MustCompile(`^\s*(?:\{\{[<%]|\{%-?)\s*highlight\s+(\w+)`)
 	reHighlightClose = regexp.MustCompile(`^\s*(?:\{\{[<%]\s*/\s*highlight\s*[>%]\}\}|\{%-?\s*endhighlight\s*-?%\})`)
+	// a Docsy tab whose content is code in the language it names (closed by reHugoTabX)
+	reDocsyCodeTab = regexp.MustCompile(`^\s*\{\{<\s*tab\b[^>]*\blang="(\w+)"[^>]*>\}\}\s*$`)
 )
 
 // firstCommandOnly: a script block whose first command is followed by a blank line and

@@ -20,7 +20,7 @@ import (
 var (
 	// the sandbox has no network (the reader has): DNS, refused or unreachable hosts,
 	// package indexes that cannot be fetched
-	reNetwork = regexp.MustCompile(`(?i)could not resolve host|temporary failure (?:in name resolution|resolving)|name or service not known|network is unreachable|failed to establish a new connection|getaddrinfo (?:enotfound|eai_again)|\benotfound\b|\beai_again\b|no such host|dial tcp|unable to access 'https?://|could not connect to|connection (?:refused|timed out)|failed to fetch|unable to locate package|has no installation candidate|no matching distribution found|could not fetch|network error|download failed|failed to download|tls handshake|certificate verify failed|could not read from remote repository|\berr_socket|econnrefused|econnreset|etimedout|spurious network error|failed to get .* from|error sending request`)
+	reNetwork = regexp.MustCompile(`(?i)could not resolve host|unknown host [a-z0-9-]+(?:\.[a-z0-9-]+)+|temporary failure (?:in name resolution|resolving)|name or service not known|network is unreachable|failed to establish a new connection|getaddrinfo (?:enotfound|eai_again)|\benotfound\b|\beai_again\b|no such host|dial tcp|unable to access 'https?://|could not connect to|connection (?:refused|timed out)|failed to fetch|unable to locate package|has no installation candidate|no matching distribution found|could not fetch|network error|download failed|failed to download|tls handshake|certificate verify failed|could not read from remote repository|\berr_socket|econnrefused|econnreset|etimedout|spurious network error|failed to get .* from|error sending request`)
 	// needs systemd as PID 1
 	reSystemd = regexp.MustCompile(`(?i)system has not been booted with systemd|failed to connect to bus|running in chroot, ignoring|init system \(pid 1\)`)
 	// needs a Docker Engine
@@ -188,7 +188,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		kind, name = "command", firstWord(rec.Command)
 	}
 	if m := reShNotFound.FindStringSubmatch(output); kind == "" && m != nil {
-		kind, name = "command", m[1] // a program the command runs (tar --zstd runs zstd)
+		kind, name = "command", m[1]+m[2] // a program the command runs (tar --zstd runs zstd)
 	}
 	if kind == "command" && reSystemBin.MatchString(name) {
 		name = path.Base(name) // `/usr/sbin/lighttpd -v`: the program, by its full path
@@ -260,6 +260,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		return
 	}
 	if r, ok := ss.failedOn(rec); ok {
+		ss.consequence(r, rec)
+		return
+	}
+	if r, ok := ss.refusesBadContent(rec, output); ok {
+		// `recins … contacts.rec` aborts "due to integrity failures" after `recfix
+		// contacts.rec` showed the line of contacts.rec that is wrong
 		ss.consequence(r, rec)
 		return
 	}
@@ -526,11 +532,24 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		f.Category = "missing step"
 	}
 	if f.Edit == nil {
-		if pkg, file, by, at := ss.skippedRecommend(ctx, output); pkg != "" {
+		if pkg, file := ss.pluginPackage(ctx, output); pkg != "" {
+			// uwsgi-core without uwsgi-plugin-python3: "UNABLE to load uWSGI plugin:
+			// /usr/lib/uwsgi/plugins/python3_plugin.so: cannot open shared object file"
+			f.Problem += fmt.Sprintf("; `%s` is not installed: Debian ships it in `%s`, which the tutorial never installs", file, pkg)
+			f.Fix = fmt.Sprintf("install `%s` before line %d (`sudo apt install %s`)", pkg, rec.Line, pkg)
+			f.Edit = &loop.Edit{InsertBefore: []string{"sudo apt-get install -y " + pkg}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
+		if pkg, file, by, rel, at := ss.skippedRecommend(ctx, output); pkg != "" {
 			// pari-gp installed with --no-install-recommends, then "error opening elldata
 			// file: `/usr/share/pari/elldata/ell0'": the data package it recommends
-			f.Problem += fmt.Sprintf("; `%s` would come with `%s`, which `%s` recommends and line %d leaves out", file, pkg, by, at)
-			f.Fix = fmt.Sprintf("install `%s` too (`sudo apt install %s`) before line %d, or drop --no-install-recommends at line %d", pkg, pkg, rec.Line, at)
+			f.Problem += fmt.Sprintf("; `%s` would come with `%s`, which `%s` %s and line %d leaves out", file, pkg, by, rel, at)
+			f.Fix = fmt.Sprintf("install `%s` too (`sudo apt install %s`) before line %d", pkg, pkg, rec.Line)
+			if rel == "recommends" {
+				f.Fix += fmt.Sprintf(", or drop --no-install-recommends at line %d", at)
+			}
 			f.Edit = &loop.Edit{InsertBefore: []string{"sudo apt-get install -y " + pkg}}
 			f.Category = "missing step"
 		}
@@ -718,6 +737,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if what, value, bad, with := refusedChars(rec.Command, output); with != "" {
+			// CVS: "tag `v1.0' must not contain the characters `$,.:;@'"
+			f.Problem += fmt.Sprintf("; the %s name `%s` holds %s, which the program does not accept in a %s name", what, value, quoteList(bad), what)
+			f.Fix = fmt.Sprintf("use a %s name without %s at line %d and after (`%s`)", what, quoteList(bad), rec.Line, with)
+			f.Edit = &loop.Edit{Replace: with}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
 		if hp, with, helpLine := ss.portAsHost(ctx, rec.Command, output); hp != "" {
 			// `dig @127.0.0.1:5353 …`: dig reads the whole word as a host name
 			f.Problem += fmt.Sprintf("; `%s` is read as one host name, and %s takes the port as an option: its help says `%s`", hp, firstWord(rec.Command), helpLine)
@@ -811,6 +839,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	r = ss.addFinding(rec, f, output)
 	ss.taint(rec.Command, r)
+	if reNotThere.MatchString(keyLine(output)) {
+		// the file it could not read is missing for the lines after it too (`sed … greet.c`
+		// in the wrong folder, then `head -1 greet.c`)
+		ss.taintMissingArgs(ctx, rec.Command, r)
+	}
 	if linkAt > 0 {
 		ss.moveTo(r, linkAt, "the link rule the tutorial wrote for the Makefile is line %d")
 	} else if f.Edit == nil && !explained && kind == "" && lib == "" && serverLines(output) == "" && !reNotThere.MatchString(keyLine(output)) {
@@ -1005,7 +1038,7 @@ func isQuery(cmd string) bool {
 var reEmptyState = regexp.MustCompile(`(?i)does not have any commits|no commits yet|bad default revision|unknown revision|ambiguous argument 'HEAD'|needed a single revision|not something we can merge|nothing to (?:commit|compare)`)
 
 // reNotThere: a file, directory or local program that does not exist.
-var reNotThere = regexp.MustCompile(`(?i)no such file or directory|cannot access|does not exist|not found|cannot open|can't open|failed to load external entity`)
+var reNotThere = regexp.MustCompile(`(?i)no such file or directory|cannot access|does not exist|not found|cannot open|can't open|cannot find file|failed to load external entity`)
 
 // recentRoot is the root of the most recent failure in the same section as st, if any.
 func (ss *session) recentRoot(st step) (int, bool) {
@@ -1636,10 +1669,10 @@ var reSystemData = regexp.MustCompile(`/usr/(?:share|lib)/[\w.+-]+(?:/[\w.+-]+)+
 // recommendations out (--no-install-recommends), or suggests it: the package, the file,
 // the package that recommends it and the install's line. "" when none fits: its name must
 // hold a distinctive part of the file's path (pari-elldata for /usr/share/pari/elldata/…).
-func (ss *session) skippedRecommend(ctx context.Context, output string) (pkg, file, by string, at int) {
+func (ss *session) skippedRecommend(ctx context.Context, output string) (pkg, file, by, rel string, at int) {
 	files := reSystemData.FindAllString(output, 3)
 	if len(files) == 0 {
-		return "", "", "", 0
+		return "", "", "", "", 0
 	}
 	for _, in := range ss.installs() {
 		if in.rec.ExitCode != 0 {
@@ -1668,14 +1701,50 @@ func (ss *session) skippedRecommend(ctx context.Context, output string) (pkg, fi
 				for _, part := range strings.Split(strings.TrimPrefix(file, "/usr/"), "/")[2:] {
 					if len(part) >= 4 && strings.Contains(cand, strings.ToLower(part)) && !slices.Contains(in.packages, cand) {
 						if c, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ ! -e " + shellQuote(file) + " ]", Timeout: 10 * time.Second, User: ss.user}); err == nil && c.ExitCode == 0 {
-							return cand, file, owner, in.rec.Line
+							return cand, file, owner, strings.ToLower(strings.Trim(f[0], "|:")), in.rec.Line
 						}
 					}
 				}
 			}
 		}
 	}
-	return "", "", "", 0
+	return "", "", "", "", 0
+}
+
+// reMissingSystemFile: a program that could not load a file of the system's
+// (a plugin, a module, a data file) under /usr/lib or /usr/share.
+var reMissingSystemFile = regexp.MustCompile(`(/usr/(?:lib|share)/(?:x86_64-linux-gnu/|aarch64-linux-gnu/)?([\w.+-]+)/(?:[\w.+-]+/)*([\w.+-]+))\W{0,3}(?::\s*)?(?:cannot open shared object file|No such file or directory|not found)`)
+
+// rePluginName: the parts of a plugin file's name that are not its subject
+// (python3_plugin.so → python3, mod_rewrite.so → rewrite).
+var rePluginName = regexp.MustCompile(`^(?:lib|mod_)|(?:[_-]plugin|[_-]module)?(?:\.so(?:\.\d+)*|\.\w+)$`)
+
+// pluginPackage is the Debian package that holds a plugin or data file of the system
+// that the output says a program could not load, found by the program's folder and the
+// file's subject (/usr/lib/uwsgi/plugins/python3_plugin.so → uwsgi-plugin-python3), and
+// that file; "" when the package lists name no such package, or it is installed.
+func (ss *session) pluginPackage(ctx context.Context, output string) (pkg, file string) {
+	m := reMissingSystemFile.FindStringSubmatch(output)
+	if m == nil || ss.task.Sandbox == nil {
+		return "", ""
+	}
+	prog, subject := strings.ToLower(m[2]), strings.ToLower(rePluginName.ReplaceAllString(m[3], ""))
+	if !reDebianName.MatchString(prog) || !reDebianName.MatchString(subject) || len(prog) < 3 || len(subject) < 2 {
+		return "", ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: fmt.Sprintf("apt-cache search --names-only '^%s.*[.+-]%s$' 2>/dev/null | cut -d' ' -f1", regexp.QuoteMeta(prog), regexp.QuoteMeta(subject)), Timeout: 20 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", ""
+	}
+	cands := strings.Fields(r.Stdout)
+	if len(cands) == 0 {
+		return "", ""
+	}
+	slices.SortFunc(cands, func(a, b string) int { return len(a) - len(b) })
+	if c, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "dpkg -s " + shellQuote(cands[0]) + " >/dev/null 2>&1", Timeout: 10 * time.Second, User: ss.user}); err == nil && c.ExitCode == 0 {
+		return "", "" // installed: the file is missing for another reason
+	}
+	return cands[0], m[1]
 }
 
 // failedOn: the command names what a failed step was working on when
@@ -1695,6 +1764,9 @@ func (ss *session) failedOn(rec loop.CommandRecord) (int, bool) {
 				out = c.Output
 			}
 		}
+		if ss.compiledModule(rt.line, rec.Output) {
+			return r, true
+		}
 		qs := reQuotedName.FindAllStringSubmatch(out, -1)
 		if len(qs) == 0 || !reObjectName.MatchString(qs[len(qs)-1][1]) {
 			continue
@@ -1704,6 +1776,53 @@ func (ss *session) failedOn(rec loop.CommandRecord) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// reContentError: an error about what a file holds, not about the command.
+var reContentError = regexp.MustCompile(`(?i)integrity|invalid|malformed|corrupt|parse error|syntax error|does not match|does not validate|not well-formed`)
+
+// refusesBadContent: the command names a file whose content an earlier error pointed
+// into, and its own error is about content too: the root of that earlier error.
+func (ss *session) refusesBadContent(rec loop.CommandRecord, output string) (int, bool) {
+	if !reContentError.MatchString(keyLine(output)) {
+		return 0, false
+	}
+	for _, p := range slices.Sorted(maps.Keys(ss.badContent)) {
+		if rel := ss.rel(p); refersTo(rec.Command, rel) || refersTo(rec.Command, p) {
+			return ss.badContent[p], true
+		}
+	}
+	return 0, false
+}
+
+// reCannotFind: an error saying that something asked for is not there.
+var reCannotFind = regexp.MustCompile(`(?i)cannot find|can't find|could not find|not found|no such|unknown (?:module|library)|cannot load`)
+
+// compiledModule: the command at tutorial line ln (which failed) compiled a source file
+// of the tutorial's (`coqc … theories/Evens.v`), and the error in output says that the
+// module of that name is not there ("Cannot find library Tut.Evens in loadpath"): it
+// would have been, had that step worked.
+func (ss *session) compiledModule(ln int, output string) bool {
+	key := keyLine(output)
+	if !reCannotFind.MatchString(key) {
+		return false
+	}
+	for _, c := range ss.res.Commands {
+		if c.Line != ln || c.ExitCode == 0 {
+			continue
+		}
+		for _, f := range strings.Fields(c.Command)[1:] {
+			f = strings.Trim(f, `"'`)
+			stem := strings.TrimSuffix(path.Base(f), path.Ext(f))
+			if path.Ext(f) == "" || len(stem) < 4 || strings.HasPrefix(f, "-") {
+				continue
+			}
+			if _, ok := ss.written[ss.abs(f)]; ok && regexp.MustCompile(`\b`+regexp.QuoteMeta(stem)+`\b`).MatchString(output) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reQuotedName: a name in double quotes long and specific enough to stand for one object
@@ -2354,18 +2473,9 @@ func (ss *session) otherCaseOption(ctx context.Context, cmd, output string) (opt
 	if !ok {
 		return "", "", ""
 	}
-	defines := func(o string) string {
-		re := regexp.MustCompile(`(?:^|[\s,|])` + regexp.QuoteMeta(o) + `(?:$|[\s,|=\[])`)
-		for _, l := range strings.Split(help, "\n") {
-			if t := strings.TrimSpace(l); strings.HasPrefix(t, "-") && re.MatchString(t) {
-				return strings.Join(strings.Fields(t), " ")
-			}
-		}
-		return ""
-	}
 	// the help may still list opt, for a sibling command sharing the text (fossil's
 	// `-p|--page` is for `ui`): the program's refusal is what counts
-	if helpLine = defines(other); helpLine == "" {
+	if helpLine = definesOption(help, other); helpLine == "" {
 		return "", "", ""
 	}
 	return opt, other, helpLine
@@ -2430,8 +2540,8 @@ func (ss *session) portAsHost(ctx context.Context, cmd, output string) (word, wi
 func swapOption(cmd, opt, other string) string {
 	f := strings.Fields(cmd)
 	for i, w := range f {
-		if w == opt {
-			f[i] = other
+		if w == opt || strings.HasPrefix(w, opt+"=") {
+			f[i] = other + strings.TrimPrefix(w, opt) // `--gtest-filter='x.*'` keeps its value
 			break
 		}
 	}
@@ -2538,6 +2648,7 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			for _, content := range ss.written {
 				if strings.Contains(content, m[1]) {
 					names = append(names, m[1])
+					delete(fromSource, m[1]) // the error itself names it
 					break
 				}
 			}
@@ -2807,6 +2918,37 @@ func quotedWhereMissing(output, name string) bool {
 // reQuotedRelPath: a relative path with a directory, in quotes.
 var reQuotedRelPath = regexp.MustCompile(`['"‘“] ?([\w.-]+(?:/[\w.-]+)+)['"’”]`)
 
+// reRefusedChars: a program refusing characters in a name it was given ("tag `v1.0'
+// must not contain the characters `$,.:;@'"): what the name is, the name, the characters.
+var reRefusedChars = regexp.MustCompile("(?i)\\b(\\w+)(?: name)? [`'‘\"]([^`'’\"\\s]+)['’\"`] (?:must|may|can) ?not contain (?:the |any )?(?:characters?|chars?) [`'‘\"]([^'’\"]+)['’\"`]")
+
+// refusedChars: what refusedChars names, the characters of the name it refuses, and the
+// command with them replaced by "_" ("" when the output has no such refusal or the
+// command does not hold the name once).
+func refusedChars(cmd, output string) (what, value string, bad []string, with string) {
+	m := reRefusedChars.FindStringSubmatch(output)
+	cmd = strings.TrimSpace(cmd)
+	if m == nil || strings.Contains(cmd, "\n") || strings.Count(cmd, m[2]) != 1 {
+		return "", "", nil, ""
+	}
+	fixed := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(m[3], r) {
+			if !slices.Contains(bad, string(r)) {
+				bad = append(bad, string(r))
+			}
+			return '_'
+		}
+		return r
+	}, m[2])
+	if len(bad) == 0 {
+		return "", "", nil, ""
+	}
+	return strings.ToLower(m[1]), m[2], bad, strings.Replace(cmd, m[2], fixed, 1)
+}
+
+// reSedScript: a sed substitution or transliteration given as an argument (`s/a/b/g`).
+var reSedScript = regexp.MustCompile(`^[sy]/.*/[gpiIw0-9]*$`)
+
 // missingArgDir is a relative directory that a path argument of the failed command
 // (runs/joblog.tsv, --output-file=locale/fr/x.mo, -path thumbs) lives in when that
 // directory does not exist and the output says a path could not be opened: the program
@@ -2832,7 +2974,8 @@ func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string
 		switch {
 		case reDirFlag.MatchString(f) && i+1 < len(fields):
 			dirs = append(dirs, strings.Trim(fields[i+1], `"'`))
-		case strings.Contains(f, "/") && !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "~") && !strings.HasPrefix(f, "-") && !strings.ContainsAny(f, "*?$<>|;&(){}") && !strings.Contains(f, "://"):
+		case strings.Contains(f, "/") && !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "~") && !strings.HasPrefix(f, "-") && !strings.ContainsAny(f, "*?$<>|;&(){}\"',\\") && !strings.Contains(f, "://") && !reSedScript.MatchString(f):
+			// (not sed's `s/"Hello"/"Hello, CVS"/`)
 			dirs = append(dirs, path.Dir(f))
 		}
 	}
@@ -2893,8 +3036,10 @@ func missingBranch(s string) string {
 var reBroughtFile = regexp.MustCompile(`(?i)\b(?:(?:they|someone|a colleague|your colleague|the server|your team) (?:sent|gave|emailed|shared)|sent (?:to )?you|you (?:received|were given)|you got from\b|someone else's|your own (?:file|data|key|certificate|export))\b`)
 
 // reShNotFound: the shell a program started could not find a program ("/bin/sh: 1:
-// zstd: not found"), whatever the exit code of the program that started it.
-var reShNotFound = regexp.MustCompile(`(?m)(?:^|\s)(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:\d+: |line \d+: )?([\w.+-]+): (?:command )?not found`)
+// zstd: not found"), or make could not run one (a recipe's or `$(shell pkg-config …)`'s:
+// "make: pkg-config: No such file or directory"), whatever the exit code of the program
+// that started it.
+var reShNotFound = regexp.MustCompile(`(?m)(?:^|\s)(?:(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:\d+: |line \d+: )?([\w.+-]+): (?:command )?not found|^make(?:\[\d+\])?: ([\w.+-]+): (?:No such file or directory|Command not found)$)`)
 
 var (
 	reCMakeCompiler = regexp.MustCompile(`No CMAKE_(CXX|C)_COMPILER could be found`)

@@ -21,6 +21,10 @@ import (
 func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 	var paras [][]string
 	var cur []string
+	titleAt := cb.StartLine - 1 // where an AsciiDoc block title names the block
+	for titleAt > 1 && reAsciiDocStyle.MatchString(strings.TrimSpace(t.Map.Line(titleAt))) {
+		titleAt-- // ".hello.v" over "[source,coq]" over the fence
+	}
 	for n := cb.StartLine - 1; n >= 1 && n >= cb.StartLine-25 && len(paras) < 3; n-- {
 		raw := t.Map.Line(n)
 		l := strings.TrimSpace(raw)
@@ -40,8 +44,11 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		if m := reLiquidCode.FindStringSubmatch(l); m != nil {
 			l = codeTitleLead(m[1]) // GitBook's {% code title="pelicanconf.py (add)" %}
 		}
-		if m := reBlockTitle.FindStringSubmatch(l); m != nil && n == cb.StartLine-1 {
+		if m := reBlockTitle.FindStringSubmatch(l); m != nil && n == titleAt {
 			l = "Filename: `" + m[1] + "`" // AsciiDoc's block title right above: ".counter.vhd"
+		}
+		if n > titleAt {
+			continue // the block's style line, "[source,coq]"
 		}
 		if l == "" || strings.HasPrefix(l, "{{") || strings.HasPrefix(l, "{%") || strings.HasPrefix(l, "===") || strings.HasPrefix(l, "<") {
 			continue // markup lines of tabs and shortcodes
@@ -83,8 +90,12 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 }
 
 // reBlockTitle: an AsciiDoc block title that names a file (".counter.vhd" on the line
-// above the block), not a dotfile (".bashrc").
-var reBlockTitle = regexp.MustCompile(`^\.([A-Za-z0-9_][\w-]*(?:/[\w.-]+)*\.[A-Za-z]\w{0,6})$`)
+// above the block, "._CoqProject"), not a dotfile (".bashrc").
+var reBlockTitle = regexp.MustCompile(`^\.([A-Za-z0-9_][\w-]*(?:/[\w.-]+)*\.[A-Za-z]\w{0,6}|_[A-Za-z][\w-]+)$`)
+
+// reAsciiDocStyle: an AsciiDoc block style line between a block's title and its
+// delimiter ("[source,coq]", "[source,console,subs=attributes]").
+var reAsciiDocStyle = regexp.MustCompile(`^\[(?:source|listing|literal)(?:,[^\]]*)?\]$`)
 
 // reSavedAbove: a sentence that names the block above it ("Save it as `init.el`."), not
 // the one below ("Save this as `calc.y`. Read … carefully:"), and the name.
@@ -259,7 +270,14 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 // that file.
 func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 	t := strings.TrimSpace(lead)
-	if cb.Shell || !strings.HasSuffix(t, ":") {
+	if cb.Shell {
+		return ""
+	}
+	if m := reCaptionAlone.FindStringSubmatch(t); m != nil && looksLikePath(m[1]) {
+		// a paragraph that is only the file's name, "**`src/wordcount.h`**"
+		return m[1]
+	}
+	if !strings.HasSuffix(t, ":") {
 		return ""
 	}
 	last := lastSentence(strings.TrimSuffix(t, ":"))
@@ -290,6 +308,9 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 	}
 	return named[0]
 }
+
+// reCaptionAlone: a paragraph that is only a file name in code, maybe emphasized.
+var reCaptionAlone = regexp.MustCompile("^[*_]{0,2}`([^`\\s]+)`[*_]{0,2}:?$")
 
 // reHereIs: a sentence that presents what follows ("Here's `x`", "Here is the `x` we
 // use"), which names a file when it names one path.
@@ -665,7 +686,13 @@ var reFileLine = regexp.MustCompile(`(?m)(?:parsing file|File) "([^"]+)", line (
 // contentLine is the tutorial line inside a block the tutorial wrote to a file that the
 // output's error points at, the last such reference winning (0 when none).
 func (ss *session) contentLine(output string) int {
-	at := 0
+	at, _ := ss.contentLineOf(output)
+	return at
+}
+
+// contentLineOf is contentLine and the file (its absolute path) that holds the line.
+func (ss *session) contentLineOf(output string) (int, string) {
+	at, file := 0, ""
 	for _, m := range reFileLine.FindAllStringSubmatch(output, -1) {
 		name, num := firstNonEmpty(m[1], m[3]), firstNonEmpty(m[2], m[4])
 		n, err := strconv.Atoi(num)
@@ -673,10 +700,10 @@ func (ss *session) contentLine(output string) int {
 			continue
 		}
 		if ln := ss.tutorialLine(ss.abs(name), n); ln > 0 {
-			at = ln
+			at, file = ln, ss.abs(name)
 		}
 	}
-	return at
+	return at, file
 }
 
 // relocate names, in finding r, the line of the tutorial's file content that its error
@@ -684,9 +711,13 @@ func (ss *session) contentLine(output string) int {
 // change. The finding stays on the step where the reader gets stuck; file contents are
 // not where a newcomer notices anything.
 func (ss *session) relocate(r int, output string) {
-	ln := ss.contentLine(output)
+	ln, file := ss.contentLineOf(output)
 	if ln <= 0 || ss.roots[r].finding < 0 {
 		return
+	}
+	if _, ok := ss.badContent[file]; !ok {
+		// later commands that refuse the same file for what is in it follow from this
+		ss.badContent[file] = r
 	}
 	f := &ss.res.Findings[ss.roots[r].finding]
 	f.Problem += fmt.Sprintf(" — the error points at line %d, in the file the tutorial wrote (`%s`)", ln, loop.Clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(ln)), 100))

@@ -57,10 +57,30 @@ func outputMismatch(cmd, shown, got string) string {
 		}
 		return why
 	}
-	if good := reGoodState.FindString(shown); good != "" && !reBadState.MatchString(shown) && !reGoodState.MatchString(got) {
-		if bad := reBadState.FindString(got); bad != "" {
+	if good := reGoodState.FindString(shown); good != "" && !reBadState.MatchString(shown) {
+		bad := reBadState.FindString(got)
+		if reGoodState.MatchString(got) {
+			// "[  PASSED  ] 5 tests." shown, "[  PASSED  ] 4 tests." and "[  FAILED  ] 1
+			// test" printed: only a state in capitals counts beside a good one
+			bad = reBadStateLoud.FindString(got)
+		}
+		if bad != "" {
 			// supervisorctl status: RUNNING shown, BACKOFF printed
-			return fmt.Sprintf("the tutorial shows `%s` as %s, but it printed %s (%s)", firstLine(cmd), good, bad, quoteShort(keyLineOf(got, bad)))
+			why := fmt.Sprintf("the tutorial shows `%s` as %s, but it printed %s (%s)", firstLine(cmd), good, bad, quoteShort(keyLineOf(got, bad)))
+			if d := failureDetail(got); d != "" {
+				why += "; the failure: “" + loop.Clip(d, 200) + "”"
+			}
+			return why
+		}
+	}
+	if shown != "" && helpText(got) && !helpText(shown) {
+		// `./wordcount_test --gtest-filter=…`: an option it does not know, so its help
+		return fmt.Sprintf("`%s` printed its help (%s) instead of the output the tutorial shows (%s)", firstLine(cmd), quoteShort(firstLine(got)), quoteShort(shown))
+	}
+	if m := reStatusLine.FindStringSubmatch(shown); m != nil {
+		if g := reStatusLine.FindStringSubmatch(got); g != nil && g[1] != m[1] {
+			// `./tests; echo "exit status: $?"`: 0 shown, 1 printed
+			return fmt.Sprintf("the tutorial shows `%s` ending with status %s, but it ended with %s (%s)", firstLine(cmd), m[1], g[1], quoteShort(strings.TrimSpace(g[0])))
 		}
 	}
 	if shown != "" && got != "" && !isPackageInstall(cmd) {
@@ -91,6 +111,73 @@ func outputMismatch(cmd, shown, got string) string {
 	}
 	if missing := unlisted(cmd, shown, got); len(missing) > 0 {
 		return fmt.Sprintf("the tutorial shows `%s` listing %s, but the command did not list %s", firstLine(cmd), strings.Join(missing, ", "), plural(len(missing), "it", "them"))
+	}
+	return ""
+}
+
+// reOptionLine: a line of a program's help that defines an option; reUsage, its usage
+// line.
+var (
+	reOptionLine = regexp.MustCompile(`(?m)^\s{1,10}--?[A-Za-z][\w-]*`)
+	reUsage      = regexp.MustCompile(`(?im)^\s*usage:`)
+)
+
+// helpText: output that is a program's help: a usage line or many option lines.
+func helpText(s string) bool {
+	return len(reOptionLine.FindAllString(s, 5)) >= 4 || len(reOptionLine.FindAllString(s, 2)) >= 1 && reUsage.MatchString(s)
+}
+
+// reFailureLine: where a test runner says what failed ("tests/x_test.cc:8: Failure",
+// "AssertionError: …", "Expected: …").
+var reFailureLine = regexp.MustCompile(`(?m)^.*(?::\d+: Failure|AssertionError|[Aa]ssertion failed|^\s*Expected\b).*$`)
+
+// failureDetail is the first failure a test runner describes, with the two lines after
+// it (the values compared), joined on one line ("" when it describes none).
+func failureDetail(out string) string {
+	loc := reFailureLine.FindStringIndex(out)
+	if loc == nil {
+		return ""
+	}
+	lines := strings.Split(out[loc[0]:], "\n")
+	var keep []string
+	for _, l := range lines[:min(len(lines), 4)] {
+		if t := strings.TrimSpace(l); t != "" {
+			keep = append(keep, t)
+		}
+	}
+	return strings.Join(keep, " ")
+}
+
+// respelledOption: a long option of cmd that the program's help does not define while it
+// defines the same words with `_` and `-` swapped (`--gtest-filter` and
+// `--gtest_filter`): the option, the help's spelling and the help's line for it.
+func respelledOption(cmd, help string) (opt, other, helpLine string) {
+	for _, f := range strings.Fields(cmd) {
+		name, _, _ := strings.Cut(strings.Trim(f, `"'`), "=")
+		if !strings.HasPrefix(name, "--") || !strings.ContainsAny(name[2:], "-_") {
+			continue
+		}
+		if definesOption(help, name) != "" {
+			continue
+		}
+		for _, alt := range []string{strings.ReplaceAll(name[2:], "-", "_"), strings.ReplaceAll(name[2:], "_", "-")} {
+			if alt = "--" + alt; alt != name {
+				if l := definesOption(help, alt); l != "" {
+					return name, alt, l
+				}
+			}
+		}
+	}
+	return "", "", ""
+}
+
+// definesOption is the line of help that defines option o ("" when none does).
+func definesOption(help, o string) string {
+	re := regexp.MustCompile(`(?:^|[\s,|])` + regexp.QuoteMeta(o) + `(?:$|[\s,|=\[])`)
+	for _, l := range strings.Split(help, "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "-") && re.MatchString(t) {
+			return strings.Join(strings.Fields(t), " ")
+		}
 	}
 	return ""
 }
@@ -258,12 +345,24 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		f.Problem += "; " + why
 		f.Fix = fix
 	}
+	if strings.Contains(problem, "; the failure: ") {
+		// a test the tutorial shows passing fails: the code under test (or the test) is wrong
+		f.Fix = fmt.Sprintf("correct the code the tutorial has the reader write (or the test) so that the failing test passes, or show at line %d the failure the reader will see", rec.Line)
+	}
 	if reBadState.MatchString(output) {
 		if why, fix := ss.processLogCause(ctx); why != "" {
 			// supervisorctl's "Exited too quickly (process log may have details)"
 			f.Problem += "; " + why
 			f.Fix = fix
 		}
+	}
+	if opt, other, helpLine := respelledOption(rec.Command, output); other != "" && helpText(output) {
+		// the help it printed defines the option with `_` where the tutorial has `-`
+		with := swapOption(strings.TrimSpace(rec.Command), opt, other)
+		f.Problem += fmt.Sprintf("; it does not know `%s`, and its help defines `%s` (`%s`)", opt, other, loop.Clip(helpLine, 120))
+		f.Fix = fmt.Sprintf("use `%s` instead of `%s` at line %d (`%s`)", other, opt, rec.Line, with)
+		f.Edit = &loop.Edit{Replace: with}
+		f.Category, f.Severity = "command failure", ""
 	}
 	if reHTTPSOnly.MatchString(output) {
 		f.Fix = fmt.Sprintf("make the server speak plain HTTP on that port (a site address written with `http://`), or request `https://` at line %d", rec.Line)
@@ -701,7 +800,11 @@ func (ss *session) deletingOption(ctx context.Context, at int) (cmd, opt string,
 // not (supervisorctl, systemctl, docker ps, test runners).
 var (
 	reGoodState = regexp.MustCompile(`\b(?:RUNNING|active \(running\)|PASS(?:ED)?|healthy|Up \d)`)
-	reBadState  = regexp.MustCompile(`\b(?:FATAL|BACKOFF|EXITED|STOPPED|FAILED|FAIL|ERROR|failed|inactive \(dead\)|unhealthy|Exited \(\d+\))`)
+	// reBadStateLoud: the states of reBadState a program prints in capitals
+	reBadStateLoud = regexp.MustCompile(`\b(?:FATAL|BACKOFF|EXITED|STOPPED|FAILED|FAIL|ERROR)\b`)
+	// reStatusLine: a line that gives a command's exit status (`echo "exit status: $?"`)
+	reStatusLine = regexp.MustCompile(`(?im)^.*\bexit(?:ed)? (?:status|code)\W{0,3}(\d+)\W*$`)
+	reBadState   = regexp.MustCompile(`\b(?:FATAL|BACKOFF|EXITED|STOPPED|FAILED|FAIL|ERROR|failed|inactive \(dead\)|unhealthy|Exited \(\d+\))`)
 )
 
 // keyLineOf is the line of text holding word.

@@ -76,3 +76,31 @@ func TestOwnPrompt(t *testing.T) {
 	assert.True(t, ownPrompt(shown, "csharp"))
 	assert.False(t, ownPrompt("csharp> is how the prompt looks", "mono"), "another program's prompt")
 }
+
+func TestTestRunnerFailuresStatusLinesAndHelpText(t *testing.T) {
+	t.Parallel()
+	shown := "[==========] 5 tests from 2 test suites ran. (0 ms total)\n[  PASSED  ] 5 tests.\nexit status: 0"
+	got := "[ RUN      ] CountWords.Tabs\ntests/wc_test.cc:8: Failure\nExpected equality of these values:\n  count_words(\"one\\ttwo\")\n[  FAILED  ] CountWords.Tabs (0 ms)\n[  PASSED  ] 4 tests.\n[  FAILED  ] 1 test, listed below:\nexit status: 1"
+	why := outputMismatch(`./wc_test; echo "exit status: $?"`, shown, got)
+	assert.Contains(t, why, "but it printed FAILED")
+	assert.Contains(t, why, `the failure: “tests/wc_test.cc:8: Failure Expected equality of these values: count_words("one\ttwo")`)
+	assert.Contains(t, outputMismatch(`./run; echo "exit status: $?"`, "done\nexit status: 0", "done\nexit status: 3"), "ending with status 0, but it ended with 3")
+	assert.Empty(t, outputMismatch("pytest", "5 passed, 0 failed", "5 passed, 0 failed"), "the same summary")
+
+	help := "This program contains tests written using Google Test.\n\nTest Selection:\n  --gtest_list_tests\n      List the names of all tests.\n  --gtest_filter=POSITIVE_PATTERNS[-NEGATIVE_PATTERNS]\n      Run only the tests that match.\n  --gtest_also_run_disabled_tests\n  --gtest_repeat=[COUNT]\n"
+	assert.Contains(t, outputMismatch("./wc_test --gtest-filter='CountWords.*'", "Note: Google Test filter = CountWords.*\n[  PASSED  ] 4 tests.", help), "printed its help")
+	opt, other, line := respelledOption("./wc_test --gtest-filter='CountWords.*'", help)
+	assert.Equal(t, []string{"--gtest-filter", "--gtest_filter", "--gtest_filter=POSITIVE_PATTERNS[-NEGATIVE_PATTERNS]"}, []string{opt, other, line})
+	assert.Equal(t, "./wc_test --gtest_filter='CountWords.*'", swapOption("./wc_test --gtest-filter='CountWords.*'", opt, other))
+	assert.Empty(t, outputMismatch("prog --help", "Usage: prog [options]\n  -a\n  -b", help), "help shown, help printed")
+}
+
+func TestComparisonsThatFindDifferences(t *testing.T) {
+	t.Parallel()
+	assert.True(t, foundDifferences("diff old.txt new.txt", "1c1\n< a\n---\n> b"))
+	assert.True(t, foundDifferences("cvs diff -r 1.1 -r 1.2 greet.c", "Index: greet.c\n@@ -1 +1 @@\n-a\n+b"))
+	assert.True(t, foundDifferences("cmp a b", "a b differ: byte 1, line 1"))
+	assert.False(t, foundDifferences("diff old.txt missing.txt", "diff: missing.txt: No such file or directory"), "trouble, not differences")
+	assert.False(t, foundDifferences("git diff --exit-code", "-a\n+b"), "asked to fail on differences")
+	assert.False(t, foundDifferences("diff a b | head", "1c1"), "a pipeline's status is its own")
+}

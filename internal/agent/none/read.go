@@ -406,6 +406,12 @@ func read(t *tutorial.Tutorial) []step {
 			}
 			if reNamelessFile.MatchString(lead) && !reOutputLead.MatchString(lead) {
 				add(step{kind: askStep})
+				continue
+			}
+			if prev, ok := blockRightBefore(t, blocks, cb); ok && dataLangs[cb.Lang] && (prev.Shell || prev.Console || ranBlock(steps, prev)) {
+				// ```json right under `curl -s …/notes`: the answer it prints
+				attachOutput(steps, cb)
+				add(step{kind: skipStep, reason: "expected output (a " + cb.Lang + " block right under the command)"})
 			}
 		}
 	}
@@ -445,6 +451,10 @@ func skipPreviews(steps []step) {
 		}
 	}
 }
+
+// dataLangs: languages of data a command prints (an API's JSON answer) as well as of
+// files.
+var dataLangs = map[string]bool{"json": true, "xml": true, "html": true, "yaml": true, "yml": true, "csv": true}
 
 // reOutputTitle: a block's title or caption that says it is output.
 var reOutputTitle = regexp.MustCompile(`(?i)\b(?:title|caption)\s*=\s*"(?:output|result|terminal output|expected output|response)"`)

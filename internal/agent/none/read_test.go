@@ -621,6 +621,32 @@ func TestReadHereIsAFile(t *testing.T) {
 	assert.Equal(t, []string{"wordcount.cabal"}, files, "a command word in code is not a file")
 }
 
+// Captions in more styles name files: an AsciiDoc title over a [source] line, a title
+// without an extension, a paragraph that is only the name; Docsy's code tabs run; a JSON
+// block right under a request is its answer.
+func TestReadMoreCaptionsCodeTabsAndDataAnswers(t *testing.T) {
+	t.Parallel()
+	md := "# Proofs\n\n.hello.v\n[source,coq]\n```\nDefinition x := 1.\n```\n\n._CoqProject\n```\n-Q theories Tut\n```\n\n**`src/wc.h`**\n\n```cpp\n#pragma once\n```\n\n" +
+		"{{< tabpane >}}\n{{< tab header=\"Debian\" lang=\"bash\" >}}\nsudo apt install coq\n{{< /tab >}}\n{{< tab header=\"macOS\" lang=\"bash\" >}}\nbrew install coq\n{{< /tab >}}\n{{< /tabpane >}}\n\n" +
+		"List the notes:\n\n```bash\ncurl -s http://127.0.0.1:8080/notes\n```\n\n```json\n[{\"id\": 1}]\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var files, run []string
+	expected := map[string]string{}
+	for _, s := range read(tut) {
+		switch s.kind {
+		case fileStep:
+			files = append(files, s.file)
+		case runStep:
+			run = append(run, s.command.Text)
+			expected[s.command.Text] = s.expected
+		}
+	}
+	assert.Equal(t, []string{"hello.v", "_CoqProject", "src/wc.h"}, files)
+	assert.Equal(t, []string{"sudo apt install coq", "curl -s http://127.0.0.1:8080/notes"}, run, "the Debian tab runs, the macOS tab does not")
+	assert.Equal(t, `[{"id": 1}]`, expected["curl -s http://127.0.0.1:8080/notes"])
+}
+
 // A script saved under a name keeps its here-string and here-document; a shell block
 // that writes with a here-document runs.
 func TestReadScriptsWithHereStrings(t *testing.T) {

@@ -2,8 +2,10 @@ package none
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
@@ -113,6 +115,7 @@ func (ss *session) missingCd() {
 		known[dir][name] = true
 	}
 	reported := map[int]bool{}
+	owner := map[string]int{} // folder and project → the finding that reports the missing cd
 	for _, s := range ss.steps {
 		switch {
 		case s.kind == fileStep:
@@ -154,12 +157,25 @@ func (ss *session) missingCd() {
 				if strings.HasPrefix(tok, "-") || strings.Contains(tok, "/") || !looksLikePath(tok) || known[cwd][tok] {
 					continue
 				}
-				for dir := range projects {
-					if path.Dir(dir) == cwd && known[dir][tok] && !reported[s.line] {
-						reported[s.line] = true
-						ss.staticFinding(s, "missing step", fmt.Sprintf("`%s` (line %d) runs in the directory above `%s`, where `%s` is not: the tutorial never says `cd %s` after creating the project", firstLine(text), s.line, path.Base(dir), tok, path.Base(dir)),
-							fmt.Sprintf("add `cd %s` before line %d", path.Base(dir), s.line), &loop.Edit{InsertBefore: []string{"cd " + path.Base(dir)}})
+				for _, dir := range slices.Sorted(maps.Keys(projects)) {
+					if path.Dir(dir) != cwd || !known[dir][tok] || reported[s.line] {
+						continue
 					}
+					reported[s.line] = true
+					if at, ok := owner[cwd+"\x00"+dir]; ok {
+						// the same missing `cd` again: one gap, seen at every line until one
+						if f := &ss.res.Findings[at]; f.Line != s.line && !slices.Contains(f.AlsoAt, s.line) {
+							f.AlsoAt = append(f.AlsoAt, s.line)
+						}
+						continue
+					}
+					if at := ss.findingAt(s.line); at >= 0 {
+						owner[cwd+"\x00"+dir] = at // the run already reported it there
+						continue
+					}
+					ss.staticFinding(s, "missing step", fmt.Sprintf("`%s` (line %d) runs in the directory above `%s`, where `%s` is not: the tutorial never says `cd %s` after creating the project", firstLine(text), s.line, path.Base(dir), tok, path.Base(dir)),
+						fmt.Sprintf("add `cd %s` before line %d", path.Base(dir), s.line), &loop.Edit{InsertBefore: []string{"cd " + path.Base(dir)}})
+					owner[cwd+"\x00"+dir] = len(ss.res.Findings) - 1
 				}
 			}
 			p := predict(text)
@@ -169,6 +185,16 @@ func (ss *session) missingCd() {
 			}
 		}
 	}
+}
+
+// findingAt is the index of the finding reported at tutorial line ln, or -1.
+func (ss *session) findingAt(ln int) int {
+	for i, f := range ss.res.Findings {
+		if f.Line == ln {
+			return i
+		}
+	}
+	return -1
 }
 
 // treeOf reads a directory tree drawing: its root name and the names below it.

@@ -80,6 +80,7 @@ type session struct {
 
 	roots      []root
 	taintPaths map[string]int // absolute path a failed step was meant to create → root
+	badContent map[string]int // absolute path of a file the tutorial wrote whose content an error pointed at → root
 	taintTools map[string]int // tool a failed step was meant to install → root
 	missing    map[string]int // tool found missing → root
 	cwdRoot    int            // root that left the session outside the directory it should be in, -1 when none
@@ -248,7 +249,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 // nothing run and nothing failed yet.
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
 	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1,
-		blockRoots: map[int]int{}, taintPaths: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{},
+		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{},
 		recovered: map[int]bool{}, hostRoots: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}}
 }
 
@@ -461,6 +462,10 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		OutputPath: r.OutputPath,
 	}
 	failed := r.ExitCode != 0 || r.TimedOut
+	if failed && r.ExitCode == 1 && !r.TimedOut && foundDifferences(cmd.Text, output) {
+		// `diff a b`, `cvs diff -r 1.1 -r 1.2 x`: status 1 says the files differ
+		failed = false
+	}
 	if failed {
 		rec.Class, rec.Summary = loop.Classify(cmd.Text, r.ExitCode, output, r.TimedOut)
 	}
@@ -879,6 +884,29 @@ var reOSErrorLine = regexp.MustCompile(`(?m)^.*(?:\[Errno \d+\] [A-Z][^\n]*|: Pe
 // path before "No such file or directory" (which must be one the command names; gdb's
 // "warning: crash.gdb: …" too), or a quoted path after "Missing …".
 var reInputMissing = regexp.MustCompile(`(?m)^(?:[\w-]+: )?([\w./~-]+\.\w+): No such file or directory$|^Missing [A-Za-z ]{1,30} '([\w./~-]+/[\w.-]+)'$`)
+
+// reDiffLine: a line of a diff in any of its formats ("> new", "+new", "@@ -1 +1 @@",
+// "3c3").
+var reDiffLine = regexp.MustCompile(`(?m)^(?:[<>] |[-+][^-+]|@@ |\d+(?:,\d+)?[acd]\d+(?:,\d+)?$)`)
+
+// foundDifferences: a comparison (`diff`, `cmp`, a version control tool's `diff`) that
+// printed its differences: its status 1 says they differ, not that it failed.
+func foundDifferences(cmd, output string) bool {
+	if strings.ContainsAny(cmd, "|;&\n") {
+		return false
+	}
+	w := strings.Fields(strings.TrimPrefix(strings.TrimSpace(cmd), "sudo "))
+	if len(w) == 0 {
+		return false
+	}
+	switch {
+	case w[0] == "diff" || w[0] == "cmp" || w[0] == "colordiff":
+	case len(w) > 1 && slices.Contains([]string{"cvs", "rcsdiff"}, w[0]) && slices.Contains(w[1:], "diff"):
+	default:
+		return false
+	}
+	return reDiffLine.MatchString(output) || w[0] == "cmp" && strings.Contains(output, " differ: ")
+}
 
 // textPrinters print files or text they are given, errors in it included.
 var textPrinters = map[string]bool{"cat": true, "grep": true, "egrep": true, "head": true, "tail": true, "less": true, "more": true, "sed": true, "awk": true,

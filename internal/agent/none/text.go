@@ -95,10 +95,13 @@ func keyLine(output string) string {
 	if first := firstOfOneProgram(lines); first != "" {
 		return first
 	}
-	for _, summary := range []bool{false, true} {
+	// a line a log tags as tracing or information ("[trace] … 500 Internal Server
+	// Error") counts only when no line tagged as an error says more
+	for _, pass := range []struct{ summary, quiet bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 		for i := len(lines) - 1; i >= 0; i-- {
 			l := strings.TrimSpace(lines[i])
-			if l != "" && (reErrorLine.MatchString(l) || reStarsError.MatchString(l)) && !reProgress.MatchString(lines[i]) && !reNoise.MatchString(l) && reSummaryError.MatchString(l) == summary {
+			if l != "" && (reErrorLine.MatchString(l) || reStarsError.MatchString(l)) && !reProgress.MatchString(lines[i]) && !reNoise.MatchString(l) &&
+				reSummaryError.MatchString(l) == pass.summary && reQuietLevel.MatchString(l) == pass.quiet {
 				return loop.Clip(l, 240)
 			}
 		}
@@ -111,6 +114,9 @@ func keyLine(output string) string {
 	}
 	return ""
 }
+
+// reQuietLevel: a log line tagged as tracing, debugging or information.
+var reQuietLevel = regexp.MustCompile(`\[(?:trace|debug|info|notice)\]|\b(?:TRACE|DEBUG|INFO)\b`)
 
 // tail1 is fields without the first (the program), empty when there is none.
 func tail1(fields []string) []string {

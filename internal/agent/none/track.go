@@ -17,7 +17,7 @@ type products struct {
 }
 
 var (
-	reScaffold = regexp.MustCompile(`^(?:\S+\s+)*?(?:init|new|create|startproject|startapp|generate|create-[\w@.-]+)\s+(?:--?\S+\s+)*([A-Za-z0-9_.][\w.-]*)`)
+	reScaffold = regexp.MustCompile(`^(?:\S+\s+)*?(?:init|new|create|startproject|startapp|generate|checkout|clone|create-[\w@.-]+)\s+(?:--?\S+\s+)*([A-Za-z0-9_.][\w.-]*)`)
 	reInstall  = regexp.MustCompile(`^(?:apt|apt-get|pip3?|pipx|npm|pnpm|yarn|cargo|gem|go|uv|brew|deno|bun)\s+(?:-\S+\s+)*(?:install|i|add)\b(.*)$`)
 	rePipeSh   = regexp.MustCompile(`(https?://\S+)\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|da)?sh\b`)
 )
