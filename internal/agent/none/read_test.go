@@ -215,6 +215,19 @@ func TestStaticChecks(t *testing.T) {
 	assert.Equal(t, []int{18, 26, 38}, []int{ss.res.Findings[0].Line, ss.res.Findings[1].Line, ss.res.Findings[2].Line})
 }
 
+// The same missing cd is one gap, seen at every line that needs it until a cd.
+func TestStaticMissingCdIsOneGap(t *testing.T) {
+	t.Parallel()
+	md := "# Project\n\n```bash\ntool init my_app\n```\n\nIt creates:\n\n```text\nmy_app\n├── app.cfg\n└── main.py\n```\n\nRun it, then look at its settings:\n\n```bash\npython3 main.py\ncat app.cfg\n```\n\n```bash\ncd my_app\npython3 main.py\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	ss := &session{task: taskFor(tut), steps: read(tut), cwd: "/w"}
+	ss.missingCd()
+	require.Len(t, ss.res.Findings, 1, "%+v", ss.res.Findings)
+	assert.Equal(t, 18, ss.res.Findings[0].Line)
+	assert.Equal(t, []int{19}, ss.res.Findings[0].AlsoAt)
+}
+
 func taskFor(tut *tutorial.Tutorial) loop.StudentTask {
 	return loop.StudentTask{Tutorial: tut, Events: loop.Discard}
 }

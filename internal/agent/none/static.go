@@ -169,7 +169,7 @@ func (ss *session) missingCd() {
 						}
 						continue
 					}
-					if at := ss.findingAt(s.line); at >= 0 {
+					if at := ss.findingAt(s.line); at >= 0 && ss.res.Findings[at].Edit != nil && slices.Contains(ss.res.Findings[at].Edit.InsertBefore, "cd "+path.Base(dir)) {
 						owner[cwd+"\x00"+dir] = at // the run already reported it there
 						continue
 					}
