@@ -228,6 +228,19 @@ func TestStaticMissingCdIsOneGap(t *testing.T) {
 	assert.Equal(t, []int{19}, ss.res.Findings[0].AlsoAt)
 }
 
+// A block no step comes from is in the coverage, as the output a command shows or as
+// one the Student could not place.
+func TestUnusedBlocksAreNoted(t *testing.T) {
+	t.Parallel()
+	md := "# Run\n\n```bash\ncurl -s http://127.0.0.1:8080/notes\n```\n\n```json\n[{\"id\": 1}]\n```\n\nSomething to keep in mind:\n\n```python\nprint('where does this go?')\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	notes := unusedBlocks(tut, read(tut))
+	require.Len(t, notes, 1, "%+v", notes)
+	assert.Equal(t, 13, notes[0].Line)
+	assert.Contains(t, notes[0].Reason, "neither shell commands nor a file the prose names")
+}
+
 func taskFor(tut *tutorial.Tutorial) loop.StudentTask {
 	return loop.StudentTask{Tutorial: tut, Events: loop.Discard}
 }

@@ -273,6 +273,7 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	ss.pre = declared(task.Tutorial)
 	ss.res.Plan = planSteps(task.Tutorial, ss.steps)
 	ss.cov.Blocks = len(allBlocks(task.Tutorial))
+	ss.cov.Skipped = append(ss.cov.Skipped, unusedBlocks(task.Tutorial, ss.steps)...)
 	stepOf := map[int]int{}
 	for i, p := range ss.res.Plan {
 		stepOf[p.StartLine] = i + 1
@@ -734,6 +735,32 @@ func (ss *session) taint(cmd string, r int) {
 			ss.taintTools[toolOf(t).Name] = r
 		}
 	}
+}
+
+// unusedBlocks are notes for the blocks no step comes from: the output a command shows
+// (said so), or a block the Student could not place, neither commands nor a file the
+// prose names, so that the coverage says it was left out.
+func unusedBlocks(t *tutorial.Tutorial, steps []step) []loop.Note {
+	used := map[int]bool{}
+	shown := map[string]int{}
+	for _, s := range steps {
+		used[s.block.StartLine] = true
+		if s.expected != "" && s.command != nil {
+			shown[s.expected] = s.line
+		}
+	}
+	var notes []loop.Note
+	for _, cb := range allBlocks(t) {
+		if used[cb.StartLine] || strings.TrimSpace(cb.Content) == "" {
+			continue
+		}
+		reason := "not run and not written: neither shell commands nor a file the prose names"
+		if at, ok := shown[cb.Content]; ok {
+			reason = fmt.Sprintf("output the tutorial shows for line %d", at)
+		}
+		notes = append(notes, loop.Note{Line: cb.StartLine, Reason: reason})
+	}
+	return notes
 }
 
 // finish sets the status from the findings and the coverage.
