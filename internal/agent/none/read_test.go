@@ -241,6 +241,17 @@ func TestUnusedBlocksAreNoted(t *testing.T) {
 	assert.Contains(t, notes[0].Reason, "neither shell commands nor a file the prose names")
 }
 
+// What the tutorial's title names is its subject, not another system: a page about the
+// fish shell runs its fish sections, while a fish section in a page about bash is skipped.
+func TestTitleNamesTheSubjectNotAnotherSystem(t *testing.T) {
+	t.Parallel()
+	run, _, _, _ := readMD(t, "# Scripting with fish\n\n## Install and start fish\n\n```bash\nsudo apt install fish\n```\n")
+	assert.Equal(t, []string{"sudo apt install fish"}, run)
+	run, _, skipped, _ := readMD(t, "# Bash prompts\n\n## Bash\n\n```bash\necho bash\n```\n\n## If you use fish\n\n```bash\necho fish\n```\n")
+	assert.Equal(t, []string{"echo bash"}, run)
+	assert.Contains(t, skipped["echo fish"], "another system")
+}
+
 func taskFor(tut *tutorial.Tutorial) loop.StudentTask {
 	return loop.StudentTask{Tutorial: tut, Events: loop.Discard}
 }

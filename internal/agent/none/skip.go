@@ -2,6 +2,7 @@ package none
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
@@ -188,9 +189,37 @@ func alternativeSection(t *tutorial.Tutorial, line int, followed map[string]stri
 
 // foreignHeadingOf is the heading above line that is for another system ("" when none).
 func foreignHeadingOf(t *tutorial.Tutorial, line int) string {
+	subject := map[string]bool{} // what the tutorial's title names is its subject
+	for _, w := range append(reOtherOS.FindAllString(docTitle(t), -1), reDistro.FindAllString(docTitle(t), -1)...) {
+		subject[strings.ToLower(strings.TrimSpace(w))] = true
+	}
 	for _, h := range t.Map.HeadingPath(line) {
-		if foreignHeading(h) {
-			return h
+		if !foreignHeading(h) {
+			continue
+		}
+		named := append(reOtherOS.FindAllString(h, -1), reDistro.FindAllString(h, -1)...)
+		if !slices.ContainsFunc(named, func(w string) bool { return !subject[strings.ToLower(strings.TrimSpace(w))] }) {
+			continue // "Install and start fish" in "Scripting with fish"
+		}
+		return h
+	}
+	return ""
+}
+
+// docTitle is the heading that encloses the whole tutorial, its first heading to its
+// last line ("Scripting with fish" names the subject, not another system); "" when
+// there is none.
+func docTitle(t *tutorial.Tutorial) string {
+	last := t.Map.HeadingPath(t.Map.LineCount())
+	if len(last) == 0 {
+		return ""
+	}
+	for n := 1; n <= t.Map.LineCount(); n++ {
+		if p := t.Map.HeadingPath(n); len(p) > 0 {
+			if p[0] == last[0] {
+				return last[0]
+			}
+			return ""
 		}
 	}
 	return ""
