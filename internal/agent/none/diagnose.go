@@ -1750,8 +1750,9 @@ func (ss *session) pluginPackage(ctx context.Context, output string) (pkg, file 
 // failedOn: the command names what a failed step was working on when
 // it failed: the last quoted name that step printed before its error (ldapadd's `adding
 // new entry "uid=ada,ou=people,dc=example,dc=org"`, then "Object class violation"), so
-// that `ldapwhoami -D uid=ada,ou=people,…` fails because the entry was never made. The
-// root of that step, when there is one.
+// that `ldapwhoami -D uid=ada,ou=people,…` fails because the entry was never made; or
+// its error says that the module that step was compiling is not there (compiledModule).
+// The root of that step, when there is one.
 func (ss *session) failedOn(rec loop.CommandRecord) (int, bool) {
 	for r := len(ss.roots) - 1; r >= 0; r-- {
 		rt := ss.roots[r]

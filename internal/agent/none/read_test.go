@@ -235,7 +235,7 @@ func TestUnusedBlocksAreNoted(t *testing.T) {
 	md := "# Run\n\n```bash\ncurl -s http://127.0.0.1:8080/notes\n```\n\n```json\n[{\"id\": 1}]\n```\n\nSomething to keep in mind:\n\n```python\nprint('where does this go?')\n```\n"
 	tut, err := tutorial.Parse("t.md", []byte(md))
 	require.NoError(t, err)
-	notes := unusedBlocks(tut, read(tut))
+	notes := unusedBlocks(allBlocks(tut), read(tut))
 	require.Len(t, notes, 1, "%+v", notes)
 	assert.Equal(t, 13, notes[0].Line)
 	assert.Contains(t, notes[0].Reason, "neither shell commands nor a file the prose names")

@@ -272,8 +272,9 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	ss.steps = read(task.Tutorial)
 	ss.pre = declared(task.Tutorial)
 	ss.res.Plan = planSteps(task.Tutorial, ss.steps)
-	ss.cov.Blocks = len(allBlocks(task.Tutorial))
-	ss.cov.Skipped = append(ss.cov.Skipped, unusedBlocks(task.Tutorial, ss.steps)...)
+	blocks := allBlocks(task.Tutorial)
+	ss.cov.Blocks = len(blocks)
+	ss.cov.Skipped = append(ss.cov.Skipped, unusedBlocks(blocks, ss.steps)...)
 	stepOf := map[int]int{}
 	for i, p := range ss.res.Plan {
 		stepOf[p.StartLine] = i + 1
@@ -740,7 +741,7 @@ func (ss *session) taint(cmd string, r int) {
 // unusedBlocks are notes for the blocks no step comes from: the output a command shows
 // (said so), or a block the Student could not place, neither commands nor a file the
 // prose names, so that the coverage says it was left out.
-func unusedBlocks(t *tutorial.Tutorial, steps []step) []loop.Note {
+func unusedBlocks(blocks []tutorial.CodeBlock, steps []step) []loop.Note {
 	used := map[int]bool{}
 	shown := map[string]int{}
 	for _, s := range steps {
@@ -750,7 +751,7 @@ func unusedBlocks(t *tutorial.Tutorial, steps []step) []loop.Note {
 		}
 	}
 	var notes []loop.Note
-	for _, cb := range allBlocks(t) {
+	for _, cb := range blocks {
 		if used[cb.StartLine] || strings.TrimSpace(cb.Content) == "" {
 			continue
 		}
