@@ -56,7 +56,7 @@ func TestProvenFixes(t *testing.T) {
 	t.Parallel()
 	md := "# Script\n\nCreate `hello.sh` with the following content:\n\n```bash\n#!/bin/sh\necho hello from the script\n```\n\nRun it:\n\n```bash\n./hello.sh\n```\n\n" +
 		"## Commit\n\n```bash\ngit init repo\ncd repo\ngit commit --allow-empty -m first\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 2, "%+v", res.Findings)
 	chmod, ident := res.Findings[0], res.Findings[1]
 	assert.Equal(t, 13, chmod.Line)
@@ -71,7 +71,7 @@ func TestProvenFixes(t *testing.T) {
 func TestUnprovenFixSaysWhy(t *testing.T) {
 	t.Parallel()
 	md := "# Greeting\n\n```console\n$ ./greet.sh\nhello\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 1)
 	f := res.Findings[0]
 	assert.Nil(t, f.Edit, "no concrete change for a script that is never created")
@@ -228,7 +228,8 @@ func TestUnknownServerIsRestartedCleanly(t *testing.T) {
 	t.Parallel()
 	md := "# Serve\n\n```bash\necho ready\n```\n\n```bash\npython3 -c 'import http.server as h; print(\"listening on 8765\", flush=True); h.HTTPServer((\"127.0.0.1\", 8765), h.SimpleHTTPRequestHandler).serve_forever()'\n```\n\n" +
 		"```bash\ncurl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8765/\n```\n"
-	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 4 })
+	// long enough for python to start and say it listens on a loaded runner
+	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 10 })
 	assert.Empty(t, res.Findings, "%+v", res.Findings)
 	require.Len(t, res.Commands, 3)
 	assert.True(t, res.Commands[1].Background, "%+v", res.Commands[1])
@@ -308,7 +309,7 @@ func TestOutputDirectoriesNameMismatchesAndErrorsAfterShownOutput(t *testing.T) 
 	md := "# Sorting\n\n```bash\nprintf 'b\\na\\n' > names-v1.txt\nsort names-v1.txt -o out/sorted.txt\n```\n\n" + // 1-6
 		"```bash\nsort name-v1.txt -o merged.txt\n```\n\n```bash\nwc -l merged.txt\n```\n\n" + // 8-14
 		"```bash\nsh -c 'echo preparing names; echo \"error: the index is corrupt\" >&2; exit 1'\n```\n\nThe output looks similar to:\n\n```text\npreparing names\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 3, "%+v", res.Findings)
 	dir, name, shown := res.Findings[0], res.Findings[1], res.Findings[2]
 	assert.Equal(t, 5, dir.Line)
@@ -764,7 +765,7 @@ func TestLearnerWithSudoThroughRoot(t *testing.T) {
 		"```bash\napt-get install -y nano\n```\n\n" + // 18-21
 		"Choose a passphrase when asked:\n\n```bash\nprintf 'Enter new passphrase: ' >&2; read -r p; printf '%s' \"$p\" > ~/.pw\n```\n\n" + // 22-27
 		"```bash\nexport VAULT_PASSPHRASE=s3cret\n[ \"$(cat ~/.pw)\" = \"$VAULT_PASSPHRASE\" ] || { echo 'passphrase supplied in VAULT_PASSPHRASE is incorrect.' >&2; exit 2; }\n```\n" // 28-31
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 2, "%+v", res.Findings)
 	vault, apt := res.Findings[0], res.Findings[1]
 	assert.Equal(t, 8, vault.Line)
@@ -894,7 +895,7 @@ func TestDigitalOceanBlocksAndAFolderMadeElsewhere(t *testing.T) {
 		"Add the following configuration:\n\n```\n[label ~/site/app.conf]\nport 8123\n```\n\n" + // 13-19
 		"```command\ncd ~/site\npython3 -c \"import http.server as h; p=int(open('app.conf').read().split()[1]); h.HTTPServer(('127.0.0.1', p), h.SimpleHTTPRequestHandler).serve_forever()\"\n```\n\n" + // 20-24
 		"Leave it running. In a second terminal:\n\n```command\ncurl -s http://127.0.0.1:8123/app.conf\n```\n" // 25-29
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Equal(t, 10, f.Line)
@@ -930,7 +931,7 @@ func TestIndentedCommandsAskedOptionsAndClaimedRemovals(t *testing.T) {
 		"Replace `USER` with your user name and list your folder:\n\n    ls -d /home/USER/tally\n\n" + // 24-27
 		"Put the rules in a file called `rules.txt`:\n\n```\n- *.tmp\n```\n\nShow them:\n\n    cat rule.txt\n\n" + // 28-37
 		"Then count again, so that `old.tmp` is removed from the docs:\n\n    ./tally.sh count\n\nList what is left:\n\n    ls docs\n\n```\nnotes.md\n```\n" // 38-48
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	byLine := map[int]loop.Finding{}
 	for _, f := range res.Findings {
 		byLine[f.Line] = f
@@ -978,7 +979,7 @@ func TestDaemonControlAndStoppedServers(t *testing.T) {
 		t.Fatalf("no line %q", s)
 		return 0
 	}
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	byLine := map[int]loop.Finding{}
 	for _, f := range res.Findings {
 		byLine[f.Line] = f
@@ -1004,7 +1005,7 @@ func TestDaemonControlAndStoppedServers(t *testing.T) {
 func TestNameWithinTheSavedName(t *testing.T) {
 	t.Parallel()
 	md := "# Styles\n\nSave this as `books-html.xsl`:\n\n```xml\n<a/>\n```\n\nAnd this as `report.xsl`:\n\n```xml\n<b/>\n```\n\nShow it:\n\n```bash\ncat html.xsl\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Contains(t, f.Problem, "`html.xsl` does not exist, but `books-html.xsl` does")
@@ -1027,7 +1028,7 @@ func TestModuleSavedElsewhereAndUnexportedNames(t *testing.T) {
 		"Save this as `lib/text.rkt`:\n\n```racket\n(provide tokenize)\n(define (tokenize s) s)\n(define (stop-word? w) #f)\n```\n\n" +
 		"Save this as `main.rkt`:\n\n```racket\n(require \"text.rkt\")\n(tokenize \"a\")\n```\n\nRun it:\n\n```bash\nchmod +x run.sh\n./run.sh main.rkt\n```\n\n" +
 		"Now use the stop words too. Save this as `main2.rkt`:\n\n```racket\n(require \"lib/text.rkt\")\n(stop-word? \"a\")\n```\n\n```bash\n./run.sh main2.rkt\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 2, "%+v", res.Findings)
 	moved, unexported := res.Findings[0], res.Findings[1]
 	assert.Contains(t, moved.Fix, "in `main.rkt`, refer to `lib/text.rkt` instead of `text.rkt`")
@@ -1044,7 +1045,7 @@ func TestErrorsBehindAZeroExitAndAWrappedGit(t *testing.T) {
 	vault := "#!/bin/sh\nstore=$HOME/.vault-store\nmkdir -p \"$store\"\nif [ \"$1\" = git ]; then shift\n  if [ \"$1\" = init ]; then git -C \"$store\" init -q; git -C \"$store\" commit -q --allow-empty -m 'Initial commit'; else git -C \"$store\" \"$@\"; fi\nfi\nexit 0\n"
 	md := "# Vault\n\n```bash\nmkdir -p ~/vault-demo && cd ~/vault-demo\n```\n\nSave this as `vault`:\n\n```sh\n" + vault + "```\n\n" +
 		"```bash\nchmod +x vault\n./vault git init\ngit init -q --bare ~/vault-backup.git\n./vault git remote add origin ~/vault-backup.git\n./vault git push -q -u origin main\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 2, "%+v", res.Findings)
 	ident, push := res.Findings[0], res.Findings[1]
 	assert.Contains(t, ident.Problem, "unable to auto-detect email address")
@@ -1133,7 +1134,7 @@ func TestCellsTypedIntoAnInterpreter(t *testing.T) {
 	t.Parallel()
 	md := "# Numbers\n\nStart Python and type each cell at its prompt:\n\n```bash\npython3\n```\n\n```python\nx = 2\n```\n\n```python\nprint(x * 21)\n```\n\n```text\n42\n```\n\n" + // 1-20
 		"```python\nprint(y)\n```\n\n```python\nprint(x + 1)\n```\n\n```text\n3\n```\n\nBack in the shell:\n\n```bash\necho done\n```\n" // 21-37
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Equal(t, 22, f.Line)
@@ -1168,7 +1169,7 @@ func TestRenamedCommandsShebangsAndRelativeNames(t *testing.T) {
 	md := "# Tools\n\n```bash\nsudo apt-get install -y git\nmkdir -p ~/tools && cd ~/tools\n```\n\nSave this as `vcheck`:\n\n```sh\n" + vcheck + "```\n\n" +
 		"Save this as `hello.py`:\n\n```python\n#!/usr/local/bin/python3\nprint('hi')\n```\n\n" +
 		"```bash\nchmod +x vcheck hello.py\necho 'x = 1' > site.cfg\n```\n\n```bash\n./vcheck -f site.cfg\n```\n\n```bash\n./hello.py\n```\n\n```bash\nupload-archive --help\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 3, "%+v", res.Findings)
 	rel, shebang, renamed := res.Findings[0], res.Findings[1], res.Findings[2]
 	assert.Contains(t, rel.Problem, "`vcheck` says `site.cfg` is not there, but it is")
@@ -1197,7 +1198,7 @@ func TestNewFileNeverAddedAskedOptionsAndOptionCase(t *testing.T) {
 		"```bash\nchmod +x opendir srv\n./opendir repo\n```\n\n```bash\n./srv -p 8080\n```\n\n" +
 		"```bash\ngit init -q notes && cd notes\ngit config user.name Ada\ngit config user.email ada@b.c\necho one > a.txt\ngit add a.txt && git commit -q -m one\n```\n\n" +
 		"Start a second note and commit it:\n\n```bash\necho two > b.txt\ngit commit -q -m two\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 3, "%+v", res.Findings)
 	asked, option, commit := res.Findings[0], res.Findings[1], res.Findings[2]
 	assert.Contains(t, asked.Fix, "add `--force` to the command")
@@ -1224,7 +1225,7 @@ func TestQuotedTildesSilentPipesAndClaimsInTheProse(t *testing.T) {
 		"`sum.cfg`:\n\n```ini\nstart = 1\n```\n\n```bash\ngrep -c start sum.cfg\n```\n\n" +
 		"The compiler declares `Total` for you, so the program needs no var section. Save this as `sum.p`:\n\n```pascal\nbegin\n  Total := 1;\nend.\n```\n\n```bash\n./pcc sum.p\n```\n\n" +
 		"Save this as `srv.py`:\n\n```python\nraise SystemExit('port busy')\n```\n\n```bash\npython3 srv.py\n```\n\nLeave it running. In a second terminal:\n\n```bash\ncurl -s http://127.0.0.1:8797/ | grep -c hello\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 3, "%+v", res.Findings)
 	tilde, claim, server := res.Findings[0], res.Findings[1], res.Findings[2]
 	assert.Contains(t, tilde.Problem, "sets `DOCPATH` to `~/docs` with `~` inside quotes")
@@ -1295,7 +1296,7 @@ func TestCurlGlobsInURLs(t *testing.T) {
 func TestRootsProgramFoldersStayRoots(t *testing.T) {
 	t.Parallel()
 	md := "# Paths\n\n```bash\nsudo mkdir -p /opt/demo\nsudo chroot --version\necho \"$PATH\"\n```\n\n```bash\nchroot --version\n```\n\n```bash\nchroot --help\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Contains(t, f.Problem, "`chroot` is installed as `/usr/sbin/chroot`, but `/usr/sbin` is not on a normal user's PATH")
@@ -1348,7 +1349,7 @@ func TestRakuExportsSourceBuildsAndLocalProxies(t *testing.T) {
 		"Build the widget from source:\n\n```bash\ngit clone https://github.com/acme/widget.git\ncd widget\n```\n\n```bash\nmake\nsudo make install\n```\n\n```bash\nwidget --version\n```\n\n" +
 		"Save this as `fail.py`:\n\n```python\nraise SystemExit('cannot bind')\n```\n\n```bash\ncd ~/rk\npython3 fail.py\n```\n\nLeave it running. Route the shell through it:\n\n" +
 		"```bash\nexport http_proxy=http://127.0.0.1:8793\ncurl -sI http://deb.debian.org/debian/ | grep -c Via\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 3, "%+v", res.Findings)
 	export, mk, proxy := res.Findings[0], res.Findings[1], res.Findings[2]
 	assert.Contains(t, mk.Problem, "`make` is not installed", "the build's own tool is missing whatever the checkout")
@@ -1368,7 +1369,7 @@ func TestSudoRedirectionsAndTypedSessions(t *testing.T) {
 	t.Parallel()
 	md := "# Site\n\n```bash\nsudo mkdir -p /srv/site\nsudo echo '<h1>hi</h1>' > /srv/site/index.html\ncat /srv/site/index.html\n```\n\n" +
 		"```bash\nprintf '#!/bin/sh\\ncat >/dev/null\\nsleep 600\\n' | sudo tee /usr/local/bin/nc\nsudo chmod +x /usr/local/bin/nc\n```\n\nType the commands into the session:\n\n```bash\nnc localhost 11211\n```\n"
-	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 4 })
+	res, _ := attemptProving(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 4 })
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Contains(t, f.Problem, "the redirection to `/srv/site/index.html` is done by the reader's own shell, not by sudo")
@@ -1463,7 +1464,7 @@ func TestPortGluedToAHostGetsThePortOption(t *testing.T) {
 	dq := "#!/bin/sh\ncase \"$1\" in --help) echo 'Invalid option: --help'; printf 'Usage:  dig [@global-server] [domain]\\n        -b address[#port]   (bind to source address/port)\\n        -p port             (specify port number)\\n'; exit 1 ;;\n" +
 		"@*:*) echo \"dig: couldn't get address for '${1#@}': not found\"; exit 1 ;; esac\n[ \"$2\" = -p ] && echo 10.0.0.5\n"
 	md := "# DNS\n\n```bash\nmkdir -p ~/dns && cd ~/dns\n```\n\nSave this as `dq`:\n\n```sh\n" + dq + "```\n\n```bash\nchmod +x dq\n./dq @127.0.0.1:5353 www.sandbox.lan +short\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Contains(t, f.Problem, "`@127.0.0.1:5353` is read as one host name, and ./dq takes the port as an option: its help says `-p port (specify port number)`")
@@ -1561,7 +1562,7 @@ func TestNothingMadeOfWhatTheOutputShows(t *testing.T) {
 func TestMissingDirectoryTheProgramWritesInto(t *testing.T) {
 	t.Parallel()
 	md := "# Report\n\nSave this as `report.pl`:\n\n```perl\nuse strict;\nopen(my $fh, '>', \"out/report.txt\") or die \"cannot write the report: $!\\n\";\nprint $fh \"ok\\n\";\n```\n\nRun it:\n\n```bash\nperl report.pl\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Contains(t, f.Problem, "the directory `out` does not exist")
@@ -1601,7 +1602,7 @@ func TestSystemctlLineStartsTheServiceWithItsInitScript(t *testing.T) {
 func TestSystemFileFromASkippedRecommendation(t *testing.T) {
 	t.Parallel()
 	md := "# Fortunes\n\nInstall only what is needed:\n\n```bash\nsudo apt-get update\nsudo apt-get install -y --no-install-recommends fortune-mod\n```\n\nSee which cookie files you have:\n\n```bash\nls /usr/share/games/fortunes/\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Equal(t, 13, f.Line)
@@ -1615,7 +1616,7 @@ func TestShebangOptionsProgramOfAFailedBuildAndAMissingLinkLibrary(t *testing.T)
 	md := "# Scripts\n\nSave this as `hello.py`:\n\n```python\n#!/usr/bin/env python3 -u\nprint('hi')\n```\n\n```bash\nchmod +x hello.py\n./hello.py\n```\n\n" +
 		"## Build\n\n```bash\nmkc -o greet greet.c\nprintf 'ada\\n' > names.txt\n./greet < names.txt\n```\n\n" +
 		"## Link\n\nSave this as `link.sh`:\n\n```sh\necho '/usr/bin/ld: cannot find -lsqlite3: No such file or directory' >&2\necho 'collect2: error: ld returned 1 exit status' >&2\nexit 1\n```\n\n```bash\nsudo apt-get update\nsh link.sh\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 3, "%+v", res.Findings)
 	env, mkc, link := res.Findings[0], res.Findings[1], res.Findings[2]
 	assert.Equal(t, 12, env.Line)
@@ -1643,7 +1644,7 @@ func TestOptionTheEarlierRunsHadAndWhatAFailedStepWasWorkingOn(t *testing.T) {
 	t.Parallel()
 	md := "# Notes\n\n```bash\nmkdir -p notes && echo 'todo: buy milk' > notes/a.txt\ngrep -r -n -i todo notes\n```\n\nNow only the line numbers:\n\n```bash\ngrep -n -i todo notes\n```\n\n" +
 		"## Import\n\nSave this as `add.sh`:\n\n```sh\necho 'adding entry \"users/ada.lovelace.json\"'\necho 'error: disk quota exceeded' >&2\nexit 1\n```\n\n```bash\nsh add.sh\n```\n\nLook at the new entry:\n\n```bash\ncat users/ada.lovelace.json\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 2, "%+v", res.Findings)
 	grep, add := res.Findings[0], res.Findings[1]
 	assert.Equal(t, 11, grep.Line)
@@ -1668,7 +1669,7 @@ func TestBlockInsertedAboveALineAndAnAsciiDocTitle(t *testing.T) {
 func TestFileTheProgramLooksForIsOneFolderDown(t *testing.T) {
 	t.Parallel()
 	md := "# Build\n\n```bash\nmkdir -p proj\n```\n\nSave this as `proj/build.xml`:\n\n```xml\n<project name=\"p\"/>\n```\n\nSave the build tool as `~/tool.sh`:\n\n```sh\n[ -f build.xml ] || { echo 'Buildfile: build.xml does not exist!'; echo 'BUILD FAILED'; exit 1; }\necho built\n```\n\nBuild it:\n\n```bash\nsh ~/tool.sh\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Contains(t, f.Problem, "Buildfile: build.xml does not exist!")

@@ -142,6 +142,8 @@ func stepsOf(r *looptest.Recorder) []string {
 	return out
 }
 
+// attempt runs the Student on md without the proven-fix re-runs, which change no finding
+// and take as long again; tests of the proofs use attemptProving.
 func attempt(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.StudentResult, *tutorial.Tutorial) {
 	res, tut, _ := attemptEvents(t, md, mut)
 	return res, tut
@@ -149,7 +151,14 @@ func attempt(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.S
 
 func attemptEvents(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.StudentResult, *tutorial.Tutorial, *looptest.Recorder) {
 	t.Helper()
-	return attemptWith(t, &Student{Grace: 2 * time.Second}, md, mut)
+	return attemptWith(t, &Student{Grace: 2 * time.Second, SkipFixChecks: true}, md, mut)
+}
+
+// attemptProving is attempt with each fix proven in a fresh container, as `run` does.
+func attemptProving(t *testing.T, md string, mut func(*config.StudentBehavior)) (loop.StudentResult, *tutorial.Tutorial) {
+	t.Helper()
+	res, tut, _ := attemptWith(t, &Student{Grace: 2 * time.Second}, md, mut)
+	return res, tut
 }
 
 // attemptWith runs the Student s on md in a fresh container.
@@ -308,7 +317,9 @@ func TestStudentNoExecutableSteps(t *testing.T) {
 func TestStudentKeepsAnUnknownServerRunning(t *testing.T) {
 	t.Parallel()
 	md := "# Server\n\n```bash\npython3 -c 'import http.server as h; print(\"Listening on http://localhost:8799\", flush=True); h.HTTPServer((\"\", 8799), h.SimpleHTTPRequestHandler).serve_forever()'\n```\n\n```bash\ncurl -sf -o /dev/null http://localhost:8799/ && echo up\n```\n"
-	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 3 })
+	// the step's time must cover starting python on a loaded runner: the server is only
+	// recognised once it has printed that it listens
+	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 10 })
 	assert.Equal(t, loop.StudentCompleted, res.Status, "%+v", res.Findings)
 	require.Len(t, res.Commands, 2)
 	assert.True(t, res.Commands[0].Background)

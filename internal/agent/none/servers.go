@@ -47,11 +47,14 @@ func (ss *session) keepsRunningAfter(st step) bool {
 var reKeepsRunning = regexp.MustCompile(`(?i)keeps? running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)(?:[^\w ]|$| (?:on|by|until|unless|and|but|so)\b)|leave it running`)
 
 // backgroundRequest runs command in the background, its output going to a log of its own
-// that later requests read.
+// that later requests read. The script ends by itself once the grace is over, so its
+// time limit only guards against an engine that stalls: at least a minute, for on a
+// loaded runner starting an exec alone can take seconds, and a step cut short there
+// would read as a server that never came up.
 func (ss *session) backgroundRequest(command string, root bool, timeout time.Duration) loop.ExecRequest {
 	ss.bg++
 	logPath := fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg)
-	return ss.asReader(command, root, timeout+ss.grace, func(c string) string {
+	return ss.asReader(command, root, max(timeout, time.Minute)+ss.grace, func(c string) string {
 		return backgroundScript(c, logPath, int(max(ss.grace/time.Second, 1)))
 	})
 }
