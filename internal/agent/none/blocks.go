@@ -627,3 +627,75 @@ func commentSystem(lines []string, first, line int) string {
 	}
 	return ""
 }
+
+// A Jupyter notebook exported to Markdown (`jupyter nbconvert --to markdown`) shows its
+// shell work as Python cells: in IPython `!cmd` runs cmd in a shell, `%cd dir` changes
+// the notebook's folder, `%env NAME=value` sets a variable, `%%bash` (or `%%sh`) runs the
+// whole cell in a shell and `%%writefile [-a] name` saves the rest of the cell as name.
+var (
+	reWriteFileMagic = regexp.MustCompile(`^%%writefile(\s+(?:-a|--append))?\s+(\S+)\s*$`)
+	reShellCellMagic = regexp.MustCompile(`^%%(?:bash|sh|script (?:bash|sh))\s*$`)
+	reLineMagic      = regexp.MustCompile(`^%(cd|env)(?:\s+(.*))?$`)
+	notebookLangs    = map[string]bool{"python": true, "python3": true, "py": true, "ipython": true, "ipython3": true, "": true}
+)
+
+// notebookFile reads a `%%writefile name` cell: the file, its content and whether it is
+// appended to (`-a`).
+func notebookFile(cb tutorial.CodeBlock) (string, string, bool, bool) {
+	if !notebookLangs[cb.Lang] {
+		return "", "", false, false
+	}
+	lines := strings.Split(cb.Content, "\n")
+	m := reWriteFileMagic.FindStringSubmatch(strings.TrimSpace(lines[0]))
+	if m == nil {
+		return "", "", false, false
+	}
+	return m[2], strings.Join(lines[1:], "\n"), m[1] != "", true
+}
+
+// notebookShell reads a cell that only runs shell commands (`!` lines, `%cd`, `%env`,
+// comments, or a `%%bash` cell) as the shell block a reader at a terminal types: the
+// lines keep their places in the tutorial. ok is false for any other cell (Python code,
+// or `!` lines mixed with it).
+func notebookShell(cb tutorial.CodeBlock) (tutorial.CodeBlock, bool) {
+	if !notebookLangs[cb.Lang] || len(cb.ContentLines) == 0 {
+		return cb, false
+	}
+	lines := strings.Split(cb.Content, "\n")
+	lineNos := cb.ContentLines[:min(len(lines), len(cb.ContentLines))]
+	lines = lines[:len(lineNos)]
+	var text []string
+	var at []int
+	if reShellCellMagic.MatchString(strings.TrimSpace(lines[0])) {
+		text, at = lines[1:], lineNos[1:]
+	} else {
+		magic := false
+		for i, l := range lines {
+			t := strings.TrimSpace(l)
+			switch m := reLineMagic.FindStringSubmatch(t); {
+			case t == "" || strings.HasPrefix(t, "#"):
+				text = append(text, t)
+			case strings.HasPrefix(t, "!") && len(t) > 1:
+				text, magic = append(text, strings.TrimPrefix(t[1:], "!")), true
+			case m != nil && m[1] == "cd":
+				text, magic = append(text, strings.TrimSpace("cd "+m[2])), true
+			case m != nil && m[1] == "env" && strings.Contains(m[2], "="):
+				text, magic = append(text, "export "+strings.TrimSpace(m[2])), true
+			default:
+				return cb, false
+			}
+			at = append(at, lineNos[i])
+		}
+		if !magic {
+			return cb, false
+		}
+	}
+	if len(at) == 0 {
+		return cb, false
+	}
+	nb := cb
+	nb.Lang, nb.Shell, nb.Console = "bash", true, false
+	nb.Content, nb.ContentLines, nb.ContentStartLine = strings.Join(text, "\n"), at, at[0]
+	nb.Commands = tutorial.SplitCommands(text, at, false)
+	return nb, true
+}

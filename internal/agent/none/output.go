@@ -299,6 +299,9 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 			gone = at
 		}
 	}
+	if problem == "" && ss.ownProgram(rec.Command) {
+		problem = otherLines(rec.Command, shown, output)
+	}
 	if problem == "" {
 		return
 	}
@@ -875,4 +878,52 @@ func nothingShared(shown, got string) bool {
 		}
 	}
 	return true
+}
+
+// scriptRunners run the script named after them (`python3 app.py`, `fish tally.fish`).
+var scriptRunners = map[string]bool{"sh": true, "bash": true, "zsh": true, "fish": true, "python": true, "python3": true, "perl": true, "ruby": true, "node": true, "lua": true, "lua5.4": true, "tclsh": true, "php": true, "Rscript": true, "guile": true, "racket": true}
+
+// codeExts: what a program the tutorial writes is named with (nothing, or its language).
+var codeExts = map[string]bool{"": true, ".sh": true, ".bash": true, ".zsh": true, ".fish": true, ".py": true, ".pl": true, ".rb": true, ".js": true, ".mjs": true, ".lua": true, ".tcl": true, ".php": true, ".R": true, ".awk": true, ".scm": true, ".rkt": true}
+
+// ownProgram: the command runs a program the tutorial wrote (`./tally.fish`, `python3
+// app.py`, or `greet` after ~/.config/fish/functions/greet.fish): what it prints comes
+// from the tutorial's own code, the same on every machine.
+func (ss *session) ownProgram(cmd string) bool {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return false
+	}
+	run := f[0]
+	if scriptRunners[run] && len(f) > 1 {
+		run = f[1]
+	}
+	name := strings.TrimSuffix(path.Base(run), path.Ext(run))
+	for _, w := range ss.res.Files {
+		base := path.Base(w.Path)
+		if ext := path.Ext(base); codeExts[ext] && strings.TrimSuffix(base, ext) == name && name != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// otherLines: a short output the tutorial shows of which the run printed no line (their
+// spaces evened out, the home folder aside), "" otherwise.
+func otherLines(cmd, shown, got string) string {
+	shown, got = strings.TrimSpace(shown), strings.TrimSpace(got)
+	lines := strings.Split(shown, "\n")
+	if shown == "" || got == "" || len(lines) > 6 || strings.Contains(shown, "...") || strings.Contains(shown, "…") || strings.Contains(shown, "<") {
+		return ""
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(sameHome(got), "\n") {
+		have[strings.Join(strings.Fields(l), " ")] = true
+	}
+	for _, l := range lines {
+		if have[strings.Join(strings.Fields(sameHome(l)), " ")] {
+			return ""
+		}
+	}
+	return fmt.Sprintf("the tutorial shows `%s` printing %s, but it printed %s", firstLine(cmd), quoteShort(shown), quoteShort(got))
 }

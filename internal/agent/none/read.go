@@ -208,6 +208,9 @@ func read(t *tutorial.Tutorial) []step {
 	var repl *replSession // the interpreter the reader is typing into, if any
 	for _, cb := range blocks {
 		lead := leadText(t, cb)
+		if nb, ok := notebookShell(cb); ok {
+			cb = nb // a notebook cell of `!` lines: what a reader types in a terminal
+		}
 		if d := everyFileIn(cb, lead); d != "" {
 			filesDir = d
 		}
@@ -220,6 +223,11 @@ func read(t *tutorial.Tutorial) []step {
 		}
 		if d := mystDirective(cb.Info); mystAsides[d] {
 			add(step{kind: skipStep, reason: "optional: inside a side note (MyST {" + d + "})"})
+			continue
+		}
+		if f, content, appendF, ok := notebookFile(cb); ok {
+			add(step{kind: fileStep, file: f, appendF: appendF, content: content, reason: "a notebook's `%%writefile` cell"})
+			written[f], current = true, f
 			continue
 		}
 		// prose that names a file to create with no block of its own comes first
@@ -361,6 +369,13 @@ func read(t *tutorial.Tutorial) []step {
 			continue
 		}
 		switch {
+		case repl != nil && repl.shell && typedAtShell(cb):
+			// `$ fish`, then blocks of `> ` lines: typed into that shell
+			ss, open := shellSessionSteps(cb, strings.Split(cb.Content, "\n"), cb.ContentLines, lead, repl)
+			steps = append(steps, ss...)
+			if !open {
+				repl = nil
+			}
 		case shell:
 			ss := shellSteps(cb, lead, "")
 			repl = nil
@@ -371,6 +386,17 @@ func read(t *tutorial.Tutorial) []step {
 					// `octave-cli` as the block's last line, and cells to type into it below
 					repl = r
 					ss[i].kind, ss[i].reason = skipStep, "starts the "+r.prog+" interpreter; the "+r.lang+" blocks below are typed into it"
+					if r.shell {
+						ss[i].reason = "starts " + r.prog + "; the `> ` lines below are typed into it"
+						// the `> ` lines the block shows under it are its first commands
+						lines, at := blockLinesAfter(cb, ss[i].command.EndLine)
+						more, open := shellSessionSteps(cb, lines, at, lead, r)
+						ss = append(ss, more...)
+						if !open {
+							repl = nil
+						}
+						break
+					}
 				}
 			}
 			steps = append(steps, ss...)
@@ -620,9 +646,62 @@ func mergeTarget(cb tutorial.CodeBlock, lead string) string {
 // replSession is an interpreter a shell line started with no script to run, into which
 // the tutorial's later blocks of its language are typed.
 type replSession struct {
-	prog string // the command that starts it, as the tutorial writes it
-	lang string // the language of the blocks typed into it
-	line int
+	prog  string // the command that starts it, as the tutorial writes it
+	lang  string // the language of the blocks typed into it
+	line  int
+	shell bool // a shell (`fish`): its commands are the `> ` lines of console blocks
+}
+
+// sessionShells: shells a tutorial starts from the reader's own to type the next
+// commands into, at a `> ` prompt (fish's default).
+var sessionShells = map[string]bool{"fish": true, "zsh": true, "ksh": true, "mksh": true, "tcsh": true, "csh": true, "dash": true}
+
+// reShellPrompt: a command typed at a started shell's `> ` prompt.
+var reShellPrompt = regexp.MustCompile(`^\s*>\s+(\S.*)$`)
+
+// shellSessionSteps reads the `> ` lines of lines (tutorial lines lineNos) as commands
+// typed into the shell r, each with the lines under it as its output, until an `exit`
+// (which ends the session: it reports false).
+func shellSessionSteps(cb tutorial.CodeBlock, lines []string, lineNos []int, lead string, r *replSession) ([]step, bool) {
+	var cmds []tutorial.Command
+	open := true
+	for i, l := range lines {
+		m := reShellPrompt.FindStringSubmatch(l)
+		switch {
+		case m == nil && len(cmds) > 0 && open:
+			c := &cmds[len(cmds)-1]
+			c.Output = strings.TrimLeft(c.Output+"\n"+l, "\n")
+		case m != nil && open && strings.TrimSpace(m[1]) == "exit":
+			open = false
+		case m != nil && open:
+			cmds = append(cmds, tutorial.Command{Text: strings.TrimSpace(m[1]), StartLine: lineNos[i], EndLine: lineNos[i]})
+		}
+	}
+	if len(cmds) == 0 {
+		return nil, open
+	}
+	nb := cb
+	nb.Commands = cmds
+	for i := range nb.Commands {
+		nb.Commands[i].Output = strings.TrimRight(nb.Commands[i].Output, "\n ")
+	}
+	out := shellSteps(nb, lead, "typed into "+r.prog+", started at line "+fmt.Sprint(r.line))
+	for i := range out {
+		if out[i].kind == runStep {
+			out[i].repl = r.prog
+		}
+	}
+	return out, open
+}
+
+// typedAtShell: a block of commands at a `> ` prompt (its first line that is not blank).
+func typedAtShell(cb tutorial.CodeBlock) bool {
+	for _, l := range strings.Split(cb.Content, "\n") {
+		if strings.TrimSpace(l) != "" {
+			return reShellPrompt.MatchString(l)
+		}
+	}
+	return false
 }
 
 // replLanguages: interpreters a tutorial starts bare, and the info-string languages of
@@ -641,6 +720,9 @@ func replStart(s step) *replSession {
 	}
 	text := strings.TrimSpace(s.command.Text)
 	prog := firstWord(text)
+	if sessionShells[prog] && reBareOptions.MatchString(text[len(prog):]) {
+		return &replSession{prog: text, lang: "console", line: s.line, shell: true}
+	}
 	langs, ok := replLanguages[prog]
 	if !ok || !reBareOptions.MatchString(text[strings.Index(text, prog)+len(prog):]) {
 		return nil
@@ -656,4 +738,15 @@ func (r *replSession) takes(cb tutorial.CodeBlock) bool {
 		lang = strings.ToLower(f[1])
 	}
 	return slices.Contains(replLanguages[firstWord(r.prog)], lang)
+}
+
+// blockLinesAfter is the content of cb below tutorial line after, with its lines.
+func blockLinesAfter(cb tutorial.CodeBlock, after int) ([]string, []int) {
+	lines := strings.Split(cb.Content, "\n")
+	for i, n := range cb.ContentLines {
+		if n > after && i < len(lines) {
+			return lines[i:], cb.ContentLines[i:min(len(cb.ContentLines), len(lines))]
+		}
+	}
+	return nil, nil
 }

@@ -780,3 +780,55 @@ func TestOutputUnderAServerAndPartOfAScript(t *testing.T) {
 	last := steps[len(steps)-1]
 	assert.True(t, last.merge, "a block that stops with a brace open is a part of the file: %+v", last)
 }
+
+// A notebook exported with nbconvert: `!` lines and `%cd` are what a reader types in a
+// terminal, `%%writefile` saves a file; a cell of Python code stays Python, and one that
+// mixes Python with `!` lines is not read as commands.
+func TestNotebookCellsAreShellLinesAndFiles(t *testing.T) {
+	t.Parallel()
+	md := "# Words\n\n```python\n!mkdir -p ~/words\n%cd ~/words\n%env LANG=C.UTF-8\n!ls -la\n```\n\n    /home/you/words\n\n" +
+		"```python\n%%writefile words.txt\napple\npear\n```\n\n    Writing words.txt\n\n" +
+		"```ipython3\n%%writefile -a words.txt\nplum\n```\n\n" +
+		"```python\nwords = open('words.txt').read().split()\n!wc -l words.txt\n```\n\n" +
+		"```python\n%%bash\nsort words.txt | head -1\n```\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"mkdir -p ~/words", "cd ~/words", "export LANG=C.UTF-8", "ls -la", "sort words.txt | head -1"}, run)
+	assert.Equal(t, []string{"words.txt", "words.txt"}, files)
+
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	steps := read(tut)
+	for _, s := range steps {
+		if s.kind == runStep && s.command.Text == "ls -la" {
+			assert.Equal(t, 7, s.line, "the `!` line's own place in the tutorial")
+		}
+		if s.kind == fileStep && s.appendF {
+			assert.Equal(t, "plum", s.content)
+		}
+	}
+}
+
+// `$ fish`, then `> ` lines in that block and the blocks below: commands typed into fish,
+// each with the lines under it as its output, until `exit`; a `> ` block with no shell
+// started is output, as before.
+func TestCommandsTypedIntoAShellTheTutorialStarts(t *testing.T) {
+	t.Parallel()
+	md := "# Fish\n\n```console\n> echo before\n```\n\nStart it:\n\n```console\n$ fish\n> set langs fish bash\n> echo $langs[1]\nfish\n```\n\n" +
+		"Then:\n\n```console\n> string upper abc\nABC\n> exit\n> echo after\n```\n\n```bash\necho bash again\n```\n\n```console\n> echo not fish\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var typed []string
+	var ran []string
+	for _, s := range read(tut) {
+		if s.kind != runStep {
+			continue
+		}
+		ran = append(ran, s.command.Text)
+		if s.repl != "" {
+			assert.Equal(t, "fish", s.repl)
+			typed = append(typed, fmt.Sprintf("%d %s → %q", s.command.StartLine, s.command.Text, s.command.Output))
+		}
+	}
+	assert.Equal(t, []string{"11 set langs fish bash → \"\"", "12 echo $langs[1] → \"fish\"", "19 string upper abc → \"ABC\""}, typed)
+	assert.Equal(t, []string{"set langs fish bash", "echo $langs[1]", "string upper abc", "echo bash again"}, ran)
+}

@@ -22,7 +22,13 @@ func (ss *session) typed(st step, text string) string {
 	if st.repl == "" {
 		return text
 	}
-	return st.repl + " <<'SMILE_REPL_INPUT'\n" + strings.Join(append(slices.Clone(ss.replCells[st.repl]), text), "\n") + "\nSMILE_REPL_INPUT"
+	prog := st.repl
+	if firstWord(prog) == "fish" {
+		// interactive, as at the reader's prompt (config.fish's `if status is-interactive`
+		// part runs); a dumb terminal keeps its terminal set-up warnings out of the output
+		prog = "TERM=dumb " + prog + " -i"
+	}
+	return prog + " <<'SMILE_REPL_INPUT'\n" + strings.Join(append(slices.Clone(ss.replCells[st.repl]), text), "\n") + "\nSMILE_REPL_INPUT"
 }
 
 // typedIn records a cell that worked and what the interpreter printed up to it.
