@@ -1727,3 +1727,40 @@ func TestMissingPluginOfAProgramIsItsPackage(t *testing.T) {
 	assert.Contains(t, f.Problem, "Debian ships it in `uwsgi-plugin-python3`")
 	assert.Contains(t, f.Fix, "sudo apt install uwsgi-plugin-python3")
 }
+
+// Commands typed at the `> ` prompt of a shell the tutorial starts run in that shell,
+// with what the earlier ones set; a program the tutorial wrote that prints none of the
+// lines shown is a gap. The stand-in fish is bash reading its standard input (fish 3.6
+// reads commands from a non-terminal input the same way, `-i` keeping it interactive).
+func TestShellSessionsIncludedNamesAndOutputLeftOnTheTerminal(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, md, problem, fix string
+		line                   int
+	}{
+		{"typed into fish",
+			"# Fish\n\n```bash\nprintf '#!/bin/sh\\n[ \"$1\" = -i ] && shift\\nexec bash -s \"$@\"\\n' | sudo tee /usr/local/bin/fish\nsudo chmod +x /usr/local/bin/fish\n```\n\n" +
+				"Create `greet.sh` with the following content:\n\n```bash\n#!/bin/sh\necho \"Hi, $1!\"\n```\n\nStart fish:\n\n```console\n$ fish\n> GREETING=hello\n> echo $GREETING\nhello\n```\n\n```console\n> sh greet.sh Ada\nHello, Ada!\n```\n",
+			"the tutorial shows `sh greet.sh Ada` printing “Hello, Ada!”, but it printed “Hi, Ada!”", "", 25},
+		{"included under another name",
+			"# Book\n\nCreate `build.sh` with the following content:\n\n```bash\n#!/bin/sh\nwhile read -r a b; do\n  if [ \"$a\" = @include ] && [ ! -f \"$b\" ]; then echo \"$1:1: @include: could not find $b\" >&2; exit 1; fi\ndone < \"$1\"\necho built\n```\n\n" +
+				"Create `chapter-1.txt` with the following content:\n\n```text\nOnce upon a time.\n```\n\nSave `book.txt`:\n\n```text\n@include chapter-one.txt\n```\n\n```bash\nsh build.sh book.txt\n```\n",
+			"`chapter-one.txt` does not exist, but `chapter-1.txt` does; the tutorial names the same file two ways", "", 26},
+		{"printed, not saved",
+			"# Notes\n\nCreate `notes.md` with the following content:\n\n```text\n# One\n# Two\n# Three\n```\n\n```bash\nsed 's/^# //' notes.md\nhead -n 2 notes.txt\n```\n",
+			"`sed 's/^# //' notes.md` (line 12) printed its result on standard output instead of saving it as `notes.txt`", "sed 's/^# //' notes.md > notes.txt", 13},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			res, _ := attempt(t, tt.md, nil)
+			require.Len(t, res.Findings, 1, "%+v", res.Findings)
+			f := res.Findings[0]
+			assert.Equal(t, tt.line, f.Line, "%+v", f)
+			assert.Contains(t, f.Problem, tt.problem)
+			if tt.fix != "" {
+				require.NotNil(t, f.Edit)
+				assert.Equal(t, []string{tt.fix}, f.Edit.InsertBefore)
+			}
+		})
+	}
+}

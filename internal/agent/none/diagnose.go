@@ -449,6 +449,18 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		return
 	}
+	if missing, prev := ss.printedInstead(rec, output); prev != nil {
+		// `makeinfo --plaintext tide.texi`, then `head tide.txt`: the text went to the
+		// terminal, not to a file
+		write := strings.TrimSpace(prev.Command) + " > " + missing
+		ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) fails: `%s` was never written; `%s` (line %d) printed its result on standard output instead of saving it as `%s`", firstLine(rec.Command), rec.Line, missing, firstLine(prev.Command), prev.Line, missing),
+			Fix:      fmt.Sprintf("have line %d save its output: `%s` (or the program's option for an output file)", prev.Line, write),
+			Edit:     &loop.Edit{InsertBefore: []string{write}},
+			Category: "command failure",
+		}, output)
+		return
+	}
 	if ss.prevFailed && ss.lastFailRoot >= 0 && !ss.runsNewerFile(rec) && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "" && !rec.TimedOut && isQuery(rec.Command)) {
 		// a file or program the failed step right before it would have made, the same
 		// tool going on from a state that step left broken, or a query that finds nothing
@@ -2628,7 +2640,7 @@ func sameParts(a, b string) bool {
 // very similar name (same extension, one or two characters apart), or the only file of
 // that extension the tutorial wrote there. Both are "" when there is none.
 func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
-	if !reNotThere.MatchString(output) {
+	if !reNotThere.MatchString(output) && !reNoSuchInclude.MatchString(output) {
 		return "", ""
 	}
 	var names []string
@@ -2639,6 +2651,10 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		}
 	}
 	for _, l := range strings.Split(output, "\n") {
+		if m := reNoSuchInclude.FindStringSubmatch(l); m != nil {
+			names = append(names, m[1]) // "@include: could not find invocation.texi"
+			continue
+		}
 		if !reNotThere.MatchString(l) {
 			continue
 		}
@@ -2682,7 +2698,8 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			if levenshtein.ComputeDistance(have, base) <= 2 {
 				return f, path.Join(path.Dir(f), have)
 			}
-			if _, ok := ss.written[path.Join(dir, have)]; ok {
+			if content, ok := ss.written[path.Join(dir, have)]; ok && !strings.Contains(content, base) && !slices.Contains(strings.Fields(cmd), have) {
+				// (not the file that names it, nor one the command reads itself)
 				sameExt = append(sameExt, have)
 				if strings.Contains(have, base) || strings.Contains(base, have) || abbreviates(have, base) {
 					within = append(within, have) // books-html.xsl for html.xsl
@@ -2765,6 +2782,10 @@ func (ss *session) nearWritten(f string) string {
 	return ss.rel(found)
 }
 
+// reNoSuchInclude: a file a program could not find by the name another file gives it
+// (Texinfo's "@include: could not find invocation.texi").
+var reNoSuchInclude = regexp.MustCompile("(?i)(?:could ?n[o']t|unable to) (?:find|locate|open) (?:the )?(?:file |include file )?[`'‘\"]?([\\w./-]+\\.[A-Za-z]\\w*)\\b")
+
 // reQuotedFile: a file name quoted in an error line (`marks.csv', "data.json").
 var reQuotedFile = regexp.MustCompile("[`'‘\"]([\\w./-]+\\.\\w+)['’\"]")
 
@@ -2799,9 +2820,18 @@ func (ss *session) installedLookalike(ctx context.Context, name string) (string,
 	if len(name) < 3 || strings.Contains(name, "/") {
 		return "", nil
 	}
+	asked := false
 	for _, pkg := range ss.aptPackages(true) {
 		if pkg == name || !strings.Contains(pkg, strings.ToLower(name)) {
 			continue
+		}
+		if !asked {
+			// `info` after texinfo: Debian has a package of that very name, which the
+			// install diagnosis names
+			asked = true
+			if r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "apt-cache show --no-all-versions " + shellQuote(name) + " >/dev/null 2>&1", Timeout: time.Minute, User: ss.user}); err == nil && r.ExitCode == 0 {
+				return "", nil
+			}
 		}
 		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: providesScript(pkg), Timeout: time.Minute, User: ss.user})
 		if err != nil || r.ExitCode != 0 {
@@ -2814,12 +2844,13 @@ func (ss *session) installedLookalike(ctx context.Context, name string) (string,
 	return "", nil
 }
 
-// providesScript lists the commands a package and the packages it depends on put on
-// PATH, each by its shortest name (convert, not convert-im6.q16, for imagemagick whose
-// programs live in imagemagick-6.q16 behind alternatives).
+// providesScript lists the commands a package and the packages of its own it depends on
+// (named after it) put on PATH, each by its shortest name (convert, not convert-im6.q16,
+// for imagemagick whose programs live in imagemagick-6.q16 behind alternatives; not
+// perl's for texinfo).
 func providesScript(pkg string) string {
 	q := shellQuote(pkg)
-	return "{ for p in " + q + " $(apt-cache depends --installed " + q + " 2>/dev/null | awk '/Depends:/{print $2}'); do dpkg -L \"$p\" 2>/dev/null; done; } | grep -E '^/usr/s?bin/[^/]+$' | sort -u > /tmp/.smile-provides; " +
+	return "{ for p in " + q + " $(apt-cache depends --installed " + q + " 2>/dev/null | awk '/Depends:/{print $2}' | grep -F -e " + q + "); do dpkg -L \"$p\" 2>/dev/null; done; } | grep -E '^/usr/s?bin/[^/]+$' | sort -u > /tmp/.smile-provides; " +
 		"ls -d /usr/bin/* /usr/sbin/* > /tmp/.smile-names; xargs -d '\\n' readlink -f < /tmp/.smile-names > /tmp/.smile-targets; " +
 		"paste /tmp/.smile-targets /tmp/.smile-names | awk 'NR==FNR { want[$1] = 1; next } ($1 in want) { n = $2; sub(/.*\\//, \"\", n); if (!($1 in best) || length(n) < length(best[$1])) best[$1] = n } END { for (t in best) print best[t] }' /tmp/.smile-provides - | sort | head -n 8"
 }
@@ -3226,3 +3257,41 @@ func saysItFails(prose, cmd string) bool {
 // reSaysFails: the prose says the command fails on purpose ("the runner reports one
 // failure and exits with status 1", "this fails because …").
 var reSaysFails = regexp.MustCompile(`(?i)\bexits? with (?:status|code|exit code) [1-9]|\breports? (?:one|a|an|\d+) (?:failure|error)|\b(?:fails|will fail|should fail) (?:with|because|as expected)|\bexpected to fail\b`)
+
+// printedInstead: the file a failed command cannot open is named after an input of the
+// command right before it (tide.txt after `makeinfo --plaintext tide.texi`), which
+// worked, printed several lines and saved nothing: it printed what the tutorial takes
+// for a file. The missing name and that command's record (nil when not so).
+func (ss *session) printedInstead(rec loop.CommandRecord, output string) (string, *loop.CommandRecord) {
+	n := len(ss.res.Commands)
+	if n < 2 || !reNotThere.MatchString(output) {
+		return "", nil
+	}
+	prev := &ss.res.Commands[n-2]
+	if prev.ExitCode != 0 || prev.TimedOut || prev.Background || prev.Line >= rec.Line || strings.ContainsAny(prev.Command, ">|") ||
+		strings.Count(strings.TrimSpace(prev.Output), "\n") < 2 || reOutputFileOption.MatchString(prev.Command) {
+		return "", nil
+	}
+	for _, l := range strings.Split(output, "\n") {
+		if !reNotThere.MatchString(l) {
+			continue
+		}
+		for _, m := range reQuotedFile.FindAllStringSubmatch(l, -1) {
+			name := m[1]
+			if strings.Contains(name, "/") || !strings.Contains(rec.Command, name) {
+				continue
+			}
+			stem := strings.TrimSuffix(name, path.Ext(name))
+			for _, a := range strings.Fields(prev.Command)[1:] {
+				if a != name && path.Ext(a) != "" && path.Ext(a) != path.Ext(name) && strings.TrimSuffix(a, path.Ext(a)) == stem {
+					return name, prev
+				}
+			}
+		}
+	}
+	return "", nil
+}
+
+// reOutputFileOption: an option that names an output file (`-o x`, `--output=x`): the command
+// did save something.
+var reOutputFileOption = regexp.MustCompile(`(?:^|\s)(?:-o|--output|--out|-O)(?:[\s=]|$)`)

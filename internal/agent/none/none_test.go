@@ -175,7 +175,9 @@ func attemptWith(t *testing.T, s *Student, md string, mut func(*config.StudentBe
 	if mut != nil {
 		mut(&b)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	// generous: on a loaded runner the fix proofs (fresh containers) take minutes, and a
+	// proof cut short leaves the fix unproven
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	ev := &looptest.Recorder{}
 	res, err := s.Attempt(ctx, loop.StudentTask{Iteration: 1, Tutorial: tut, Behavior: b, Sandbox: sb, Events: ev})
