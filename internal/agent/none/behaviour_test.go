@@ -482,7 +482,7 @@ func TestModuleOffTheLoadPath(t *testing.T) {
 	t.Parallel()
 	md := "# Modules\n\n```bash\nmkdir -p ~/proj/lib/util\n```\n\nSave this as `~/proj/lib/util/text.py`:\n\n```python\ndef shout(s):\n    return s.upper()\n```\n\n" +
 		"and this as `~/proj/main.py`:\n\n```python\nfrom util.text import shout\nprint(shout('hi'))\n```\n\n```bash\ncd ~/proj\npython3 main.py\n```\n"
-	res, _ := attempt(t, md, nil)
+	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := res.Findings[0]
 	assert.Contains(t, f.Problem, "not on the interpreter's load path")
@@ -1763,4 +1763,22 @@ func TestShellSessionsIncludedNamesAndOutputLeftOnTheTerminal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A step that needs what a later step makes (`mkdir` right after the copy into the
+// folder, a state file written with `-o` in the next section) is in the wrong order: the
+// fix moves the later step up, and the section it is in is named.
+func TestStepNeedingWhatALaterStepMakes(t *testing.T) {
+	t.Parallel()
+	md := "# Files\n\n```bash\necho a > a.txt\necho b > b.txt\ncp a.txt b.txt box\nmkdir box\n```\n\n## Use it\n\n```bash\nwc -l counts.txt\n```\n\n## Prepare the state\n\n```bash\nsort -o counts.txt b.txt\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v\n%+v", res.Findings, res.Commands)
+	f := res.Findings[0]
+	assert.Equal(t, 6, f.Line)
+	assert.Contains(t, f.Problem, "it needs `box`, which the step that makes it, `mkdir box` (line 7), only makes after it")
+	require.NotNil(t, f.Edit)
+	assert.Equal(t, []string{"mkdir box"}, f.Edit.InsertBefore)
+	g := res.Findings[1]
+	assert.Equal(t, 13, g.Line)
+	assert.Contains(t, g.Problem, "which the step that makes it, `sort -o counts.txt b.txt` (line 19, under “Prepare the state”), only makes after it")
 }

@@ -449,6 +449,22 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		return
 	}
+	if tok, at := ss.laterMaker(i, rec, output); at != nil {
+		// `mcopy … ::/DOCS` right before `mmd … ::/DOCS`, `m4 -R site.m4f` before the
+		// step that freezes it: the steps are in the wrong order
+		where := ""
+		if h := ss.task.Tutorial.Map.HeadingPath(at.line); len(h) > 0 && section(ss.task.Tutorial, at.line) != section(ss.task.Tutorial, rec.Line) {
+			where = ", under “" + h[len(h)-1] + "”"
+		}
+		ss.movedUp[at.line] = rec.Line
+		ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) fails: it needs `%s`, which the step that makes it, `%s` (line %d%s), only makes after it", firstLine(rec.Command), rec.Line, tok, firstLine(at.command.Text), at.line, where),
+			Fix:      fmt.Sprintf("move `%s` (line %d) before line %d", firstLine(at.command.Text), at.line, rec.Line),
+			Edit:     &loop.Edit{InsertBefore: []string{at.command.Text}},
+			Category: "wrong order",
+		}, output)
+		return
+	}
 	if missing, prev := ss.printedInstead(rec, output); prev != nil {
 		// `makeinfo --plaintext tide.texi`, then `head tide.txt`: the text went to the
 		// terminal, not to a file
@@ -3295,3 +3311,49 @@ func (ss *session) printedInstead(rec loop.CommandRecord, output string) (string
 // reOutputFileOption: an option that names an output file (`-o x`, `--output=x`): the command
 // did save something.
 var reOutputFileOption = regexp.MustCompile(`(?:^|\s)(?:-o|--output|--out|-O)(?:[\s=]|$)`)
+
+// reMakerCommand: a command that makes the path it is given (a folder, an empty file, a
+// file system, a repository); reOutputFlag: an option naming the file a command writes.
+var (
+	reMakerCommand = regexp.MustCompile(`^(?:sudo\s+)?(?:mkdir|mmd|touch|truncate|install\s+-d|mkfs(?:\.\w+)?|git init|python3? -m venv)\b`)
+	reOutputFlag   = regexp.MustCompile(`^(?:>|>>|-o|-O|--output|--out|-F|--freeze-state)$`)
+)
+
+// laterMaker: an argument of the failed command that its error names, and a later step
+// (in the next few) that makes it: as an argument of a command that makes paths
+// (`mmd -i lab.img ::/DOCS`) or after an option that names an output (`m4 -F site.m4f`).
+func (ss *session) laterMaker(i int, rec loop.CommandRecord, output string) (string, *step) {
+	if i < 0 || i >= len(ss.steps) {
+		return "", nil
+	}
+	args := strings.Fields(rec.Command)
+	if len(args) < 2 {
+		return "", nil
+	}
+	var toks []string
+	for _, f := range args[1:] {
+		f = strings.Trim(f, `"'`)
+		key := strings.TrimLeft(path.Base(strings.TrimPrefix(f, "::")), ":")
+		if strings.HasPrefix(f, "-") || len(key) < 3 || !regexp.MustCompile(`(?:^|[^\w.-])`+regexp.QuoteMeta(key)+`(?:$|[^\w-])`).MatchString(output) {
+			continue
+		}
+		toks = append(toks, f)
+	}
+	for j := i + 1; j < len(ss.steps) && j <= i+12; j++ {
+		s := &ss.steps[j]
+		if s.command == nil || s.kind == skipStep && reOtherSystem.MatchString(s.reason) || strings.TrimSpace(s.command.Text) == strings.TrimSpace(rec.Command) {
+			continue
+		}
+		fields := strings.Fields(s.command.Text)
+		for k, f := range fields {
+			f = strings.Trim(f, `"'`)
+			if !slices.Contains(toks, f) {
+				continue
+			}
+			if reMakerCommand.MatchString(s.command.Text) || k > 0 && reOutputFlag.MatchString(fields[k-1]) {
+				return f, s
+			}
+		}
+	}
+	return "", nil
+}

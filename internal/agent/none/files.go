@@ -244,7 +244,11 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 			if m[0] > v[0] && (looksLikePath(p) || script) {
 				// a shell block is file content only when the prose says to create or save it
 				shebang := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!")
-				if cb.Shell && !shebang && (!reCreateVerb.MatchString(sentence) || looksLikeShell(cb, nil) && !reScriptFile.MatchString(p) && !strings.Contains(strings.ToLower(sentence), "script")) {
+				// (or names a file of the block's own shell, "Put this in `flags.zsh`:", or
+				// calls it a file: "put one function in it, `~/.zfunc/mkcd` (the file
+				// holds only the body)")
+				ownShell := sameLanguage(cb.Lang, p) || reFileWord.MatchString(sentence[m[1]:])
+				if cb.Shell && !shebang && !ownShell && (!reCreateVerb.MatchString(sentence) || looksLikeShell(cb, nil) && !reScriptFile.MatchString(p) && !strings.Contains(strings.ToLower(sentence), "script")) {
 					// commands are not the content of a data file: "save the lines below
 					// as `access.log`" names the block after them
 					return "", "", false, false
@@ -270,8 +274,8 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 // that file.
 func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 	t := strings.TrimSpace(lead)
-	if cb.Shell {
-		return ""
+	if cb.Shell && !strings.HasPrefix(strings.TrimSpace(cb.Content), "#!") {
+		return "" // (a script with its `#!` line is a file: "And the script, `tally.zsh`:")
 	}
 	if m := reCaptionAlone.FindStringSubmatch(t); m != nil && looksLikePath(m[1]) {
 		// a paragraph that is only the file's name, "**`src/wordcount.h`**"
@@ -309,8 +313,9 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 	return named[0]
 }
 
-// reCaptionAlone: a paragraph that is only a file name in code, maybe emphasized.
-var reCaptionAlone = regexp.MustCompile("^[*_]{0,2}`([^`\\s]+)`[*_]{0,2}:?$")
+// reCaptionAlone: a paragraph that is only a file name in code, maybe emphasized, maybe
+// after "File" ("**File `geom.c`**").
+var reCaptionAlone = regexp.MustCompile("^[*_]{0,2}(?:(?i:file|filename|listing)\\s*:?\\s*)?`([^`\\s]+)`[*_]{0,2}:?$")
 
 // reHereIs: a sentence that presents what follows ("Here's `x`", "Here is the `x` we
 // use"), which names a file when it names one path.

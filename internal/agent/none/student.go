@@ -92,6 +92,7 @@ type session struct {
 	servers        []server             // commands that start servers, in order
 	recovered      map[int]bool         // lines whose step worked once the reader applied its gap's fix
 	hostRoots      map[string]int       // a server (scheme, host and port) that speaks HTTPS to plain HTTP: its root
+	movedUp        map[int]int          // a later step run early as a failed step's fix: its line → that step's line
 	replCells      map[string][]string  // interpreter → the cells typed into it that worked
 	replOut        map[string]string    // interpreter → what those cells printed
 	lastRun        int                  // index of the previous step that ran
@@ -250,7 +251,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
 	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1,
 		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{},
-		recovered: map[int]bool{}, hostRoots: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}}
+		recovered: map[int]bool{}, hostRoots: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}}
 }
 
 // Attempt follows the whole tutorial once.
@@ -389,6 +390,11 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	if denied := ss.sudoRedirectDenied(ctx, st, background); denied != "" {
 		// `sudo echo … > /var/www/x`: the reader's own shell opens the file, not sudo
 		r = loop.ExecResult{ExitCode: 1, Stderr: denied}
+	} else if from, ok := ss.movedUp[cmd.StartLine]; ok && ss.recovered[from] {
+		// the step ran already, moved up as the fix of line `from`: again it would only
+		// find its work done (`mkdir box`: File exists)
+		r = loop.ExecResult{ExitCode: 0}
+		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: fmt.Sprintf("not run again: it ran before line %d as that line's fix", from)})
 	} else if job, ok := ss.jobOf(cmd.Text); ok {
 		// `kill %1` after `pelican --listen &`: a job of the reader's shell, whose job
 		// table each step here does not keep, so the Student stops it
