@@ -50,8 +50,8 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		if n > titleAt {
 			continue // the block's style line, "[source,coq]"
 		}
-		if l == "" || strings.HasPrefix(l, "{{") || strings.HasPrefix(l, "{%") || strings.HasPrefix(l, "===") || strings.HasPrefix(l, "<") {
-			continue // markup lines of tabs and shortcodes
+		if l == "" || strings.HasPrefix(l, "{{") || strings.HasPrefix(l, "{%") || strings.HasPrefix(l, "===") || strings.HasPrefix(l, "<") || rePlainContainer.MatchString(l) {
+			continue // markup lines of tabs, shortcodes and VuePress's `::: v-pre`
 		}
 		l = reEmphPath.ReplaceAllStringFunc(l, func(m string) string {
 			// *lib/todo.rb* and **Rakefile** name files as `lib/todo.rb` does

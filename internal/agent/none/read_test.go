@@ -832,3 +832,17 @@ func TestCommandsTypedIntoAShellTheTutorialStarts(t *testing.T) {
 	assert.Equal(t, []string{"11 set langs fish bash → \"\"", "12 echo $langs[1] → \"fish\"", "19 string upper abc → \"ABC\""}, typed)
 	assert.Equal(t, []string{"set langs fish bash", "echo $langs[1]", "string upper abc", "echo bash again"}, ran)
 }
+
+// Files named the ways real pages name them: a block of the shell's own language under
+// a name of that shell or an rc file, a script with its #! line under "the script,
+// `x`:", a text block under a .txt name, a "**File `x`**" caption, and a block inside
+// VuePress's `::: v-pre` (which only keeps Liquid tags from being rendered).
+func TestFilesInTheirShellsLanguageCaptionsAndPlainContainers(t *testing.T) {
+	t.Parallel()
+	md := "# Notes\n\nPut this in `flags.zsh`:\n\n```zsh\nprint ${(o)fruit}\n```\n\nSample input, `words.txt`:\n\n```text\nThe cat sat.\n```\n\n" +
+		"And the script, `tally.zsh`:\n\n```zsh\n#!/usr/bin/zsh\nprint hi\n```\n\nThen add to `~/.zshrc`:\n\n```zsh\nsetopt auto_cd\n```\n\n" +
+		"**File `geom.c`**\n\n```c\nint x;\n```\n\nCreate `_includes/nav.html`:\n\n::: v-pre\n```html\n<nav>{{ site.title }}</nav>\n```\n:::\n\n```bash\nzsh flags.zsh\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"flags.zsh", "words.txt", "tally.zsh", "~/.zshrc", "geom.c", "_includes/nav.html"}, files, "%v", skipped)
+	assert.Equal(t, []string{"zsh flags.zsh"}, run)
+}

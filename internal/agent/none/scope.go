@@ -15,7 +15,7 @@ import (
 // VitePress `::: code-group`, Mintlify `<CodeGroup>`), or an aside (an admonition,
 // MyST `:::{note}`, Starlight `<Aside>`, `<details>`).
 type container struct {
-	kind   string // "tab" or "aside"
+	kind   string // "tab", "aside" or "plain" (a container that only changes how the text renders)
 	label  string // the tab's label or the aside's title
 	set    int    // tab set id (tabs of one set share it)
 	indent int    // for indentation-scoped markup (MkDocs), else -1
@@ -24,29 +24,32 @@ type container struct {
 }
 
 var (
-	reMkTab      = regexp.MustCompile(`^(\s*)===\+?\s+"([^"]*)"`)
-	reMkAside    = regexp.MustCompile(`^(\s*)(?:!!!|\?\?\?\+?)\s+(\w+)(?:\s+"([^"]*)")?`)
-	rePymdTab    = regexp.MustCompile(`^\s*///\s*tab\s*\|\s*(.*)$`)
-	rePymdAside  = regexp.MustCompile(`^\s*///\s*(\w+)(?:\s*\|\s*(.*))?$`)
-	rePymdClose  = regexp.MustCompile(`^\s*///\s*$`)
-	reDocuTabs   = regexp.MustCompile(`^\s*<Tabs\b`)
-	reDocuItem   = regexp.MustCompile(`^\s*<Tab(?:Item)?\b([^>]*)>`) // Docusaurus/Starlight TabItem, Mintlify Tab
-	reDocuItemX  = regexp.MustCompile(`</Tab(?:Item)?>`)
-	reDocuTabsX  = regexp.MustCompile(`</Tabs>`)
-	reHugoTabsX  = regexp.MustCompile(`\{\{[<%]\s*/tab(?:s|pane)\s*[>%]\}\}`)
-	reAttrLabel  = regexp.MustCompile(`(?:label|value|title)=["{']+([^"'}]*)`)
-	reDocuAside  = regexp.MustCompile(`^\s*:::\s*(\w+)\s*(.*)$`)
-	reDocuClose  = regexp.MustCompile(`^\s*:::\s*$`)
-	reDetails    = regexp.MustCompile(`(?i)^\s*<details\b`)
-	reDetailsX   = regexp.MustCompile(`(?i)</details>`)
-	reSummary    = regexp.MustCompile(`(?i)<summary>(.*?)</summary>`)
-	reHugoTabs   = regexp.MustCompile(`^\s*\{\{[<%]\s*tab(?:s|pane)\b`) // Docsy's tabpane too
-	reHugoTab    = regexp.MustCompile(`^\s*\{\{[<%]\s*tab\s+(?:(?:name|title|header)=)?"([^"]*)"`)
-	reHugoTabX   = regexp.MustCompile(`\{\{[<%]\s*/tab\s*[>%]\}\}`)
-	reHugoCode   = regexp.MustCompile(`^\s*\{\{[<%]\s*code\b`)
-	reHugoCodeX  = regexp.MustCompile(`\{\{[<%]\s*/code\s*[>%]\}\}`)
-	reHugoAside  = regexp.MustCompile(`^\s*\{\{[<%]\s*(admonition|note|warning|caution|tip|details|alert)\b([^>%]*)[>%]\}\}`)
-	reHugoAsideX = regexp.MustCompile(`\{\{[<%]\s*/(admonition|note|warning|caution|tip|details|alert)\s*[>%]\}\}`)
+	reMkTab     = regexp.MustCompile(`^(\s*)===\+?\s+"([^"]*)"`)
+	reMkAside   = regexp.MustCompile(`^(\s*)(?:!!!|\?\?\?\+?)\s+(\w+)(?:\s+"([^"]*)")?`)
+	rePymdTab   = regexp.MustCompile(`^\s*///\s*tab\s*\|\s*(.*)$`)
+	rePymdAside = regexp.MustCompile(`^\s*///\s*(\w+)(?:\s*\|\s*(.*))?$`)
+	rePymdClose = regexp.MustCompile(`^\s*///\s*$`)
+	reDocuTabs  = regexp.MustCompile(`^\s*<Tabs\b`)
+	reDocuItem  = regexp.MustCompile(`^\s*<Tab(?:Item)?\b([^>]*)>`) // Docusaurus/Starlight TabItem, Mintlify Tab
+	reDocuItemX = regexp.MustCompile(`</Tab(?:Item)?>`)
+	reDocuTabsX = regexp.MustCompile(`</Tabs>`)
+	reHugoTabsX = regexp.MustCompile(`\{\{[<%]\s*/tab(?:s|pane)\s*[>%]\}\}`)
+	reAttrLabel = regexp.MustCompile(`(?:label|value|title)=["{']+([^"'}]*)`)
+	reDocuAside = regexp.MustCompile(`^\s*:::\s*(\w+)\s*(.*)$`)
+	reDocuClose = regexp.MustCompile(`^\s*:::\s*$`)
+	// rePlainContainer: VuePress's `::: v-pre` and VitePress's `::: raw` change only how
+	// what they hold is rendered
+	rePlainContainer = regexp.MustCompile(`^\s*:::\s*(?:v-pre|raw)\s*$`)
+	reDetails        = regexp.MustCompile(`(?i)^\s*<details\b`)
+	reDetailsX       = regexp.MustCompile(`(?i)</details>`)
+	reSummary        = regexp.MustCompile(`(?i)<summary>(.*?)</summary>`)
+	reHugoTabs       = regexp.MustCompile(`^\s*\{\{[<%]\s*tab(?:s|pane)\b`) // Docsy's tabpane too
+	reHugoTab        = regexp.MustCompile(`^\s*\{\{[<%]\s*tab\s+(?:(?:name|title|header)=)?"([^"]*)"`)
+	reHugoTabX       = regexp.MustCompile(`\{\{[<%]\s*/tab\s*[>%]\}\}`)
+	reHugoCode       = regexp.MustCompile(`^\s*\{\{[<%]\s*code\b`)
+	reHugoCodeX      = regexp.MustCompile(`\{\{[<%]\s*/code\s*[>%]\}\}`)
+	reHugoAside      = regexp.MustCompile(`^\s*\{\{[<%]\s*(admonition|note|warning|caution|tip|details|alert)\b([^>%]*)[>%]\}\}`)
+	reHugoAsideX     = regexp.MustCompile(`\{\{[<%]\s*/(admonition|note|warning|caution|tip|details|alert)\s*[>%]\}\}`)
 	// GitBook's (and Liquid themes') {% tabs %} … {% tab title="Debian" %} … {% endtab %} … {% endtabs %}
 	reLiquidTabs  = regexp.MustCompile(`^\s*\{%-?\s*tabs\s*-?%\}`)
 	reLiquidTabsX = regexp.MustCompile(`\{%-?\s*endtabs\s*-?%\}`)
@@ -236,7 +239,12 @@ func scan(m *tutorial.LineMap) *scopes {
 			openTab(label, sc.enclosingSet(stack), -1, reDocuItemX, ln)
 		case reDocuAside.MatchString(line) && !reDocuClose.MatchString(line):
 			ma := reDocuAside.FindStringSubmatch(line)
-			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: reDocuClose, start: ln})
+			kind := "aside"
+			if rePlainContainer.MatchString(line) {
+				// VuePress `::: v-pre`, VitePress `::: raw`: shown as is, not set aside
+				kind = "plain"
+			}
+			stack = append(stack, container{kind: kind, label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: reDocuClose, start: ln})
 		case reDetails.MatchString(line):
 			label := ""
 			if s := reSummary.FindStringSubmatch(line); s != nil {
