@@ -1746,6 +1746,9 @@ func TestShellSessionsIncludedNamesAndOutputLeftOnTheTerminal(t *testing.T) {
 			"# Book\n\nCreate `build.sh` with the following content:\n\n```bash\n#!/bin/sh\nwhile read -r a b; do\n  if [ \"$a\" = @include ] && [ ! -f \"$b\" ]; then echo \"$1:1: @include: could not find $b\" >&2; exit 1; fi\ndone < \"$1\"\necho built\n```\n\n" +
 				"Create `chapter-1.txt` with the following content:\n\n```text\nOnce upon a time.\n```\n\nSave `book.txt`:\n\n```text\n@include chapter-one.txt\n```\n\n```bash\nsh build.sh book.txt\n```\n",
 			"`chapter-one.txt` does not exist, but `chapter-1.txt` does; the tutorial names the same file two ways", "", 26},
+		{"written from the home folder",
+			"# Stats\n\n```bash\nmkdir -p ~/stats\ncat > ~/stats/runs.csv <<'EOF'\na,b\nEOF\nhead -n 1 runs.csv\n```\n",
+			"the tutorial saved `runs.csv` in `~/stats`, but the session is in", "cd ~/stats", 8},
 		{"printed, not saved",
 			"# Notes\n\nCreate `notes.md` with the following content:\n\n```text\n# One\n# Two\n# Three\n```\n\n```bash\nsed 's/^# //' notes.md\nhead -n 2 notes.txt\n```\n",
 			"`sed 's/^# //' notes.md` (line 12) printed its result on standard output instead of saving it as `notes.txt`", "sed 's/^# //' notes.md > notes.txt", 13},

@@ -2232,7 +2232,7 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 			continue
 		}
 		var dirs []string
-		for p := range ss.written {
+		for _, p := range ss.madeFiles() {
 			if strings.HasSuffix(p, "/"+path.Clean(a)) {
 				if d := strings.TrimSuffix(p, "/"+path.Clean(a)); d != ss.cwd && !slices.Contains(dirs, d) {
 					dirs = append(dirs, d)
@@ -3356,4 +3356,25 @@ func (ss *session) laterMaker(i int, rec loop.CommandRecord, output string) (str
 		}
 	}
 	return "", nil
+}
+
+// reRedirectTarget: the file a command's output or here-document goes to, named from the
+// home folder or the root (`cat > ~/stats/runs.csv <<'EOF'`).
+var reRedirectTarget = regexp.MustCompile(`(?:^|[^<>&\d])>>?\s*((?:~/|/|\$HOME/)[\w./-]+)`)
+
+// madeFiles: the files the tutorial wrote, from its blocks and, named from the home
+// folder or the root, by the redirections of its commands that worked.
+func (ss *session) madeFiles() []string {
+	out := slices.Collect(maps.Keys(ss.written))
+	for _, c := range ss.res.Commands {
+		if c.ExitCode != 0 || c.TimedOut {
+			continue
+		}
+		for _, m := range reRedirectTarget.FindAllStringSubmatch(c.Command, -1) {
+			if p := ss.abs(strings.Replace(m[1], "$HOME/", "~/", 1)); !strings.HasPrefix(p, "/dev/") && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
