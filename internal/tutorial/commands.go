@@ -58,13 +58,21 @@ var reBareHash = regexp.MustCompile(`^\s*#`)
 func consoleCommands(lines []string, lineNos []int) []Command {
 	var out []Command
 	dollar := dollarPrompts(lines)
+	afterOutput := false // the line before is output of a command
 	for i := 0; i < len(lines); {
 		loc := prompt.FindStringSubmatchIndex(lines[i])
 		if loc != nil && dollar && reBareHash.MatchString(lines[i]) {
 			i++ // a comment in a "$ " session
 			continue
 		}
+		if loc != nil && dollar && lines[i][loc[2]:loc[3]] == "%" && len(out) > 0 && (afterOutput || strings.Contains(lines[i], "   ")) {
+			// in a "$ " session, a "% " line amid a command's output, or a row of columns,
+			// is output (strace -c's "% time     seconds" header)
+			loc = nil
+		}
+		afterOutput = false
 		if loc == nil {
+			afterOutput = strings.TrimSpace(lines[i]) != ""
 			if len(out) > 0 {
 				c := &out[len(out)-1]
 				if c.Output != "" || lines[i] != "" {

@@ -215,6 +215,7 @@ func TestConsoleCommands(t *testing.T) {
 		{"prompts and output", "console", "$ echo hi\nhi\n$ ls\na\nb\n", []cmd{{"echo hi", 1, 1, "hi"}, {"ls", 2 + 1, 3, "a\nb"}}},
 		{"root prompt", "console", "# apt-get install -y curl\nReading package lists...\n", []cmd{{"apt-get install -y curl", 1, 1, "Reading package lists..."}}},
 		{"zsh prompt and user@host", "console", "% make\nuser@box:~/app$ make test\nok\n", []cmd{{"make", 1, 1, ""}, {"make test", 2, 2, "ok"}}},
+		{"percent table in a dollar session", "console", "$ strace -c ls\nstrace: Process 1 attached\n% time     seconds  calls syscall\n 90.0  0.1  3 openat\n$ echo done\n", []cmd{{"strace -c ls", 1, 1, "strace: Process 1 attached\n% time     seconds  calls syscall\n 90.0  0.1  3 openat"}, {"echo done", 5, 5, ""}}},
 		{"virtualenv prompt", "shell-session", "(venv) $ pip install flask\n", []cmd{{"pip install flask", 1, 1, ""}}},
 		{"continuation with secondary prompt", "console", "$ docker run \\\n>   -p 80:80 \\\n>   nginx\nStarted\n", []cmd{{"docker run \\\n  -p 80:80 \\\n  nginx", 1, 3, "Started"}}},
 		{"heredoc", "console", "$ cat <<EOF\n> a\n> EOF\na\n", []cmd{{"cat <<EOF\na\nEOF", 1, 3, "a"}}},

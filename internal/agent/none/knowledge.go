@@ -62,7 +62,7 @@ var tools = []tool{
 	{Name: "Zola", Commands: []string{"zola"}, Aliases: []string{"zola"}, Guide: "https://www.getzola.org/documentation/getting-started/installation/"},
 	{Name: "lsb-release", Commands: []string{"lsb_release"}, Aliases: []string{"lsb-release"}, Debian: "sudo apt-get install -y lsb-release"},
 	{Name: "Flask", Commands: []string{"flask"}, Aliases: []string{"flask"}, Debian: "sudo apt-get install -y python3-flask"},
-	{Name: "uvicorn", Commands: []string{"uvicorn"}, Aliases: []string{"uvicorn"}, Debian: "sudo apt-get install -y python3-uvicorn"},
+	{Name: "uvicorn", Commands: []string{"uvicorn"}, Aliases: []string{"uvicorn"}, Debian: "sudo apt-get install -y uvicorn"}, // bookworm: the command is in `uvicorn`, python3-uvicorn has only the module
 	{Name: "Poetry", Commands: []string{"poetry"}, Aliases: []string{"poetry"}, Debian: "sudo apt-get install -y python3-poetry"},
 	{Name: "APT", Commands: []string{"apt", "apt-get", "apt-cache", "add-apt-repository"}, Aliases: []string{"apt"}},
 	{Name: "GnuPG", Commands: []string{"gpg"}, Aliases: []string{"gpg", "gnupg"}, Debian: "sudo apt-get install -y gpg"},
