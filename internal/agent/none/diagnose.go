@@ -449,22 +449,6 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		return
 	}
-	if tok, at := ss.laterMaker(i, rec, output); at != nil {
-		// `mcopy … ::/DOCS` right before `mmd … ::/DOCS`, `m4 -R site.m4f` before the
-		// step that freezes it: the steps are in the wrong order
-		where := ""
-		if h := ss.task.Tutorial.Map.HeadingPath(at.line); len(h) > 0 && section(ss.task.Tutorial, at.line) != section(ss.task.Tutorial, rec.Line) {
-			where = ", under “" + h[len(h)-1] + "”"
-		}
-		ss.movedUp[at.line] = rec.Line
-		ss.addFinding(rec, loop.Finding{
-			Problem:  fmt.Sprintf("`%s` (line %d) fails: it needs `%s`, which the step that makes it, `%s` (line %d%s), only makes after it", firstLine(rec.Command), rec.Line, tok, firstLine(at.command.Text), at.line, where),
-			Fix:      fmt.Sprintf("move `%s` (line %d) before line %d", firstLine(at.command.Text), at.line, rec.Line),
-			Edit:     &loop.Edit{InsertBefore: []string{at.command.Text}},
-			Category: "wrong order",
-		}, output)
-		return
-	}
 	if missing, prev := ss.printedInstead(rec, output); prev != nil {
 		// `makeinfo --plaintext tide.texi`, then `head tide.txt`: the text went to the
 		// terminal, not to a file
@@ -494,6 +478,22 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if r, ok := ss.sameBranchGap(output); ok {
 		// the branch an earlier gap already found missing (main where Git made master)
 		ss.consequence(r, rec)
+		return
+	}
+	if tok, at := ss.laterMaker(i, rec, output); at != nil {
+		// `mcopy … ::/DOCS` right before `mmd … ::/DOCS`, `m4 -R site.m4f` before the
+		// step that freezes it: the steps are in the wrong order
+		where := ""
+		if h := ss.task.Tutorial.Map.HeadingPath(at.line); len(h) > 0 && section(ss.task.Tutorial, at.line) != section(ss.task.Tutorial, rec.Line) {
+			where = ", under “" + h[len(h)-1] + "”"
+		}
+		ss.movedUp[at.line] = rec.Line
+		ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) fails: it needs `%s`, which the step that makes it, `%s` (line %d%s), only makes after it", firstLine(rec.Command), rec.Line, tok, firstLine(at.command.Text), at.line, where),
+			Fix:      fmt.Sprintf("move `%s` (line %d) before line %d", firstLine(at.command.Text), at.line, rec.Line),
+			Edit:     &loop.Edit{InsertBefore: []string{at.command.Text}},
+			Category: "wrong order",
+		}, output)
 		return
 	}
 	if r, ok := ss.failedIdentity(output); ok {
@@ -3344,18 +3344,37 @@ func (ss *session) laterMaker(i int, rec loop.CommandRecord, output string) (str
 		if s.command == nil || s.kind == skipStep && reOtherSystem.MatchString(s.reason) || strings.TrimSpace(s.command.Text) == strings.TrimSpace(rec.Command) {
 			continue
 		}
-		fields := strings.Fields(s.command.Text)
-		for k, f := range fields {
-			f = strings.Trim(f, `"'`)
-			if !slices.Contains(toks, f) {
-				continue
-			}
-			if reMakerCommand.MatchString(s.command.Text) || k > 0 && reOutputFlag.MatchString(fields[k-1]) {
-				return f, s
+		for _, tok := range toks {
+			if makes(s.command.Text, tok) && !makes(rec.Command, tok) {
+				return tok, s
 			}
 		}
 	}
 	return "", nil
+}
+
+// makes: cmd makes the path p: as a path argument of a command that makes paths (its
+// last, or any of mkdir's and touch's: `mmd -i lab.img ::/DOCS` makes ::/DOCS, not the
+// image), or after an option that names an output (`m4 -F site.m4f`).
+func makes(cmd, p string) bool {
+	fields := strings.Fields(strings.TrimPrefix(strings.TrimSpace(cmd), "sudo "))
+	if len(fields) == 0 {
+		return false
+	}
+	fields[0] = path.Base(fields[0])
+	maker := reMakerCommand.MatchString(strings.Join(fields, " "))
+	for k, f := range fields {
+		if strings.Trim(f, `"'`) != p || k == 0 {
+			continue
+		}
+		if reOutputFlag.MatchString(fields[k-1]) {
+			return true
+		}
+		if maker && (k == len(fields)-1 || (fields[0] == "mkdir" || fields[0] == "touch") && fields[k-1] != "-m" && fields[k-1] != "--mode") {
+			return true
+		}
+	}
+	return false
 }
 
 // reRedirectTarget: the file a command's output or here-document goes to, named from the

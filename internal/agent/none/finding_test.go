@@ -29,3 +29,22 @@ func TestDatabaseAccountFixes(t *testing.T) {
 		"psql: error: connection to server on socket \"/var/run/postgresql/.s.PGSQL.5432\" failed: FATAL:  role \"app\" does not exist\n")
 	assert.Nil(t, edit, "a role the tutorial names is the tutorial's to create")
 }
+
+func TestMakesWhatItsCommandMakes(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		cmd, p string
+		want   bool
+	}{
+		{"mkdir -p box", "box", true},
+		{"mkdir -m 700 box", "700", false},
+		{"mmd -i images/lab.img ::/DOCS", "::/DOCS", true},
+		{"mmd -i images/lab.img ::/DOCS", "images/lab.img", false},
+		{"m4 -F site.m4f lib/site.m4", "site.m4f", true},
+		{"m4 -R site.m4f page.m4", "site.m4f", false},
+		{"sort -o counts.txt b.txt", "counts.txt", true},
+		{"cat notes.txt", "notes.txt", false},
+	} {
+		assert.Equal(t, tt.want, makes(tt.cmd, tt.p), "%s / %s", tt.cmd, tt.p)
+	}
+}
