@@ -1732,7 +1732,9 @@ func TestMissingPluginOfAProgramIsItsPackage(t *testing.T) {
 // with what the earlier ones set; a program the tutorial wrote that prints none of the
 // lines shown is a gap. The stand-in fish is bash reading its standard input (fish 3.6
 // reads commands from a non-terminal input the same way, `-i` keeping it interactive).
-func TestShellSessionsIncludedNamesAndOutputLeftOnTheTerminal(t *testing.T) {
+// A file looked for under a name other than the one it was written under, in another
+// folder, with another version in its path, or printed instead of saved, is named.
+func TestShellSessionsAndFilesLookedForUnderOtherNames(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name, md, problem, fix string
@@ -1749,6 +1751,9 @@ func TestShellSessionsIncludedNamesAndOutputLeftOnTheTerminal(t *testing.T) {
 		{"written from the home folder",
 			"# Stats\n\n```bash\nmkdir -p ~/stats\ncat > ~/stats/runs.csv <<'EOF'\na,b\nEOF\nhead -n 1 runs.csv\n```\n",
 			"the tutorial saved `runs.csv` in `~/stats`, but the session is in", "cd ~/stats", 8},
+		{"another version's path",
+			"# Python\n\n```bash\nhead -n 1 /usr/lib/python3.10/os.py\n```\n",
+			"`/usr/lib/python3.10/os.py` does not exist here: this system has `/usr/lib/python3.11/os.py`", "", 4},
 		{"printed, not saved",
 			"# Notes\n\nCreate `notes.md` with the following content:\n\n```text\n# One\n# Two\n# Three\n```\n\n```bash\nsed 's/^# //' notes.md\nhead -n 2 notes.txt\n```\n",
 			"`sed 's/^# //' notes.md` (line 12) printed its result on standard output instead of saving it as `notes.txt`", "sed 's/^# //' notes.md > notes.txt", 13},

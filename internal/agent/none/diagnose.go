@@ -620,6 +620,17 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if old, have := ss.otherVersionPath(ctx, rec.Command); have != "" {
+			// -I/usr/include/python3.10 where Debian has python3.11
+			f.Problem += fmt.Sprintf("; `%s` does not exist here: this system has `%s`", old, have)
+			f.Fix = fmt.Sprintf("use `%s` at line %d (or a path that does not name a version, such as the output of `python3-config --includes`)", have, rec.Line)
+			if c := strings.TrimSpace(rec.Command); !strings.Contains(c, "\n") {
+				f.Edit = &loop.Edit{Replace: strings.ReplaceAll(c, old, have)}
+			}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
 		ss.insideFix(ctx, &f, rec, output)
 	}
 	if f.Edit == nil {
@@ -3396,4 +3407,25 @@ func (ss *session) madeFiles() []string {
 		}
 	}
 	return out
+}
+
+// reVersionedPath: an absolute path in a command (after -I, -L or on its own) with a
+// version in a name (/usr/include/python3.10, /usr/lib/jvm/java-11-openjdk-amd64).
+var reVersionedPath = regexp.MustCompile(`(?:^|[\s=]|-[IL])(/[\w./+-]*?\d+(?:\.\d+)+[\w./+-]*)`)
+
+// otherVersionPath: a versioned path the command names that does not exist, and the one
+// path with another version in its place that does ("" when none, or several).
+func (ss *session) otherVersionPath(ctx context.Context, cmd string) (string, string) {
+	for _, m := range reVersionedPath.FindAllStringSubmatch(cmd, 3) {
+		p := strings.TrimRight(m[1], "/")
+		glob := regexp.MustCompile(`\d+(?:\.\d+)+`).ReplaceAllString(p, "*")
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ ! -e " + shellQuote(p) + " ] && ls -d " + glob + " 2>/dev/null", Timeout: 10 * time.Second, User: ss.user})
+		if err != nil || r.ExitCode != 0 {
+			continue
+		}
+		if have := strings.Fields(r.Stdout); len(have) == 1 && have[0] != p {
+			return p, have[0]
+		}
+	}
+	return "", ""
 }
