@@ -442,7 +442,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		r := ss.addFinding(rec, f, output)
 		ss.taint(rec.Command, r)
 		ss.taintMissingArgs(ctx, rec.Command, r)
-		if segs := ss.segments[ss.abs(near)]; len(segs) > 0 && path.Dir(near) != path.Dir(missing) && !strings.Contains(rec.Command, missing) {
+		if segs := ss.segments[ss.abs(near)]; len(segs) > 0 && path.Dir(near) != path.Dir(missing) && !strings.Contains(rec.Command, missing) && !reNoSuchInclude.MatchString(output) {
+			// (a name a program looked for in a folder of its own, an include, stays on
+			// the step that stops: which of the two names is wrong is the author's call)
 			// a name inside a file the tutorial wrote, saved elsewhere under another name:
 			// the block that saved it is where the two part
 			ss.moveTo(r, segs[0].block.StartLine, "the tutorial saves the file under the other name at line %d")
@@ -2677,9 +2679,11 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			names = append(names, f)
 		}
 	}
+	var included []string
 	for _, l := range strings.Split(output, "\n") {
 		if m := reNoSuchInclude.FindStringSubmatch(l); m != nil {
 			names = append(names, m[1]) // "@include: could not find invocation.texi"
+			included = append(included, m[1])
 			continue
 		}
 		if !reNotThere.MatchString(l) {
@@ -2743,6 +2747,21 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 	for _, f := range names {
 		if w := ss.nearWritten(f); w != "" {
 			return f, w
+		}
+	}
+	for _, f := range included {
+		// Jekyll's "Could not locate the included file 'nav.html' in any of
+		// [".../_includes"]" where the tutorial wrote _includes/site-nav.html: looked for
+		// in a folder of the program's own, so any the tutorial wrote to
+		var near []string
+		for p, content := range ss.written {
+			b := path.Base(p)
+			if path.Ext(b) == path.Ext(f) && b != path.Base(f) && !strings.Contains(content, path.Base(f)) && (strings.Contains(b, path.Base(f)) || strings.Contains(path.Base(f), b) || sameParts(b, path.Base(f))) {
+				near = append(near, p)
+			}
+		}
+		if len(near) == 1 {
+			return f, ss.rel(near[0])
 		}
 	}
 	return "", ""
@@ -2811,7 +2830,7 @@ func (ss *session) nearWritten(f string) string {
 
 // reNoSuchInclude: a file a program could not find by the name another file gives it
 // (Texinfo's "@include: could not find invocation.texi").
-var reNoSuchInclude = regexp.MustCompile("(?i)(?:could ?n[o']t|unable to) (?:find|locate|open) (?:the )?(?:file |include file )?[`'‘\"]?([\\w./-]+\\.[A-Za-z]\\w*)\\b")
+var reNoSuchInclude = regexp.MustCompile("(?i)(?:could ?n[o']t|unable to) (?:find|locate|open) (?:the )?(?:file |include file |included file )?[`'‘\"]?([\\w./-]+\\.[A-Za-z]\\w*)\\b")
 
 // reQuotedFile: a file name quoted in an error line (`marks.csv', "data.json").
 var reQuotedFile = regexp.MustCompile("[`'‘\"]([\\w./-]+\\.\\w+)['’\"]")

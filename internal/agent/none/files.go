@@ -174,7 +174,7 @@ var (
 	reNamelessFile = regexp.MustCompile(`(?i)\b(create|save|put|paste|write|set up|add)\b[^.:]*\bfile\b`)
 	// "Insert this line at the very top of greet.scm", "as the first line of run.sh"
 	rePrepend  = regexp.MustCompile(`(?i)\b(?:at|to) the (?:very )?(?:top|beginning|start) of\b|\bas (?:the|its) (?:very )?first line\b`)
-	reAppend   = regexp.MustCompile(`(?i)\b(append|add\b[^.]*?\b(?:to|at the end of|under|below|beneath)|insert)\b`)
+	reAppend   = regexp.MustCompile(`(?i)\b(append|add\b[^.]*?\b(?:to|at the end of|under|below|beneath)|insert|(?:at|to) the end of)\b`)
 	rePathTick = regexp.MustCompile("`([^`\\s]+)`")
 	// the info string names the file: ```py title="app.py" (Docusaurus, MkDocs),
 	// ```js [vite.config.js] (VitePress), ```rust,file=src/main.rs
@@ -261,7 +261,8 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		}
 	}
 	if f := namedByLanguage(cb, lead); f != "" {
-		return f, "", false, true
+		// ("Enable them at the end of `_config.yml`:" appends)
+		return f, "", reAppend.MatchString(lastSentence(lead)), true
 	}
 	return "", "", false, false
 }

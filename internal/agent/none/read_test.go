@@ -846,3 +846,19 @@ func TestFilesInTheirShellsLanguageCaptionsAndPlainContainers(t *testing.T) {
 	assert.Equal(t, []string{"flags.zsh", "words.txt", "tally.zsh", "~/.zshrc", "geom.c", "_includes/nav.html"}, files, "%v", skipped)
 	assert.Equal(t, []string{"zsh flags.zsh"}, run)
 }
+
+// "Enable them at the end of `_config.yml`:" under a YAML block, once _config.yml was
+// written, appends to it; it is not an excerpt.
+func TestAtTheEndOfAWrittenFileAppends(t *testing.T) {
+	t.Parallel()
+	md := "# Site\n\nCreate `_config.yml`:\n\n```yaml\ntitle: Notes\n```\n\nEnable them at the end of `_config.yml`:\n\n```yaml\nplugins:\n  - jekyll-feed\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var appended []string
+	for _, s := range read(tut) {
+		if s.kind == fileStep && s.appendF {
+			appended = append(appended, s.file)
+		}
+	}
+	assert.Equal(t, []string{"_config.yml"}, appended)
+}
