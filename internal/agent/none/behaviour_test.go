@@ -1793,3 +1793,14 @@ func TestStepNeedingWhatALaterStepMakes(t *testing.T) {
 	assert.Equal(t, 13, g.Line)
 	assert.Contains(t, g.Problem, "which the step that makes it, `sort -o counts.txt b.txt` (line 19, under “Prepare the state”), only makes after it")
 }
+
+// A program installed into a folder that a failed step was to put on PATH is not found
+// because of that failure: one gap, on the PATH step.
+func TestProgramOffPathAfterAFailedPathStep(t *testing.T) {
+	t.Parallel()
+	md := "# Tools\n\n```bash\nPATH=\"$HOME/tools/bin:$PATH\" test -d ~/tools/bin\nmkdir -p ~/tools/bin\nprintf '#!/bin/sh\\necho hi\\n' > ~/tools/bin/hello\nchmod +x ~/tools/bin/hello\nhello\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	assert.Equal(t, 4, res.Findings[0].Line)
+	assert.Equal(t, []int{8}, res.Findings[0].AlsoAt)
+}

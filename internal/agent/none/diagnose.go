@@ -1294,6 +1294,12 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 			fmt.Sprintf("%s is a prerequisite the tutorial names (line %d), but the learner image does not have it (`%s`: command not found), so the steps that need it could not be checked", t.Name, ln, name),
 			fmt.Sprintf("nothing to change in the tutorial; install %s before the run with smile.json's setup list (e.g. `%s`) or use an image that has it", t.Name, setup))
 	}
+	if r, ok := ss.failedPathStep(ctx, name); ok {
+		// `fish_add_path ~/bin` failed (no such folder yet), then `tally` was installed
+		// into ~/bin: it is not on PATH because of that failure
+		ss.consequence(r, rec)
+		return r
+	}
 	if found := ss.onDisk(ctx, name); found != "" {
 		if d := path.Dir(found); path.Base(d) == "sbin" {
 			// apache2ctl is /usr/sbin/apache2ctl: root's folder, not on a user's PATH
@@ -3447,4 +3453,31 @@ func (ss *session) otherVersionPath(ctx context.Context, cmd string) (string, st
 		}
 	}
 	return "", ""
+}
+
+// rePathStep: a command that puts folders on PATH (fish_add_path, an export of PATH).
+var rePathStep = regexp.MustCompile(`^(?:fish_add_path\b|(?:export\s+)?PATH=|set\s+-[a-zA-Z]*x[a-zA-Z]*\s+PATH\b)`)
+
+// failedPathStep: a step that was to put a folder on PATH failed, and the program name is
+// now in that folder: the root of that failure.
+func (ss *session) failedPathStep(ctx context.Context, name string) (int, bool) {
+	for r, rt := range ss.roots {
+		if rt.finding < 0 {
+			continue
+		}
+		cmd := strings.TrimSpace(ss.res.Findings[rt.finding].Command)
+		if !rePathStep.MatchString(cmd) {
+			continue
+		}
+		for _, d := range strings.FieldsFunc(cmd, func(c rune) bool { return c == ' ' || c == ':' || c == '=' || c == '"' || c == '\'' }) {
+			if !strings.HasPrefix(d, "/") && !strings.HasPrefix(d, "~/") && !strings.HasPrefix(d, "$HOME/") {
+				continue
+			}
+			p := ss.abs(strings.Replace(d, "$HOME/", "~/", 1)) + "/" + name
+			if ok, _ := ss.exists(ctx, p); ok {
+				return r, true
+			}
+		}
+	}
+	return 0, false
 }

@@ -99,7 +99,7 @@ func failureProblem(rec loop.CommandRecord, output string) string {
 }
 
 var (
-	rePermission  = regexp.MustCompile(`(?i)permission denied`)
+	rePermission  = regexp.MustCompile(`(?i)permission denied|exists but is not an executable file`) // (fish's words)
 	reGitIdentity = regexp.MustCompile(`(?i)please tell me who you are|author identity unknown|user\.email`)
 	reNoFile      = regexp.MustCompile(`(?i)(?:can't open file|no such file or directory|cannot find|not found|does not exist)[^\n]*?['"‘]?([\w./-]+\.\w+)`)
 )

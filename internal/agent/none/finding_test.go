@@ -48,3 +48,12 @@ func TestMakesWhatItsCommandMakes(t *testing.T) {
 		assert.Equal(t, tt.want, makes(tt.cmd, tt.p), "%s / %s", tt.cmd, tt.p)
 	}
 }
+
+// fish refuses a script without its execute bit in words of its own.
+func TestFishsNotExecutableGetsChmod(t *testing.T) {
+	t.Parallel()
+	fix, edit := failureFix(loop.CommandRecord{Command: "./tally.fish notes.txt", Line: 150, ExitCode: 126}, "fish: Unknown command. './tally.fish' exists but is not an executable file.")
+	assert.Contains(t, fix, "chmod +x tally.fish")
+	require.NotNil(t, edit)
+	assert.Equal(t, []string{"chmod +x tally.fish"}, edit.InsertBefore)
+}
