@@ -613,6 +613,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if v, at := ss.unreadExport(ctx, rec, output); v != "" {
+			// `echo 'export M4PATH=…' >> ~/.bashrc`, then m4 does not find its include
+			f.Problem += fmt.Sprintf("; line %d adds `%s` to a start-up file, which the shell the reader is typing in has not read (nothing sources it or starts a new shell), so `%s` is not set here", at, firstLine(ss.exportLine(v)), v)
+			f.Fix = fmt.Sprintf("after line %d, run the export in the current shell too (`%s`), or tell the reader to open a new terminal", at, ss.exportLine(v))
+			f.Edit = &loop.Edit{InsertBefore: []string{ss.exportLine(v)}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
 		if file, dir := ss.writtenElsewhere(ctx, rec.Command, output); dir != "" {
 			// the tutorial saved the file in a folder it never says to go into
 			f.Problem += fmt.Sprintf("; the tutorial saved `%s` in `%s`, but the session is in `%s` and no step changes into it", file, dir, ss.homeRel(ss.cwd))
@@ -2318,12 +2327,13 @@ func (ss *session) alreadyInside(ctx context.Context, cmd, output string) (name,
 
 // wrongPackage judges an apt install of a package Debian does not have, when the package
 // lists are there (so the mirror answered and the name is wrong, not the network): a
-// finding naming the packages that provide it or are named like it, and the reader goes
-// on with the first of them. False when the lists are missing.
+// finding naming the packages that provide it or are named like it, shortest name first
+// (protobuf-compiler before protobuf-compiler-grpc), and the reader goes on with the
+// first of them. False when the lists are missing.
 func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRecord, output, name string) bool {
 	q := shellQuote(name)
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `[ -n "$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' 2>/dev/null | head -n 1)" ] || exit 3
-{ apt-cache showpkg ` + q + ` 2>/dev/null | sed -n '/^Reverse Provides:/,$p' | tail -n +2 | cut -d' ' -f1; apt-cache search --names-only "^${n}[0-9.-]" 2>/dev/null | cut -d' ' -f1; } | grep -v -e '-dev$' -e '-doc$' -e '-dbg$' | sort -u -V -r | head -n 3`, Env: map[string]string{"n": regexp.QuoteMeta(name)}, Timeout: 30 * time.Second, User: ss.user})
+{ apt-cache showpkg ` + q + ` 2>/dev/null | sed -n '/^Reverse Provides:/,$p' | tail -n +2 | cut -d' ' -f1; apt-cache search --names-only "^${n}[0-9.-]" 2>/dev/null | cut -d' ' -f1; } | grep -v -e '-dev$' -e '-doc$' -e '-dbg$' | sort -u | awk '{ print length($0), $0 }' | sort -n -s -k1,1 | cut -d' ' -f2- | head -n 3`, Env: map[string]string{"n": regexp.QuoteMeta(name)}, Timeout: 30 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
 		return false
 	}
@@ -3480,4 +3490,60 @@ func (ss *session) failedPathStep(ctx context.Context, name string) (int, bool) 
 		}
 	}
 	return 0, false
+}
+
+// reRCExport: a command that appends an export to a shell's start-up file, for the shells
+// started later (`echo 'export M4PATH="$HOME/m4-site/partials"' >> ~/.bashrc`); reSourceRC,
+// one that reads such a file into the current shell.
+var (
+	reRCExport = regexp.MustCompile(`^(?:echo|printf)\s+(?:-e\s+)?['"](export\s+(\w+)=[^'"\n]*(?:"[^"\n]*")?[^'"\n]*)['"]\s*>>\s*(?:~|\$HOME)/\.(?:bashrc|profile|bash_profile|zshrc)\s*$`)
+	reSourceRC = regexp.MustCompile(`(?:^|[;&|]\s*)(?:source|\.)\s+(?:~|\$HOME)/\.(?:bashrc|profile|bash_profile|zshrc)\b|\bexec\s+(?:bash|zsh|"\$SHELL"|\$SHELL)\b`)
+)
+
+// exportLine is the export a start-up file got for variable v ("" when none).
+func (ss *session) exportLine(v string) string {
+	for _, c := range ss.res.Commands {
+		if m := reRCExport.FindStringSubmatch(strings.TrimSpace(c.Command)); m != nil && m[2] == v {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// unreadExport: a variable an earlier step only added to a start-up file (no step read
+// the file or started a new shell since), which is not set in the session, and which the
+// failure concerns: the failing program is named after it (M4PATH for m4), or a file the
+// error misses is in one of its folders. The variable and the step's line.
+func (ss *session) unreadExport(ctx context.Context, rec loop.CommandRecord, output string) (string, int) {
+	var name string
+	var at int
+	for _, c := range ss.res.Commands {
+		if c.Line >= rec.Line || c.ExitCode != 0 {
+			continue
+		}
+		if m := reRCExport.FindStringSubmatch(strings.TrimSpace(c.Command)); m != nil {
+			name, at = m[2], c.Line
+		} else if reSourceRC.MatchString(c.Command) && name != "" {
+			name = ""
+		}
+	}
+	if name == "" {
+		return "", 0
+	}
+	if r, err := ss.task.Sandbox.Exec(ctx, ss.request("printenv "+name, false, 10*time.Second)); err != nil || r.ExitCode == 0 {
+		return "", 0 // set after all
+	}
+	if prog := strings.ToUpper(path.Base(firstWord(rec.Command))); len(prog) >= 2 && strings.HasPrefix(name, prog) {
+		return name, at
+	}
+	value := strings.TrimPrefix(ss.exportLine(name), "export "+name+"=")
+	for _, m := range reQuotedFile.FindAllStringSubmatch(output, -1) {
+		for _, d := range strings.Split(strings.Trim(value, `"'`), ":") {
+			d = strings.Replace(strings.Replace(d, "$HOME", "~", 1), "${HOME}", "~", 1)
+			if ok, _ := ss.exists(ctx, ss.abs(path.Join(d, path.Base(m[1])))); ok && d != "" {
+				return name, at
+			}
+		}
+	}
+	return "", 0
 }
