@@ -3448,12 +3448,15 @@ func (ss *session) madeFiles() []string {
 // version in a name (/usr/include/python3.10, /usr/lib/jvm/java-11-openjdk-amd64).
 var reVersionedPath = regexp.MustCompile(`(?:^|[\s=]|-[IL])(/[\w./+-]*?\d+(?:\.\d+)+[\w./+-]*)`)
 
+// reVersionNumber: a version in a name (3.10, 11.0.2).
+var reVersionNumber = regexp.MustCompile(`\d+(?:\.\d+)+`)
+
 // otherVersionPath: a versioned path the command names that does not exist, and the one
 // path with another version in its place that does ("" when none, or several).
 func (ss *session) otherVersionPath(ctx context.Context, cmd string) (string, string) {
 	for _, m := range reVersionedPath.FindAllStringSubmatch(cmd, 3) {
 		p := strings.TrimRight(m[1], "/")
-		glob := regexp.MustCompile(`\d+(?:\.\d+)+`).ReplaceAllString(p, "*")
+		glob := reVersionNumber.ReplaceAllString(p, "*")
 		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ ! -e " + shellQuote(p) + " ] && ls -d " + glob + " 2>/dev/null", Timeout: 10 * time.Second, User: ss.user})
 		if err != nil || r.ExitCode != 0 {
 			continue
