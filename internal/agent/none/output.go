@@ -913,8 +913,9 @@ func (ss *session) ownProgram(cmd string) bool {
 func otherLines(cmd, shown, got string) string {
 	shown, got = strings.TrimSpace(shown), strings.TrimSpace(got)
 	lines := strings.Split(shown, "\n")
-	if shown == "" || got == "" || len(lines) > 6 || strings.Contains(shown, "...") || strings.Contains(shown, "…") || strings.Contains(shown, "<") {
-		return ""
+	if shown == "" || got == "" || len(lines) > 6 || strings.Contains(shown, "...") || strings.Contains(shown, "…") || strings.Contains(shown, "<") ||
+		reDate.MatchString(shown) || reVersionish.MatchString(shown) {
+		return "" // (dates and versions differ from machine to machine)
 	}
 	have := map[string]bool{}
 	for _, l := range strings.Split(sameHome(got), "\n") {

@@ -104,3 +104,14 @@ func TestComparisonsThatFindDifferences(t *testing.T) {
 	assert.False(t, foundDifferences("git diff --exit-code", "-a\n+b"), "asked to fail on differences")
 	assert.False(t, foundDifferences("diff a b | head", "1c1"), "a pipeline's status is its own")
 }
+
+// The tutorial's own program printing none of the lines shown is a gap; a date, a
+// version or a home folder of the author's is not.
+func TestOtherLinesOfTheTutorialsOwnProgram(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "the tutorial shows `greet --greeting Howdy Ada` printing “Howdy, Ada!”, but it printed “--greeting, Howdy! …”",
+		otherLines("greet --greeting Howdy Ada", "Howdy, Ada!", "--greeting, Howdy!\n--greeting, Ada!"))
+	assert.Empty(t, otherLines("~/backup-demo.sh", "wrote /home/sam/backups/demo-2024-02-11.tar.zst", "wrote /home/learner/backups/demo-2026-11-27.tar.zst"))
+	assert.Empty(t, otherLines("./hello", "Hello from /home/sam", "Hello from /home/learner"))
+	assert.Empty(t, otherLines("./count words.txt", "the 5\ncat 4", "the 5\ncat 3"), "one line in common: a change, not another program")
+}
