@@ -1807,3 +1807,20 @@ func TestProgramOffPathAfterAFailedPathStep(t *testing.T) {
 	assert.Equal(t, 4, res.Findings[0].Line)
 	assert.Equal(t, []int{8}, res.Findings[0].AlsoAt)
 }
+
+// A POST the server refuses with an error body (curl exits 0) is the gap when the list
+// after it lacks what it was to add: it sends JSON with -d and no Content-Type. The
+// stand-in answers as FastAPI 0.92 does a form-encoded body: 422 and a `detail` list.
+// The shell's job notice for `… &` is no output to compare.
+func TestRefusedRequestBeforeAWrongListAndJobNotices(t *testing.T) {
+	t.Parallel()
+	md := "# API\n\nCreate `api.py` with the following content:\n\n```python\nimport http.server\n\nclass H(http.server.BaseHTTPRequestHandler):\n    def reply(self, code, body):\n        self.send_response(code)\n        self.send_header(\"Content-Type\", \"application/json\")\n        self.end_headers()\n        self.wfile.write(body)\n\n    def do_POST(self):\n        self.reply(422, b'{\"detail\":[{\"loc\":[\"body\"],\"msg\":\"value is not a valid dict\"}]}')\n\n    def do_GET(self):\n        self.reply(200, b'[]')\n\n    def log_message(self, *a):\n        pass\n\nhttp.server.HTTPServer((\"127.0.0.1\", 8791), H).serve_forever()\n```\n\n" +
+		"Start it and leave it running:\n\n```console\n$ python3 api.py &\n[1] 4242\n```\n\n```bash\ncurl -s -X POST http://127.0.0.1:8791/notes -d '{\"title\": \"x\"}'\ncurl -s http://127.0.0.1:8791/notes\n```\n\n```json\n[{\"title\":\"x\"}]\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 35, f.Line, "%+v", f)
+	assert.Contains(t, f.Problem, "was refused by the server")
+	assert.Contains(t, f.Fix, `-H "Content-Type: application/json"`)
+	assert.Equal(t, []int{36}, f.AlsoAt)
+}

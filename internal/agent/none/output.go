@@ -37,6 +37,9 @@ var (
 func outputMismatch(cmd, shown, got string) string {
 	shown = strings.TrimSpace(shown)
 	got = strings.TrimSpace(got)
+	if strings.HasSuffix(strings.TrimSpace(cmd), "&") && reJobNotice.MatchString(shown) {
+		return "" // "[1] 407": the job number the reader's shell prints for `… &`
+	}
 	if status := httpError(got); shown != "" && status != "" && !strings.Contains(shown, status[:3]) {
 		// curl without -f prints the error page and exits 0
 		return fmt.Sprintf("`%s` got `%s` from the server, where the tutorial shows %s", firstLine(cmd), status, quoteShort(shown))
@@ -336,6 +339,22 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	if ss.lastFailedStep >= 0 && ss.lastFailedStep == ss.lastRun && ss.lastFailRoot >= 0 && ss.roots[ss.lastFailRoot].finding >= 0 {
 		// the step right before failed: what it was to do is what this output shows
 		ss.consequence(ss.lastFailRoot, rec)
+		return
+	}
+	if prev := ss.refusedRequestBefore(rec); prev != nil {
+		// the POST right before was answered with an error (curl exits 0): the list that
+		// lacks its note follows from it
+		f := loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) was refused by the server, which answered %s (curl does not fail on it), so what it was to add is missing later: %s", firstLine(prev.Command), prev.Line, quoteShort(firstLine(strings.TrimSpace(prev.Output))), problem),
+			Fix:      fmt.Sprintf("correct the request at line %d so that the server accepts it", prev.Line),
+			Category: "command failure",
+		}
+		if !reContentType.MatchString(prev.Command) && reJSONData.MatchString(prev.Command) {
+			f.Problem += "; it sends JSON with `-d` but no `Content-Type: application/json` header, so curl labels it a form (application/x-www-form-urlencoded)"
+			f.Fix = fmt.Sprintf("add `-H \"Content-Type: application/json\"` to the request at line %d (or use curl's `--json`)", prev.Line)
+		}
+		r := ss.addFinding(*prev, f, prev.Output)
+		ss.consequence(r, rec)
 		return
 	}
 	f := loop.Finding{
@@ -928,3 +947,36 @@ func otherLines(cmd, shown, got string) string {
 	}
 	return fmt.Sprintf("the tutorial shows `%s` printing %s, but it printed %s", firstLine(cmd), quoteShort(shown), quoteShort(got))
 }
+
+// reJobNotice: what an interactive shell prints for a job started with `&`.
+var reJobNotice = regexp.MustCompile(`^\[\d+\]\s+\d+$`)
+
+// reErrorBody: an API's error answer (FastAPI's `{"detail":[{"loc":…,"msg":"value is not
+// a valid dict"…}]}`, `{"error": "…"}`); reContentType and reJSONData: a curl request's
+// Content-Type header and a JSON body sent with -d.
+var (
+	reErrorBody   = regexp.MustCompile(`(?i)^\s*\{\s*"(?:detail|error|errors)"\s*:`)
+	reContentType = regexp.MustCompile(`(?i)content-type|--json\b`)
+	reJSONData    = regexp.MustCompile(`(?:-d|--data(?:-raw|-binary)?)\s+'\s*[\[{]`)
+)
+
+// refusedRequestBefore: the command right before rec, in the same block, is a request
+// that changes something (POST, PUT, PATCH, or data sent) and was answered with an error
+// body, exit 0: a later wrong answer follows from it.
+func (ss *session) refusedRequestBefore(rec loop.CommandRecord) *loop.CommandRecord {
+	n := len(ss.res.Commands)
+	if n < 2 || !reHTTPClient.MatchString(rec.Command) {
+		return nil
+	}
+	prev := &ss.res.Commands[n-2]
+	if prev.ExitCode != 0 || !reHTTPClient.MatchString(prev.Command) || !reChangesState.MatchString(prev.Command) || rec.Line-prev.Line > 3 {
+		return nil
+	}
+	if !reErrorBody.MatchString(prev.Output) {
+		return nil
+	}
+	return prev
+}
+
+// reChangesState: a request that sends data or changes something on the server.
+var reChangesState = regexp.MustCompile(`(?:-X\s*(?:POST|PUT|PATCH|DELETE)\b|\s(?:-d|--data\S*|--json|-F|--form)\s)`)
