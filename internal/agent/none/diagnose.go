@@ -613,11 +613,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
-		if v, at := ss.unreadExport(ctx, rec, output); v != "" {
+		if v, export, at := ss.unreadExport(ctx, rec, output); v != "" {
 			// `echo 'export M4PATH=…' >> ~/.bashrc`, then m4 does not find its include
-			f.Problem += fmt.Sprintf("; line %d adds `%s` to a start-up file, which the shell the reader is typing in has not read (nothing sources it or starts a new shell), so `%s` is not set here", at, firstLine(ss.exportLine(v)), v)
-			f.Fix = fmt.Sprintf("after line %d, run the export in the current shell too (`%s`), or tell the reader to open a new terminal", at, ss.exportLine(v))
-			f.Edit = &loop.Edit{InsertBefore: []string{ss.exportLine(v)}}
+			f.Problem += fmt.Sprintf("; line %d adds `%s` to a start-up file, which the shell the reader is typing in has not read (nothing sources it or starts a new shell), so `%s` is not set here", at, firstLine(export), v)
+			f.Fix = fmt.Sprintf("after line %d, run the export in the current shell too (`%s`), or tell the reader to open a new terminal", at, export)
+			f.Edit = &loop.Edit{InsertBefore: []string{export}}
 			f.Category = "missing step"
 		}
 	}
@@ -3325,11 +3325,10 @@ var reSaysFails = regexp.MustCompile(`(?i)\bexits? with (?:status|code|exit code
 // worked, printed several lines and saved nothing: it printed what the tutorial takes
 // for a file. The missing name and that command's record (nil when not so).
 func (ss *session) printedInstead(rec loop.CommandRecord, output string) (string, *loop.CommandRecord) {
-	n := len(ss.res.Commands)
-	if n < 2 || !reNotThere.MatchString(output) {
+	prev := ss.recordBefore()
+	if prev == nil || !reNotThere.MatchString(output) {
 		return "", nil
 	}
-	prev := &ss.res.Commands[n-2]
 	if prev.ExitCode != 0 || prev.TimedOut || prev.Background || prev.Line >= rec.Line || strings.ContainsAny(prev.Command, ">|") ||
 		strings.Count(strings.TrimSpace(prev.Output), "\n") < 2 || reOutputFileOption.MatchString(prev.Command) {
 		return "", nil
@@ -3354,15 +3353,17 @@ func (ss *session) printedInstead(rec loop.CommandRecord, output string) (string
 	return "", nil
 }
 
-// reOutputFileOption: an option that names an output file (`-o x`, `--output=x`): the command
-// did save something.
-var reOutputFileOption = regexp.MustCompile(`(?:^|\s)(?:-o|--output|--out|-O)(?:[\s=]|$)`)
+// outputOptions name the file a command writes; reOutputFileOption finds one in a
+// command (`-o x`, `--output=x`): the command did save something.
+const outputOptions = `-o|-O|--output|--out`
+
+var reOutputFileOption = regexp.MustCompile(`(?:^|\s)(?:` + outputOptions + `)(?:[\s=]|$)`)
 
 // reMakerCommand: a command that makes the path it is given (a folder, an empty file, a
 // file system, a repository); reOutputFlag: an option naming the file a command writes.
 var (
 	reMakerCommand = regexp.MustCompile(`^(?:sudo\s+)?(?:mkdir|mmd|touch|truncate|install\s+-d|mkfs(?:\.\w+)?|git init|python3? -m venv)\b`)
-	reOutputFlag   = regexp.MustCompile(`^(?:>|>>|-o|-O|--output|--out|-F|--freeze-state)$`)
+	reOutputFlag   = regexp.MustCompile(`^(?:>|>>|` + outputOptions + `|-F|--freeze-state)$`)
 )
 
 // laterMaker: an argument of the failed command that its error names, and a later step
@@ -3503,50 +3504,49 @@ var (
 	reSourceRC = regexp.MustCompile(`(?:^|[;&|]\s*)(?:source|\.)\s+(?:~|\$HOME)/\.(?:bashrc|profile|bash_profile|zshrc)\b|\bexec\s+(?:bash|zsh|"\$SHELL"|\$SHELL)\b`)
 )
 
-// exportLine is the export a start-up file got for variable v ("" when none).
-func (ss *session) exportLine(v string) string {
-	for _, c := range ss.res.Commands {
-		if m := reRCExport.FindStringSubmatch(strings.TrimSpace(c.Command)); m != nil && m[2] == v {
-			return m[1]
-		}
-	}
-	return ""
-}
-
 // unreadExport: a variable an earlier step only added to a start-up file (no step read
 // the file or started a new shell since), which is not set in the session, and which the
 // failure concerns: the failing program is named after it (M4PATH for m4), or a file the
 // error misses is in one of its folders. The variable and the step's line.
-func (ss *session) unreadExport(ctx context.Context, rec loop.CommandRecord, output string) (string, int) {
-	var name string
+func (ss *session) unreadExport(ctx context.Context, rec loop.CommandRecord, output string) (string, string, int) {
+	var name, export string
 	var at int
 	for _, c := range ss.res.Commands {
 		if c.Line >= rec.Line || c.ExitCode != 0 {
 			continue
 		}
 		if m := reRCExport.FindStringSubmatch(strings.TrimSpace(c.Command)); m != nil {
-			name, at = m[2], c.Line
+			name, export, at = m[2], m[1], c.Line
 		} else if reSourceRC.MatchString(c.Command) && name != "" {
 			name = ""
 		}
 	}
 	if name == "" {
-		return "", 0
+		return "", "", 0
 	}
 	if r, err := ss.task.Sandbox.Exec(ctx, ss.request("printenv "+name, false, 10*time.Second)); err != nil || r.ExitCode == 0 {
-		return "", 0 // set after all
+		return "", "", 0 // set after all
 	}
 	if prog := strings.ToUpper(path.Base(firstWord(rec.Command))); len(prog) >= 2 && strings.HasPrefix(name, prog) {
-		return name, at
+		return name, export, at
 	}
-	value := strings.TrimPrefix(ss.exportLine(name), "export "+name+"=")
+	value := strings.TrimPrefix(export, "export "+name+"=")
 	for _, m := range reQuotedFile.FindAllStringSubmatch(output, -1) {
 		for _, d := range strings.Split(strings.Trim(value, `"'`), ":") {
 			d = strings.Replace(strings.Replace(d, "$HOME", "~", 1), "${HOME}", "~", 1)
 			if ok, _ := ss.exists(ctx, ss.abs(path.Join(d, path.Base(m[1])))); ok && d != "" {
-				return name, at
+				return name, export, at
 			}
 		}
 	}
-	return "", 0
+	return "", "", 0
+}
+
+// recordBefore is the record of the command run before the one being judged (whose
+// record is the last), nil when there is none.
+func (ss *session) recordBefore() *loop.CommandRecord {
+	if n := len(ss.res.Commands); n >= 2 {
+		return &ss.res.Commands[n-2]
+	}
+	return nil
 }

@@ -964,11 +964,10 @@ var (
 // that changes something (POST, PUT, PATCH, or data sent) and was answered with an error
 // body, exit 0: a later wrong answer follows from it.
 func (ss *session) refusedRequestBefore(rec loop.CommandRecord) *loop.CommandRecord {
-	n := len(ss.res.Commands)
-	if n < 2 || !reHTTPClient.MatchString(rec.Command) {
+	prev := ss.recordBefore()
+	if prev == nil || !reHTTPClient.MatchString(rec.Command) {
 		return nil
 	}
-	prev := &ss.res.Commands[n-2]
 	if prev.ExitCode != 0 || !reHTTPClient.MatchString(prev.Command) || !reChangesState.MatchString(prev.Command) || rec.Line-prev.Line > 3 {
 		return nil
 	}
