@@ -581,6 +581,30 @@ func TestCommandNamedAsAPackageNamesItsPackage(t *testing.T) {
 	assert.Zero(t, res.Commands[1].ExitCode, "ag runs once the reader installed its package: %s", res.Commands[1].Output)
 }
 
+// Of the packages named like a wrong one, the reader takes the one holding the command
+// the tutorial runs next (protobuf-compiler has protoc; the shorter protobuf-codegen is
+// Rust's generator), and a folder an option names that the program will not create
+// ("gen/: No such file or directory") is the one to make.
+func TestWrongPackageTakesTheOneWithTheNextCommand(t *testing.T) {
+	t.Parallel()
+	md := "# Protobuf\n\n```bash\nsudo apt-get install -y protobuf\nprotoc --version\n```\n\n" + // 1-6
+		"Save `proto/point.proto`:\n\n```protobuf\nsyntax = \"proto3\";\nmessage Point { int32 x = 1; }\n```\n\n" + // 7-14
+		"```bash\nprotoc -I proto --python_out=gen proto/point.proto\nls gen\n```\n" // 15-18
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, 4, f.Line)
+	assert.Contains(t, f.Problem, "`protobuf-compiler` provides `protoc`")
+	assert.Contains(t, f.Fix, "install `protobuf-compiler` instead of `protobuf` at line 4")
+	g := res.Findings[1]
+	assert.Equal(t, 16, g.Line)
+	assert.Contains(t, g.Problem, "the directory `gen` does not exist")
+	assert.Contains(t, g.Fix, "mkdir -p gen")
+	last := res.Commands[len(res.Commands)-1]
+	assert.Equal(t, "ls gen", last.Command)
+	assert.Zero(t, last.ExitCode, "protoc wrote into gen/ once the reader made it: %s", last.Output)
+}
+
 // A server that fails at start but stays up without listening (Django's autoreloader
 // waiting for a fix) is the gap, on the line that started it, with what it raised; the
 // request that cannot connect is its consequence.

@@ -2352,6 +2352,12 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 		Fix: fmt.Sprintf("name the package Debian has at line %d, or say where `%s` comes from", rec.Line, name), Category: "command failure"}
 	if len(alts) > 0 {
 		f.Problem += fmt.Sprintf("; Debian packages it as %s", quoteList(alts))
+		if pkg, cmd := ss.providerOfLater(ctx, alts, rec.Line); pkg != "" {
+			// `apt install protobuf`, then `protoc`: protobuf-compiler, not the shorter
+			// protobuf-codegen (Rust's generator)
+			alts = append([]string{pkg}, slices.DeleteFunc(alts, func(a string) bool { return a == pkg })...)
+			f.Problem += fmt.Sprintf("; of these, `%s` provides `%s`, which the tutorial runs next", pkg, cmd)
+		}
 		f.Fix = fmt.Sprintf("install `%s` instead of `%s` at line %d", alts[0], name, rec.Line)
 	}
 	root := ss.addFinding(rec, f, output)
@@ -2365,6 +2371,62 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 		ss.clearTaint(rec.Command)
 	}
 	return true
+}
+
+// providerOfLater: of several candidate packages, the one whose .deb puts on PATH a
+// command the tutorial runs after line that is not installed yet, and that command ("",
+// "" when none does or there is one candidate). The reader looks in the packages, as
+// packages.debian.org's file search would: `apt-get download` and `dpkg-deb -c`.
+func (ss *session) providerOfLater(ctx context.Context, pkgs []string, line int) (pkg, cmd string) {
+	if len(pkgs) < 2 {
+		return "", ""
+	}
+	var later []string
+	for _, st := range ss.steps {
+		if st.kind == runStep && st.line > line {
+			if w := firstWord(st.command.Text); reDebianName.MatchString(w) && !slices.Contains(later, w) {
+				later = append(later, w)
+			}
+		}
+	}
+	if len(later) == 0 {
+		return "", ""
+	}
+	script := `d=$(mktemp -d) && cd "$d" || exit 1
+for p in ` + shellWords(pkgs) + `; do apt-get download -q "$p" >/dev/null 2>&1 && for f in ./"$p"_*.deb; do dpkg-deb -c "$f" | awk -v p="$p" '$NF ~ /^\.\/usr\/s?bin\/[^\/]+$/ { n = $NF; sub(/.*\//, "", n); print p, n }'; done; done
+for w in ` + shellWords(later) + `; do command -v "$w" >/dev/null 2>&1 || echo "missing $w"; done
+cd / && rm -rf "$d"`
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script, Timeout: 60 * time.Second, User: ss.user})
+	if err != nil {
+		return "", ""
+	}
+	provides := map[string]string{} // command → first package (in pkgs order) holding it
+	missing := map[string]bool{}
+	for _, l := range strings.Split(r.Stdout, "\n") {
+		a, b, ok := strings.Cut(strings.TrimSpace(l), " ")
+		switch {
+		case !ok:
+		case a == "missing":
+			missing[b] = true
+		case provides[b] == "":
+			provides[b] = a
+		}
+	}
+	for _, w := range later {
+		if p := provides[w]; p != "" && missing[w] {
+			return p, w
+		}
+	}
+	return "", ""
+}
+
+// shellWords quotes each word for the shell and joins them with spaces.
+func shellWords(ws []string) string {
+	q := make([]string, len(ws))
+	for i, w := range ws {
+		q[i] = shellQuote(w)
+	}
+	return strings.Join(q, " ")
 }
 
 // nameVariants are the packages Debian has under name with a language prefix added or
@@ -2963,6 +3025,10 @@ var reDirFlag = regexp.MustCompile(`^(?:-path|--output-dir|--outdir|--out-dir|--
 var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|cannot (?:write|open|create)|can't (?:write|open|create)|unable to (?:open|write|create)|could not (?:open|write|create)|failed to (?:open|write|create)`)
 
 // reDirNotExist: a program saying that a relative directory it was given does not exist.
+// reDirNoSuch: a folder (written with its slash) an error line starts with ("gen/: No
+// such file or directory").
+var reDirNoSuch = regexp.MustCompile(`(?m)^([\w.-]+(?:/[\w.-]+)*)/: No such file or directory`)
+
 var reDirNotExist = regexp.MustCompile(`(?i)\b(?:path|directory|folder|dir)\s+['"‘“]([\w.-]+(?:/[\w.-]+)*/?)['"’”]\s+(?:does not|doesn't) exist`)
 
 // relativeElsewhere: the program says a file named by a relative path on its command line
@@ -3056,6 +3122,15 @@ func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string
 	for _, m := range reDirNotExist.FindAllStringSubmatch(output, 3) {
 		// fpc -FEbuild: `Error: Path "build/" does not exist`
 		if d := strings.TrimSuffix(strings.TrimPrefix(m[1], "./"), "/"); d != "" && strings.Contains(cmd, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	for _, m := range reDirNoSuch.FindAllStringSubmatch(output, 3) {
+		// protoc --python_out=gen: "gen/: No such file or directory"
+		if d := strings.TrimPrefix(m[1], "./"); slices.ContainsFunc(strings.Fields(cmd), func(w string) bool {
+			w = strings.Trim(w, `"'`)
+			return w == d || w == d+"/" || strings.HasSuffix(w, "="+d) || strings.HasSuffix(w, "="+d+"/")
+		}) {
 			dirs = append(dirs, d)
 		}
 	}

@@ -225,8 +225,9 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	ss := sentences(lead)
 	for i, sentence := range ss {
 		v := reWriteVerb.FindStringIndex(sentence)
-		if v == nil || i < len(ss)-1 && reSavedAbove.MatchString(sentence) {
-			// ("Save it as `babel-init.el`. Now a report, `report.org`:": the block above)
+		if v == nil || i < len(ss)-1 && reSavedAbove.MatchString(sentence) || reNegated.MatchString(sentence[:v[0]]) {
+			// ("Save it as `babel-init.el`. Now a report, `report.org`:": the block above;
+			// "…, `gen/contacts_pb2.py`; never edit it by hand:" writes nothing)
 			continue
 		}
 		if reThatFile.MatchString(sentence[v[0]:]) && !rePathTick.MatchString(sentence[v[0]:]) {
@@ -328,6 +329,9 @@ var reOwnHome = regexp.MustCompile("(?i)(?:instead of|replace|replacing|in place
 // reThatFile: the verb's object is a file named before it ("Create that file in …",
 // "… from `~/.ledgerrc`, so I keep this there:").
 var reThatFile = regexp.MustCompile(`(?i)^\w+\s+(?:that|this|the) file\b|^\w+\s+it\b|^\w+\s+(?:this|these(?: lines)?|them)\s+(?:there|in (?:it|there|that file))\b`)
+
+// reNegated: a verb the sentence forbids ("never edit it", "do not change it").
+var reNegated = regexp.MustCompile(`(?i)\b(?:never|not|don't|do not|doesn't|no need to)\s+(?:\w+\s+)?$`)
 
 var reBareName = regexp.MustCompile(`^[a-z][\w-]*$`)
 

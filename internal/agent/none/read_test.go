@@ -862,3 +862,16 @@ func TestAtTheEndOfAWrittenFileAppends(t *testing.T) {
 	}
 	assert.Equal(t, []string{"_config.yml"}, appended)
 }
+
+// A lead that explains the command's options ("`-I proto` says where imports are found")
+// introduces the command, not its output; a file the sentence forbids editing ("never
+// edit it by hand") is not what the block below holds.
+func TestOptionsExplainedAndAFileNotToEdit(t *testing.T) {
+	t.Parallel()
+	md := "# Gen\n\nFrom the project folder, `-I proto` says where imports are found, `--python_out` where code goes:\n\n```bash\nprotoc -I proto --python_out=gen proto/contacts.proto\n```\n\n" +
+		"You now have one generated file, `gen/contacts_pb2.py`; never edit it by hand:\n\n```bash\nls gen\n```\n\nThe compiler says:\n\n```bash\nlibprotoc 3.21.12\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"protoc -I proto --python_out=gen proto/contacts.proto", "ls gen"}, run, "%v", skipped)
+	assert.Empty(t, files)
+	assert.Len(t, skipped, 1)
+}

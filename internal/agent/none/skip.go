@@ -91,13 +91,28 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	// nor are words in code ("write the summary into a `reports` folder:")
 	// and "no output means it is valid" says the command prints nothing
 	bare := reNoOutput.ReplaceAllString(reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code"), "")
-	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !reMakeClause.MatchString(last) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
+	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !reMakeClause.MatchString(last) && !explainsOptions(last, cb) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
 		return why
 	}
 	return ""
+}
+
+// explainsOptions: the lead explains options the block's command has ("`-I proto` says
+// where imports are found, `--python_out` where code goes:"), so the block is that
+// command, not what it prints.
+func explainsOptions(lead string, cb tutorial.CodeBlock) bool {
+	for _, m := range reCodeSpan.FindAllString(lead, -1) {
+		opt := strings.Fields(strings.Trim(m, "`"))
+		if len(opt) > 0 && strings.HasPrefix(opt[0], "-") && len(opt[0]) > 1 && slices.ContainsFunc(strings.Fields(cb.Content), func(w string) bool {
+			return w == opt[0] || strings.HasPrefix(w, opt[0]+"=")
+		}) {
+			return true
+		}
+	}
+	return false
 }
 
 // outputVerb: the lead says what the command answers ("so Git stops and reports a
