@@ -3,6 +3,7 @@ package tutorial
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -309,20 +310,37 @@ func (b *builder) segText(n ast.Node) string {
 func (b *builder) headingPaths() {
 	m := b.m
 	m.paths = make([][]string, len(m.lines))
+	inCode := make([]bool, len(m.lines)+2)
+	for _, c := range m.code {
+		for n := c.StartLine; n <= c.EndLine && n < len(inCode); n++ {
+			inCode[n] = true
+		}
+	}
 	var stack []headingMark
+	var divs [][]headingMark // the headings open at each open fenced div (Pandoc/Quarto `::: {.panel-tabset}`)
 	var cur []string
 	hi := 0
 	for n := 1; n <= len(m.lines); n++ {
+		if !inCode[n] {
+			if l := strings.TrimSpace(m.lines[n-1]); reDivClose.MatchString(l) && len(divs) > 0 {
+				// a section that starts inside a div ends with it: "## Windows" in a
+				// tabset does not hold what follows the tabset
+				// (the tabs' own "## Debian" headings may have closed the section the
+				// tabset is in: it is open again after it)
+				stack = divs[len(divs)-1]
+				cur = titles(stack)
+				divs = divs[:len(divs)-1]
+			} else if reDivOpen.MatchString(l) {
+				divs = append(divs, slices.Clone(stack))
+			}
+		}
 		for hi < len(b.headingsAt) && b.headingsAt[hi].line == n {
 			h := b.headingsAt[hi]
 			for len(stack) > 0 && stack[len(stack)-1].level >= h.level {
 				stack = stack[:len(stack)-1]
 			}
 			stack = append(stack, h)
-			cur = make([]string, len(stack))
-			for i, s := range stack {
-				cur[i] = s.title
-			}
+			cur = titles(stack)
 			hi++
 		}
 		m.paths[n-1] = cur
@@ -334,6 +352,22 @@ func (b *builder) headingPaths() {
 		m.code[i].HeadingPath = m.HeadingPath(m.code[i].StartLine)
 	}
 }
+
+// titles are the titles of a heading stack, outermost first.
+func titles(stack []headingMark) []string {
+	cur := make([]string, len(stack))
+	for i, s := range stack {
+		cur[i] = s.title
+	}
+	return cur
+}
+
+var (
+	// reDivOpen, reDivClose: a Pandoc fenced div (`::: {.panel-tabset}`, `:::: note`)
+	// and the bare colons that close it
+	reDivOpen  = regexp.MustCompile(`^:{3,}\s*[{\w.]`)
+	reDivClose = regexp.MustCompile(`^:{3,}\s*$`)
+)
 
 // reContainer opens an indentation-scoped MkDocs container: a content tab
 // (`=== "Linux"`, pymdownx.tabbed) or an admonition (`!!! note`, `??? tip`).

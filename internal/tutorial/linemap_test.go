@@ -349,3 +349,16 @@ func TestMySTBacktickDirectivesHoldCodeBlocks(t *testing.T) {
 	assert.Equal(t, "````{tab-item} Debian", tut.Map.OriginalLine(8), "the original text is kept")
 	assert.Equal(t, 21, tut.Map.LineCount())
 }
+
+// A section that starts inside a Pandoc fenced div (Quarto's tabset) ends with the div:
+// what follows the tabset is in the section the tabset is in, not in its last tab.
+func TestHeadingsInsideAFencedDivEndWithIt(t *testing.T) {
+	t.Parallel()
+	md := "## Setup\n\n::: {.panel-tabset}\n## Debian\n\n```{bash}\nsudo apt install x\n```\n\n## Windows\n\nUse the installer.\n:::\n\nWork in a folder:\n\n```{bash}\nmkdir -p ~/w\n```\n\n```text\n:::\n```\n"
+	tu, err := Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Windows"}, tu.Map.HeadingPath(12))
+	assert.Equal(t, []string{"Setup"}, tu.Map.HeadingPath(15))
+	assert.Equal(t, []string{"Setup"}, tu.Map.HeadingPath(18))
+	assert.Equal(t, []string{"Setup"}, tu.Map.HeadingPath(23), "colons in a code block close nothing")
+}

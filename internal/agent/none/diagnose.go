@@ -438,6 +438,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		if cmd := strings.TrimSpace(rec.Command); !strings.Contains(cmd, "\n") && strings.Count(cmd, missing) == 1 && !strings.Contains(cmd, near) {
 			// the name the tutorial wrote, in place of the one it uses here
 			f.Edit = &loop.Edit{Replace: strings.Replace(cmd, missing, near, 1)}
+		} else if reNoRule.MatchString(output) && !strings.Contains(cmd, missing) {
+			// the build file names it: the reader makes the file under that name too
+			f.Edit = &loop.Edit{InsertBefore: []string{"cp " + shellQuote(near) + " " + shellQuote(missing)}}
 		}
 		r := ss.addFinding(rec, f, output)
 		ss.taint(rec.Command, r)
@@ -621,10 +624,22 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Category = "missing step"
 		}
 	}
+	if f.Edit == nil && f.Category != "missing step" {
+		if name, as, became := ss.unsetVariable(ctx, rec.Command, output); name != "" {
+			// `openssl x509 -in "$EASYRSA_PKI/ca.crt"`: easyrsa sets it for itself only
+			f.Problem += fmt.Sprintf("; `$%s` is not set in the reader's shell (no step sets or exports it), so `%s` becomes `%s`", name, as, became)
+			f.Fix = fmt.Sprintf("before line %d, add `export %s=…` with the value the tutorial means, or write the path out in full", rec.Line, name)
+			f.Category = "missing step"
+		}
+	}
 	if f.Edit == nil {
 		if file, dir := ss.writtenElsewhere(ctx, rec.Command, output); dir != "" {
 			// the tutorial saved the file in a folder it never says to go into
-			f.Problem += fmt.Sprintf("; the tutorial saved `%s` in `%s`, but the session is in `%s` and no step changes into it", file, dir, ss.homeRel(ss.cwd))
+			into := "no step changes into it"
+			if ln := ss.laterCd(rec.Line, dir); ln > 0 {
+				into = fmt.Sprintf("the tutorial changes into it only at line %d", ln)
+			}
+			f.Problem += fmt.Sprintf("; the tutorial saved `%s` in `%s`, but the session is in `%s` and %s", file, dir, ss.homeRel(ss.cwd), into)
 			f.Fix = fmt.Sprintf("add `cd %s` before line %d", dir, rec.Line)
 			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
 			f.Category = "missing step"
@@ -1157,13 +1172,16 @@ func (ss *session) expectedFailure(st step, output string) bool {
 		shown = st.command.Output
 	}
 	showsSuccess := shown != "" && !reErrorLine.MatchString(reQuoted.ReplaceAllString(shown, "''")) && !reCurlError.MatchString(shown)
-	if st.block.EndLine > 0 && ss.task.Tutorial != nil && st.command != nil && !showsSuccess && saysItFails(proseAfter(ss.task.Tutorial, st.block.EndLine), st.command.Text) {
+	if st.block.EndLine > 0 && ss.task.Tutorial != nil && st.command != nil && !showsSuccess && saysItFails(proseAfter(ss.task.Tutorial, st.block.EndLine), st.command.Text, ss.programs()) {
 		// the prose right after says it fails (when the block shows the command working,
 		// the failure it tells of is another one: "Without a file it … exits with status 2")
 		return true
 	}
 	if reOnPurpose.MatchString(lastSentence(st.lead)) {
 		return true // "Try it on purpose:"
+	}
+	if st.command != nil && strings.HasSuffix(strings.TrimSpace(st.lead), ":") && saysItFails(lastSentence(st.lead), st.command.Text, ss.programs()) {
+		return true // "par2 notices the damage and exits with status 1:"
 	}
 	if st.block.EndLine > 0 && ss.task.Tutorial != nil && quotesOutput(proseAfter(ss.task.Tutorial, st.block.EndLine), output) {
 		return true // "You will see `ERROR: -g parent(jim, _): false` and then `1`."
@@ -2113,8 +2131,12 @@ func (ss *session) missingParent(ctx context.Context, output string) string {
 		if !reNoParent.MatchString(l) {
 			continue
 		}
-		for _, p := range reAbsPath.FindAllString(l, 3) {
+		for _, m := range reAbsPath.FindAllStringIndex(l, 3) {
+			p := l[m[0]:m[1]]
 			dir, home := path.Dir(p), firstNonEmpty(ss.home, "/root")
+			if m[1] < len(l) && l[m[1]] == '/' {
+				dir = p // a folder, with its slash ("cp: target '/home/me/scratch/': No such file or directory")
+			}
 			if !strings.HasPrefix(dir, home+"/") && !strings.HasPrefix(dir, loop.WorkMount+"/") && !strings.HasPrefix(dir, "/tmp/") {
 				continue // only where a program keeps its own data
 			}
@@ -2260,10 +2282,14 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 			continue
 		}
 		var dirs []string
-		for _, p := range ss.madeFiles() {
+		made := ss.madeFiles()
+		for _, p := range append(made, ss.namedPaths()...) {
 			if strings.HasSuffix(p, "/"+path.Clean(a)) {
 				if d := strings.TrimSuffix(p, "/"+path.Clean(a)); d != ss.cwd && !slices.Contains(dirs, d) {
-					dirs = append(dirs, d)
+					if there, _ := ss.exists(ctx, p); slices.Contains(made, p) || there {
+						// (`mksquashfs … ~/archive/lisbon.sqsh` made it there)
+						dirs = append(dirs, d)
+					}
 				}
 			}
 		}
@@ -2276,6 +2302,16 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 		return a, ss.homeRel(dirs[0])
 	}
 	return "", ""
+}
+
+// laterCd is the line of the first step after line that changes into dir (0 when none).
+func (ss *session) laterCd(line int, dir string) int {
+	for _, st := range ss.steps {
+		if st.kind == runStep && st.line > line && cdTarget(st.command.Text) != "" && ss.abs(cdTarget(st.command.Text)) == ss.abs(dir) {
+			return st.line
+		}
+	}
+	return 0
 }
 
 // insideFix adds to f what alreadyInside finds: `cd build`, then `./build/greeter`, a
@@ -2747,10 +2783,15 @@ func sameParts(a, b string) bool {
 // very similar name (same extension, one or two characters apart), or the only file of
 // that extension the tutorial wrote there. Both are "" when there is none.
 func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
-	if !reNotThere.MatchString(output) && !reNoSuchInclude.MatchString(output) {
+	if !reNotThere.MatchString(output) && !reNoSuchInclude.MatchString(output) && !reNoRule.MatchString(output) {
 		return "", ""
 	}
 	var names []string
+	for _, m := range reNoRule.FindAllStringSubmatch(output, 3) {
+		// a build tool with no file and no rule for a prerequisite (rake's "Don't know how
+		// to build task 'stop-words.txt'")
+		names = append(names, m[1]+m[2]+m[3])
+	}
 	fromSource := map[string]bool{} // names read off a source line: only a close name matches
 	for _, f := range strings.Fields(cmd) {
 		if f = strings.Trim(f, `"'`); !strings.HasPrefix(f, "-") && strings.Contains(output, path.Base(f)) {
@@ -2824,6 +2865,11 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 	}
 	for _, f := range names {
 		if w := ss.nearWritten(f); w != "" {
+			return f, w
+		}
+	}
+	for _, f := range names {
+		if w := ss.elsewhereBelow(ctx, cmd, output, f); w != "" {
 			return f, w
 		}
 	}
@@ -2909,6 +2955,34 @@ func (ss *session) nearWritten(f string) string {
 // reNoSuchInclude: a file a program could not find by the name another file gives it
 // (Texinfo's "@include: could not find invocation.texi").
 var reNoSuchInclude = regexp.MustCompile("(?i)(?:could ?n[o']t|unable to) (?:find|locate|open) (?:the )?(?:file |include file |included file )?[`'‘\"]?([\\w./-]+\\.[A-Za-z]\\w*)\\b")
+
+// elsewhereBelow: a relative path the command names and the error repeats, in a folder
+// that does not exist here, while the one file of that name below the session's
+// directory is elsewhere (`pki/certs/web01.crt` where easyrsa wrote
+// `pki/issued/web01.crt`); "" when not so. A file the command names itself is not it
+// (`cp src/a.txt build/a.txt` writes the second).
+func (ss *session) elsewhereBelow(ctx context.Context, cmd, output, f string) string {
+	if !strings.Contains(f, "/") || strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~") || strings.Contains(f, "..") || !looksLikePath(f) || !strings.Contains(output, f) {
+		return ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ ! -e " + shellQuote(path.Dir(f)) + " ] && find . -maxdepth 4 -name " + shellQuote(path.Base(f)) + " -not -path '*/.*' -not -path '*/node_modules/*' 2>/dev/null | head -n 2", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return ""
+	}
+	found := strings.Fields(r.Stdout)
+	if len(found) != 1 {
+		return ""
+	}
+	p := strings.TrimPrefix(found[0], "./")
+	if slices.ContainsFunc(strings.Fields(cmd), func(w string) bool { return strings.TrimPrefix(strings.Trim(w, `"'`), "./") == p }) {
+		return ""
+	}
+	return p
+}
+
+// reNoRule: a build tool that has neither the file a target needs nor a rule to make it
+// (rake, make, ninja).
+var reNoRule = regexp.MustCompile("(?i)don't know how to build task '([^']+)'|no rule to make target [`'‘]([^'’]+)['’]|'([^']+)', needed by '[^']+', missing and no known rule to make it")
 
 // reQuotedFile: a file name quoted in an error line (`marks.csv', "data.json").
 var reQuotedFile = regexp.MustCompile("[`'‘\"]([\\w./-]+\\.\\w+)['’\"]")
@@ -3372,7 +3446,7 @@ func quotesOutput(prose, output string) bool {
 // saysItFails: a sentence of prose says that cmd fails (reSaysFails), not that another
 // command it names does ("Now `pdfinfo locked.pdf` fails with `Incorrect password`"
 // under the qpdf line that encrypts).
-func saysItFails(prose, cmd string) bool {
+func saysItFails(prose, cmd string, programs map[string]bool) bool {
 	for _, sent := range reProseSentence.Split(prose, -1) {
 		m := reSaysFails.FindStringIndex(sent)
 		if m == nil {
@@ -3384,11 +3458,34 @@ func saysItFails(prose, cmd string) bool {
 				other = true // a command of its own, before the words that it fails
 			}
 		}
+		for _, w := range reLowerWord.FindAllString(reCodeSpan.ReplaceAllString(sent[:m[0]], ""), -1) {
+			if w != firstWord(cmd) && programs[w] {
+				other = true // another program of the tutorial ("par2 notices the damage and exits with status 1")
+			}
+		}
 		if !other {
 			return true
 		}
 	}
 	return false
+}
+
+// reLowerWord: a word in lower case, as program names are written in prose.
+var reLowerWord = regexp.MustCompile(`\b[a-z][a-z0-9+_-]*\b`)
+
+// programs are the programs the tutorial's commands run.
+func (ss *session) programs() map[string]bool {
+	out := map[string]bool{}
+	for _, st := range ss.steps {
+		if st.kind == runStep {
+			for _, part := range splitList(st.command.Text) {
+				if w := firstWord(part); w != "" {
+					out[w] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // reSaysFails: the prose says the command fails on purpose ("the runner reports one
@@ -3505,6 +3602,28 @@ var reRedirectTarget = regexp.MustCompile(`(?:^|[^<>&\d])>>?\s*((?:~/|/|\$HOME/)
 
 // madeFiles: the files the tutorial wrote, from its blocks and, named from the home
 // folder or the root, by the redirections of its commands that worked.
+// namedPaths are the paths from the home or the root (not under /usr, /etc or /dev) that
+// commands which worked name as arguments: where a program may have written its output
+// (`mksquashfs ~/Pictures/x ~/archive/x.sqsh`).
+func (ss *session) namedPaths() []string {
+	var out []string
+	for _, c := range ss.res.Commands {
+		if c.ExitCode != 0 || c.TimedOut {
+			continue
+		}
+		for _, w := range strings.Fields(c.Command) {
+			w = strings.Trim(w, `"'`)
+			if !strings.HasPrefix(w, "~/") && !strings.HasPrefix(w, "$HOME/") && !strings.HasPrefix(w, "/home/") && !strings.HasPrefix(w, "/tmp/") || strings.ContainsAny(w, "*?$`<>|;&()") && !strings.HasPrefix(w, "$HOME/") {
+				continue
+			}
+			if p := ss.abs(strings.Replace(w, "$HOME/", "~/", 1)); !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 func (ss *session) madeFiles() []string {
 	out := slices.Collect(maps.Keys(ss.written))
 	for _, c := range ss.res.Commands {
@@ -3615,6 +3734,36 @@ func (ss *session) unreadExport(ctx context.Context, rec loop.CommandRecord, out
 		}
 	}
 	return "", "", 0
+}
+
+// reVarWord: a word of a command that expands a variable ("$EASYRSA_PKI/ca.crt").
+var reVarWord = regexp.MustCompile(`"?[^\s"']*\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?[^\s"']*"?`)
+
+// shellVars are variables every login shell has, or sets itself.
+var shellVars = map[string]bool{"HOME": true, "PATH": true, "USER": true, "PWD": true, "OLDPWD": true, "SHELL": true, "LOGNAME": true, "HOSTNAME": true, "RANDOM": true, "UID": true, "LANG": true, "TERM": true}
+
+// unsetVariable: a word of the failed command names a variable no step set, so the path
+// it was to make became another (`"$EASYRSA_PKI/ca.crt"` is `/ca.crt`), and the error
+// names that path: the variable, the word and what it became ("" when not so).
+func (ss *session) unsetVariable(ctx context.Context, cmd, output string) (name, word, became string) {
+	if !reNotThere.MatchString(output) {
+		return "", "", ""
+	}
+	for _, m := range reVarWord.FindAllStringSubmatchIndex(cmd, 4) {
+		n, w := cmd[m[2]:m[3]], cmd[m[0]:m[1]]
+		if shellVars[n] || strings.Count(cmd[:m[0]], "'")%2 == 1 {
+			continue // (not inside single quotes: awk's '$1')
+		}
+		empty := strings.Trim(strings.NewReplacer("${"+n+"}", "", "$"+n, "").Replace(w), `"`)
+		if empty == "" || !strings.Contains(output, empty) {
+			continue
+		}
+		if r, err := ss.task.Sandbox.Exec(ctx, ss.request(`[ -z "${`+n+`+x}" ]`, false, 10*time.Second)); err != nil || r.ExitCode != 0 {
+			continue // set (maybe to an empty value, which the tutorial chose)
+		}
+		return n, strings.Trim(w, `"`), empty
+	}
+	return "", "", ""
 }
 
 // recordBefore is the record of the command run before the one being judged (whose

@@ -234,6 +234,10 @@ var knownErrors = []struct {
 		}
 		return fmt.Sprintf("this Octave has no %s toolkit; use one it has (%s), e.g. `graphics_toolkit(\"%s\")`", m[1], have, firstNonEmpty(firstWord(strings.TrimSpace(r.Stdout)), "gnuplot"))
 	}},
+	// Rake 13, lib/rake/clean.rb: CLEAN and CLOBBER are defined there, not by rake itself
+	{regexp.MustCompile(`uninitialized constant (CLEAN|CLOBBER)\b`), func(_ context.Context, _ *session, m []string) string {
+		return fmt.Sprintf("Rake defines `%s` only once the Rakefile loads `rake/clean`: add `require \"rake/clean\"` at the top of the Rakefile", m[1])
+	}},
 	// Django 3.2–5.x, core/management/commands/makemigrations.py and migrate.py
 	{regexp.MustCompile(`No installed app with label '(\w+)'`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("`startapp` creates an app but does not register it: add a step that adds `\"%s\"` (or its AppConfig) to INSTALLED_APPS in the project's settings.py", m[1])

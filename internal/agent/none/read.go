@@ -585,6 +585,33 @@ func shownAnswers(content string) []string {
 	return answers
 }
 
+var (
+	// reConfirmTyped: a confirmation question in a shown session with the reader's answer
+	// after it ("Confirm request details: yes", "Proceed? [y/N] y")
+	reConfirmTyped = regexp.MustCompile(`(?i)^(?:.*\b(?:confirm|continue|proceed|are you sure|overwrite|really)\b[^:?]*[:?]|.*[\[(](?:y/n|yes/no)[\])]\s*[:?]?)\s+(yes|y|no|n)\s*$`)
+	// reAnswerYes: the prose tells the reader what to type at the question ("Answer `yes`
+	// when asked to confirm")
+	reAnswerYes = regexp.MustCompile("(?i)\\b(?:answer|type|enter|reply)\\s+[`'\"“]?(yes|y)[`'\"”]?\\s+(?:when|at|to)\\b")
+)
+
+// confirmAnswers are what the reader types at a command's confirmation questions: the
+// answers a shown session has after them, else the one the lead says to give (nil when
+// neither).
+func confirmAnswers(shown, lead string) []string {
+	var answers []string
+	for _, l := range strings.Split(shown, "\n") {
+		if m := reConfirmTyped.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			answers = append(answers, m[1])
+		}
+	}
+	if len(answers) == 0 {
+		if m := reAnswerYes.FindStringSubmatch(lead); m != nil {
+			answers = append(answers, m[1])
+		}
+	}
+	return answers
+}
+
 // askedBy is the command a shown session belongs to: the last step read, a command of
 // the block just above (only prose between, a few lines at most); -1 when there is none.
 func askedBy(steps []step, session tutorial.CodeBlock) int {

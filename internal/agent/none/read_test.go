@@ -730,9 +730,11 @@ func TestLeadGoingOnFromTheSaveBefore(t *testing.T) {
 }
 
 func TestSaysItFailsOnlyOfItsOwnCommand(t *testing.T) {
-	assert.True(t, saysItFails("This fails with `permission denied`, as it should.", "cat /etc/shadow"))
-	assert.True(t, saysItFails("`tar xf` fails because the archive is gone.", "tar xf old.tar"))
-	assert.False(t, saysItFails("Now `pdfinfo locked.pdf` fails with `Incorrect password`. That is the point.", "qpdf --encrypt tiger lion 256 -- in.pdf locked.pdf"))
+	progs := map[string]bool{"cat": true, "tar": true, "qpdf": true, "pdfinfo": true, "cp": true, "par2": true}
+	assert.True(t, saysItFails("This fails with `permission denied`, as it should.", "cat /etc/shadow", progs))
+	assert.True(t, saysItFails("`tar xf` fails because the archive is gone.", "tar xf old.tar", progs))
+	assert.False(t, saysItFails("Now `pdfinfo locked.pdf` fails with `Incorrect password`. That is the point.", "qpdf --encrypt tiger lion 256 -- in.pdf locked.pdf", progs))
+	assert.False(t, saysItFails("Now verify. par2 notices the damage and exits with status 1:", "cp a.sqsh* ~/scratch/", progs))
 }
 
 func TestUnlistedNamesOfAListing(t *testing.T) {
@@ -874,4 +876,14 @@ func TestOptionsExplainedAndAFileNotToEdit(t *testing.T) {
 	assert.Equal(t, []string{"protoc -I proto --python_out=gen proto/contacts.proto", "ls gen"}, run, "%v", skipped)
 	assert.Empty(t, files)
 	assert.Len(t, skipped, 1)
+}
+
+// A confirmation the shown session answers ("Confirm request details: yes"), or that the
+// prose says to answer, is typed; output that only looks like a question is not.
+func TestConfirmAnswers(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, []string{"yes"}, confirmAnswers("...\nType the word 'yes' to continue, or any other input to abort.\n  Confirm request details: yes\n...", ""))
+	assert.Equal(t, []string{"y"}, confirmAnswers("Proceed? [y/N] y", ""))
+	assert.Equal(t, []string{"yes"}, confirmAnswers("", "Answer `yes` when asked to confirm the request details:"))
+	assert.Nil(t, confirmAnswers("Common Name: web01\nStatus: ok", "Run it:"))
 }

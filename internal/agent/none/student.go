@@ -371,6 +371,11 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	if st.repl != "" {
 		background = false
 	}
+	if len(st.answers) == 0 {
+		// "Confirm request details: yes" in the session the tutorial shows, or "Answer
+		// `yes` when asked": the reader types it
+		st.answers = confirmAnswers(cmd.Output, lastSentence(st.lead))
+	}
 	if len(st.answers) > 0 {
 		// a setup wizard: the reader types the answers the tutorial shows
 		typed := make([]string, len(st.answers))
