@@ -1848,3 +1848,72 @@ func TestRefusedRequestBeforeAWrongListAndJobNotices(t *testing.T) {
 	assert.Contains(t, f.Fix, `-H "Content-Type: application/json"`)
 	assert.Equal(t, []int{36}, f.AlsoAt)
 }
+
+// lineOf is the 1-based line of md that holds text (0 when none).
+func lineOf(md, text string) int {
+	for i, l := range strings.Split(md, "\n") {
+		if strings.Contains(l, text) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// findingAt is the finding reported on line, nil when there is none.
+func findingAt(fs []loop.Finding, line int) *loop.Finding {
+	for i := range fs {
+		if fs[i].Line == line {
+			return &fs[i]
+		}
+	}
+	return nil
+}
+
+// Paths the session cannot reach, each with its own cause: an archive a command wrote by
+// its full path into a folder the session is not in, a copy into a folder never made
+// (cp names it with its slash), a variable no step set, a variable a program looks up,
+// a file of the same name elsewhere below, and Git's hooks in a folder that is not a
+// repository.
+func TestPathsThatAreNotWhereTheStepLooks(t *testing.T) {
+	t.Parallel()
+	md := "# Paths\n\n```bash\nmkdir -p ~/archive ~/photos && cd ~/photos\necho hi > a.txt\necho ho > b.txt\n```\n\n" +
+		"```bash\ncp a.txt b.txt ~/scratch/\n```\n\n" +
+		"```bash\ncat \"$DATA_DIR/a.txt\"\n```\n\n" +
+		"```bash\npython3 -c 'import os; print(os.environ[\"APP_DB\"])'\n```\n\n" +
+		"```bash\nmkdir -p pki/issued && echo cert > pki/issued/web.crt\ncat pki/certs/web.crt\n```\n\n" +
+		"```bash\ncp a.txt .git/hooks/pre-commit\n```\n\n" +
+		"```bash\ntar cf ~/archive/photos.tar a.txt b.txt\ntar tf photos.tar\n```\n"
+	res, _ := attempt(t, md, nil)
+	at := func(text string) *loop.Finding {
+		t.Helper()
+		f := findingAt(res.Findings, lineOf(md, text))
+		require.NotNil(t, f, "no finding on %q: %+v", text, res.Findings)
+		return f
+	}
+	f := at("tar tf photos.tar")
+	assert.Contains(t, f.Problem, "saved `photos.tar` in `~/archive`")
+	assert.Contains(t, f.Fix, "cd ~/archive")
+	assert.Contains(t, at("cp a.txt b.txt ~/scratch/").Fix, "mkdir -p ~/scratch")
+	assert.Contains(t, at("$DATA_DIR").Problem, "`$DATA_DIR` is not set")
+	assert.Contains(t, at("APP_DB").Problem, "environment variable `APP_DB`")
+	assert.Contains(t, at("cat pki/certs/web.crt").Problem, "`pki/issued/web.crt` does")
+	assert.Contains(t, at(".git/hooks").Fix, "git init")
+	assert.Len(t, res.Findings, 6, "%+v", res.Findings)
+}
+
+// A confirmation the shown session answers is typed; and when a file shown afterwards is
+// empty, the step before that was to write it and printed another status line than the
+// one shown is the gap.
+func TestConfirmationTypedAndAnEmptyResultTracedToTheStepBefore(t *testing.T) {
+	t.Parallel()
+	md := "# Tools\n\nSave `confirm.sh`:\n\n```sh\nprintf 'Type the word yes to continue.\\n  Confirm request details: '\nread a\n[ \"$a\" = yes ] && echo signed\n```\n\n" +
+		"```console\n$ sh confirm.sh\nType the word yes to continue.\n  Confirm request details: yes\nsigned\n```\n\n" +
+		"```console\n$ sh -c \"echo 'Nothing in patch fix.patch'; : > fix.patch\"   # writes fix.patch\nRefreshed patch fix.patch\n$ cat fix.patch\n--- a/greet\n+++ b/greet\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, lineOf(md, "$ sh -c"), f.Line)
+	assert.Contains(t, f.Problem, "printed “Nothing in patch fix.patch” where the tutorial shows “Refreshed patch fix.patch”")
+	assert.Contains(t, f.Fix, "quilt add")
+	assert.Equal(t, []int{lineOf(md, "$ cat fix.patch")}, f.AlsoAt)
+}

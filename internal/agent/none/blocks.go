@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -475,6 +476,7 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 		blocks = append(blocks, cb)
 		ln = end
 	}
+	blocks = append(blocks, directiveBodies(t, blocks)...)
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].StartLine < blocks[j].StartLine })
 	for i, cb := range blocks {
 		// kramdown's attribute list on the line after a block belongs to it (Jekyll:
@@ -486,6 +488,41 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 		}
 	}
 	return blocks
+}
+
+// directiveBodies are the indented code blocks that open a MyST directive's body right
+// under its fence line (```{tab-item} Debian, then `    $ sudo apt install …`): MyST
+// parses the body on its own, so they are code, where a Markdown parser reads them as
+// the rest of the fence line's paragraph.
+func directiveBodies(t *tutorial.Tutorial, have []tutorial.CodeBlock) []tutorial.CodeBlock {
+	var out []tutorial.CodeBlock
+	n := t.Map.LineCount()
+	inBlock := func(ln int) bool {
+		return slices.ContainsFunc(have, func(b tutorial.CodeBlock) bool { return b.StartLine <= ln && ln <= b.EndLine })
+	}
+	for ln := 1; ln < n; ln++ {
+		if !reMySTColon.MatchString(t.Map.Line(ln)) || inBlock(ln) {
+			continue
+		}
+		var lines []string
+		var nos []int
+		for k := ln + 1; k <= n && strings.TrimSpace(t.Map.Line(k)) != "" && strings.HasPrefix(strings.ReplaceAll(t.Map.Line(k), "\t", "    "), "    ") && !inBlock(k); k++ {
+			lines = append(lines, strings.TrimPrefix(strings.ReplaceAll(t.Map.Line(k), "\t", "    "), "    "))
+			nos = append(nos, k)
+		}
+		if len(lines) == 0 {
+			continue
+		}
+		console := promptLines(lines)
+		cb := tutorial.CodeBlock{Block: tutorial.Block{Kind: tutorial.KindIndentedCode, StartLine: nos[0], EndLine: nos[len(nos)-1], Text: strings.Join(lines, "\n")},
+			Content: strings.Join(lines, "\n"), ContentStartLine: nos[0], ContentLines: nos, Shell: console, Console: console}
+		if console {
+			cb.Commands = tutorial.SplitCommands(lines, nos, true)
+		}
+		out = append(out, cb)
+		ln = nos[len(nos)-1]
+	}
+	return out
 }
 
 // reBlockIAL: a kramdown block inline attribute list, `{: .class key="value" }`.

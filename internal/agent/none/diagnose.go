@@ -750,6 +750,14 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			}
 		}
 	}
+	if f.Edit == nil && !explained {
+		if name := ss.unsetEnvRead(ctx, rec.Command+"\n"+output); name != "" {
+			// env.py's os.environ["INVENTORY_DB_URL"] with nothing exporting it
+			f.Problem += fmt.Sprintf("; the program reads the environment variable `%s`, which is not set: no step sets or exports it", name)
+			f.Fix = fmt.Sprintf("before line %d, add `export %s=…` with the value the program needs", rec.Line, name)
+			f.Category, explained = "missing step", true
+		}
+	}
 	if f.Edit == nil && !explained && !reTooNew.MatchString(output) {
 		if file, wrote, started := ss.configAfterStart(rec); file != "" {
 			// ~/.tmux.conf written after `tmux new-session` had started tmux's server
@@ -861,6 +869,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Problem += fmt.Sprintf("; there is no `%s` here, but `%s/%s` exists: the session is not in the project folder, and no step changes into it", dir, project, dir)
 			f.Fix = fmt.Sprintf("add `cd %s` before line %d", project, rec.Line)
 			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + project}}
+			f.Category = "missing step"
+		} else if dir == ".git" || strings.HasPrefix(dir, ".git/") {
+			// `cp hook.sh .git/hooks/pre-commit` in a folder no step made a repository
+			f.Problem += fmt.Sprintf("; `%s` does not exist: `%s` is not a Git repository, and no step runs `git init` in it", dir, ss.homeRel(ss.cwd))
+			f.Fix = fmt.Sprintf("add `git init` before line %d (or say that the folder must be a clone of a repository)", rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{"git init -q"}}
 			f.Category = "missing step"
 		} else if dir != "" {
 			// the program writes into a directory nothing created
@@ -1067,7 +1081,7 @@ var rePublish = regexp.MustCompile(`^\s*(?:sudo\s+)?[\w.-]+\s+(?:[\w.-]+\s+){0,2
 // notPublishers: version control, whose remote may well be local (a bare repository the
 // tutorial made, where a failed push is the tutorial's), and file utilities, which take
 // such words as names (`mkdir publish`).
-var notPublishers = map[string]bool{"git": true, "hg": true, "svn": true, "fossil": true, "bzr": true, "brz": true,
+var notPublishers = map[string]bool{"git": true, "quilt": true, "stg": true, "guilt": true, "hg": true, "svn": true, "fossil": true, "bzr": true, "brz": true,
 	"mkdir": true, "cp": true, "mv": true, "rm": true, "ls": true, "cd": true, "cat": true, "touch": true, "echo": true, "printf": true,
 	"ln": true, "chmod": true, "chown": true, "tar": true, "zip": true, "unzip": true, "rsync": true, "scp": true, "find": true, "grep": true}
 
@@ -1088,6 +1102,9 @@ var reMakesDirs = regexp.MustCompile(`\b(?:tar|unzip|7z|bsdtar|git|hg|svn|curl|w
 // isQuery: a command that only reads state and fails silently when it finds nothing
 // (`git config user.name` unset, `grep -q`, `test -f`).
 func isQuery(cmd string) bool {
+	if parts := strings.Split(cmd, "|"); len(parts) > 1 && !strings.Contains(cmd, "||") && isQuery(parts[len(parts)-1]) {
+		return true // `ogrinfo -so x.gpkg parks | grep Extent`: the filter found nothing
+	}
 	f := strings.Fields(cmd)
 	switch firstWord(cmd) {
 	case "grep", "egrep", "fgrep", "test", "[", "cmp", "diff", "getent", "which", "pgrep":
@@ -3734,6 +3751,25 @@ func (ss *session) unreadExport(ctx context.Context, rec loop.CommandRecord, out
 		}
 	}
 	return "", "", 0
+}
+
+// reEnvLookup: a program that looked an environment variable up and did not find it
+// (Python's os.environ["X"] raising KeyError: 'X', Ruby's ENV.fetch("X") raising
+// `key not found: "X"`).
+var reEnvLookup = regexp.MustCompile(`(?s)(?:os\.environ\[["'](\w+)["']\].*KeyError: '(\w+)'|ENV\.fetch\(["'](\w+)["']\).*key not found: "(\w+)")`)
+
+// unsetEnvRead is the environment variable the failed program looked up, when it is not
+// set in the reader's shell ("" when not so).
+func (ss *session) unsetEnvRead(ctx context.Context, output string) string {
+	m := reEnvLookup.FindStringSubmatch(output)
+	if m == nil || m[1] != m[2] || m[3] != m[4] {
+		return ""
+	}
+	name := m[1] + m[3]
+	if r, err := ss.task.Sandbox.Exec(ctx, ss.request("printenv "+name, false, 10*time.Second)); err != nil || r.ExitCode == 0 {
+		return ""
+	}
+	return name
 }
 
 // reVarWord: a word of a command that expands a variable ("$EASYRSA_PKI/ca.crt").

@@ -238,6 +238,10 @@ var knownErrors = []struct {
 	{regexp.MustCompile(`uninitialized constant (CLEAN|CLOBBER)\b`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("Rake defines `%s` only once the Rakefile loads `rake/clean`: add `require \"rake/clean\"` at the top of the Rakefile", m[1])
 	}},
+	// quilt 0.67, quilt/refresh.in: the patch holds no change since the files were added
+	{regexp.MustCompile(`Nothing in patch (\S+)`), func(_ context.Context, _ *session, m []string) string {
+		return fmt.Sprintf("quilt keeps a copy of each file when `quilt add` names it and puts into %s only what changed after that: run `quilt add` on a file before changing it", m[1])
+	}},
 	// Django 3.2–5.x, core/management/commands/makemigrations.py and migrate.py
 	{regexp.MustCompile(`No installed app with label '(\w+)'`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("`startapp` creates an app but does not register it: add a step that adds `\"%s\"` (or its AppConfig) to INSTALLED_APPS in the project's settings.py", m[1])

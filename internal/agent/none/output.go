@@ -118,6 +118,38 @@ func outputMismatch(cmd, shown, got string) string {
 	return ""
 }
 
+// emptiedBefore: the command printed nothing where the tutorial shows the contents of a
+// file that the command right before names (as an argument or in its comment: `quilt
+// refresh   # writes patches/fix-typo.patch`), which worked but printed a line other
+// than the one the tutorial shows for it: that record and its shown output (nil when
+// not so).
+func (ss *session) emptiedBefore(rec loop.CommandRecord, output string) (*loop.CommandRecord, string) {
+	prev := ss.recordBefore()
+	if strings.TrimSpace(output) != "" || prev == nil || prev.ExitCode != 0 || prev.TimedOut || prev.Background || strings.TrimSpace(prev.Output) == "" {
+		return nil, ""
+	}
+	named := false
+	for _, a := range positional(tail1(strings.Fields(rec.Command))) {
+		if looksLikePath(a) && strings.Contains(prev.Command, a) {
+			named = true
+		}
+	}
+	if !named {
+		return nil, ""
+	}
+	for _, st := range ss.steps {
+		if st.kind != runStep || st.line != prev.Line || st.command.Output == "" {
+			continue
+		}
+		want := strings.TrimSpace(st.command.Output)
+		if strings.Contains(want, "\n") || strings.Contains(strings.TrimSpace(prev.Output), "\n") || want == strings.TrimSpace(prev.Output) {
+			return nil, "" // one status line each, and they differ
+		}
+		return prev, want
+	}
+	return nil, ""
+}
+
 // reOptionLine: a line of a program's help that defines an option; reUsage, its usage
 // line.
 var (
@@ -339,6 +371,21 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	if ss.lastFailedStep >= 0 && ss.lastFailedStep == ss.lastRun && ss.lastFailRoot >= 0 && ss.roots[ss.lastFailRoot].finding >= 0 {
 		// the step right before failed: what it was to do is what this output shows
 		ss.consequence(ss.lastFailRoot, rec)
+		return
+	}
+	if prev, want := ss.emptiedBefore(rec, output); prev != nil {
+		// `quilt refresh   # writes patches/fix-typo.patch` said "Nothing in patch", then
+		// `cat patches/fix-typo.patch` prints nothing: the step before is where it went wrong
+		f := loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) printed %s where the tutorial shows %s, and what it was to write is empty: %s", firstLine(prev.Command), prev.Line, quoteShort(firstLine(strings.TrimSpace(prev.Output))), quoteShort(want), problem),
+			Fix:      fmt.Sprintf("correct the steps up to line %d so that it does what the tutorial shows", prev.Line),
+			Category: "command failure",
+		}
+		if fix := knownErrorFix(ctx, ss, prev.Output); fix != "" {
+			f.Fix = fix
+		}
+		r := ss.addFinding(*prev, f, prev.Output)
+		ss.consequence(r, rec)
 		return
 	}
 	if prev := ss.refusedRequestBefore(rec); prev != nil {

@@ -887,3 +887,38 @@ func TestConfirmAnswers(t *testing.T) {
 	assert.Equal(t, []string{"yes"}, confirmAnswers("", "Answer `yes` when asked to confirm the request details:"))
 	assert.Nil(t, confirmAnswers("Common Name: web01\nStatus: ok", "Run it:"))
 }
+
+// A MyST tab set written with backtick fences whose tabs hold indented console lines
+// right under the tab's fence line: the Debian tab's commands run, the others are tabs
+// not followed.
+func TestMySTTabItemsWithIndentedBodies(t *testing.T) {
+	t.Parallel()
+	md := "# Cross\n\n````{tab-set}\n```{tab-item} Debian / Ubuntu\n    $ sudo apt install gcc-aarch64-linux-gnu\n```\n```{tab-item} Fedora\n    $ sudo dnf install gcc-aarch64-linux-gnu\n```\n````\n\n```console\n$ aarch64-linux-gnu-gcc --version\n```\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install gcc-aarch64-linux-gnu", "aarch64-linux-gnu-gcc --version"}, run, "%v", skipped)
+	assert.Contains(t, fmt.Sprint(skipped), "Fedora")
+}
+
+// Small readings of commands and errors the diagnoses rely on.
+func TestErrorAndCommandReadings(t *testing.T) {
+	t.Parallel()
+	// rake's hints after the error are not the error
+	out := "rake aborted!\nDon't know how to build task 'stop-words.txt' (See the list of available tasks with `rake --tasks`)\n\nTasks: TOP => report:words\n(See full trace by running task with --trace)\n"
+	assert.Equal(t, "Don't know how to build task 'stop-words.txt' (See the list of available tasks with `rake --tasks`)", keyLine(out))
+	for msg, want := range map[string]string{
+		"Don't know how to build task 'stop-words.txt' (See the list": "stop-words.txt",
+		"make: *** No rule to make target 'main.c', needed by 'main.o'.  Stop.": "main.c",
+		"ninja: error: 'gen.h', needed by 'app.o', missing and no known rule to make it": "gen.h",
+	} {
+		m := reNoRule.FindStringSubmatch(msg)
+		require.NotNil(t, m, msg)
+		assert.Equal(t, want, m[1]+m[2]+m[3])
+	}
+	assert.Equal(t, "gen", reDirNoSuch.FindStringSubmatch("gen/: No such file or directory")[1])
+	// a pipeline ending in a filter that found nothing is a query
+	assert.True(t, isQuery("ogrinfo -so x.gpkg parks | grep Extent"))
+	assert.False(t, isQuery("make || grep x log"))
+	// a file named in code the command runs
+	assert.True(t, refersTo(`python3 -c "import json; print(json.load(open('parks-info.json')))"`, "parks-info.json"))
+	assert.False(t, refersTo(`python3 -c "print('parks')"`, "parks-info.json"))
+}

@@ -240,6 +240,9 @@ func refersTo(cmd, p string) bool {
 		return false
 	}
 	for _, field := range strings.Fields(cmd) {
+		if strings.Contains(field, "'"+p+"'") || strings.Contains(field, `\"`+p+`\"`) || strings.Contains(field, `"`+p+`"`) && !strings.HasPrefix(field, `"`+p) || strings.Contains(field, "("+p+")") {
+			return true // a file named in code the command runs (`python3 -c "…open('x.json')…"`)
+		}
 		field = strings.Trim(field, `"'();`)
 		parts := []string{field}
 		if strings.Contains(field, ":") && !strings.Contains(field, "://") {
