@@ -358,6 +358,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		r, ok = ss.sameError(output)
 	}
 	if !ok && reNotThere.MatchString(output) {
+		// hello-1.0.tar.gz.minisig after `minisign -S -m hello-1.0.tar.gz` failed: a file
+		// named after a failed step's input is what that step was to write
+		r, ok = ss.derivedFromFailed(output)
+	}
+	if !ok && reNotThere.MatchString(output) {
 		// the missing thing the error names by its full path is what a failed step was to
 		// make (`borg create ::x` reaching the repository through $BORG_REPO)
 		r, ok = ss.namesTainted(keyLine(output))
@@ -624,12 +629,22 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Category = "missing step"
 		}
 	}
+	varUnset := false // the cause is a variable no step set: no folder to make
+	if f.Edit == nil && f.Category != "missing step" {
+		if name, at := ss.unsetProseVariable(ctx, rec, output); name != "" {
+			// "MINISIGN_CONFIG_DIR points there", and nothing sets it: minisign looks in
+			// its default place
+			f.Problem += fmt.Sprintf("; the tutorial counts on `%s` (line %d), but no step sets it, so `%s` looks in its default place", name, at, programOf(rec.Command))
+			f.Fix = fmt.Sprintf("before line %d, add `export %s=…` with the value line %d describes (or pass the path on the command line)", rec.Line, name, at)
+			f.Category, varUnset = "missing step", true
+		}
+	}
 	if f.Edit == nil && f.Category != "missing step" {
 		if name, as, became := ss.unsetVariable(ctx, rec.Command, output); name != "" {
 			// `openssl x509 -in "$EASYRSA_PKI/ca.crt"`: easyrsa sets it for itself only
 			f.Problem += fmt.Sprintf("; `$%s` is not set in the reader's shell (no step sets or exports it), so `%s` becomes `%s`", name, as, became)
 			f.Fix = fmt.Sprintf("before line %d, add `export %s=…` with the value the tutorial means, or write the path out in full", rec.Line, name)
-			f.Category = "missing step"
+			f.Category, varUnset = "missing step", true
 		}
 	}
 	if f.Edit == nil {
@@ -861,7 +876,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			}
 		}
 	}
-	if f.Edit == nil && moved == "" {
+	if f.Edit == nil && moved == "" && !varUnset {
 		dir := firstNonEmpty(ss.missingParent(ctx, output), ss.missingArgDir(ctx, rec.Command, output))
 		if project := ss.dirOneDown(ctx, dir); project != "" {
 			// docs/ is not here but in the project the step before made (mkdocs new
@@ -890,9 +905,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
 		f.Category = "missing step"
 	}
-	if hint := ss.pathHint(ctx, output); hint != "" {
+	if hint, missing, near := ss.pathHint(ctx, output); hint != "" {
 		f.Problem += "; " + hint
 		f.Category = "missing step"
+		if cmd := strings.TrimSpace(rec.Command); near != "" && f.Edit == nil && !strings.Contains(cmd, "\n") && strings.Count(cmd, missing) == 1 {
+			// /usr/share/common-licenses/GPL-3 for GPL-3.0
+			f.Fix = fmt.Sprintf("use `%s` at line %d", near, rec.Line)
+			f.Edit = &loop.Edit{Replace: strings.Replace(cmd, missing, near, 1)}
+			f.Category = "command failure"
+		}
 	}
 	if fix := knownErrorFix(ctx, ss, output); fix != "" {
 		f.Fix = fix
@@ -979,7 +1000,11 @@ func (ss *session) dirMadeElsewhere(rec loop.CommandRecord, output string) (stri
 		return "", 0
 	}
 	var firsts []string
-	for _, part := range splitList(rec.Command) {
+	cmd := rec.Command
+	if strings.Contains(cmd, "<<") {
+		cmd = firstLine(cmd) // (not the here-document's text: "Run tools/kit-check.sh after …")
+	}
+	for _, part := range splitList(cmd) {
 		fields := strings.Fields(part)
 		for _, tok := range tail1(fields) { // a part may be empty: `cmd;`
 			tok = strings.Trim(strings.TrimLeft(tok, "<>"), `"'`)
@@ -994,8 +1019,15 @@ func (ss *session) dirMadeElsewhere(rec loop.CommandRecord, output string) (stri
 			continue
 		}
 		for _, p := range predict(st.command.Text).paths {
-			if (strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "/")) && slices.Contains(firsts, path.Base(p)) && ss.abs(path.Dir(p)) != ss.cwd {
-				return path.Dir(p), st.line
+			if !strings.HasPrefix(p, "~/") && !strings.HasPrefix(p, "/") {
+				continue
+			}
+			// the folder itself or one it is in (`mkdir -p ~/isolab/tree/docs`, then
+			// `tree/README.txt`)
+			for q := p; q != "/" && q != "~" && q != "."; q = path.Dir(q) {
+				if slices.Contains(firsts, path.Base(q)) && ss.abs(path.Dir(q)) != ss.cwd {
+					return path.Dir(q), st.line
+				}
 			}
 		}
 	}
@@ -1327,6 +1359,15 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 			Problem: fmt.Sprintf("`%s` is used at line %d before the step that installs it (line %d: `%s`)", name, rec.Line, at.line, firstLine(at.command.Text)),
 			Fix:     fmt.Sprintf("move the install step `%s` (line %d) before line %d", firstLine(at.command.Text), at.line, rec.Line),
 			Edit:    &loop.Edit{InsertBefore: []string{at.command.Text}},
+		}, output)
+	}
+	if cmd, ln := ss.laterInlineInstall(name, rec.Line); cmd != "" {
+		// "> **Note:** `isoinfo` is part of the `genisoimage` package: `sudo apt install
+		// genisoimage`." twenty lines after the first isoinfo
+		return ss.addFinding(rec, loop.Finding{
+			Problem: fmt.Sprintf("`%s` is used at line %d, but the tutorial says how to install it only at line %d (`%s`), after its first use", name, rec.Line, ln, cmd),
+			Fix:     fmt.Sprintf("move `%s` (line %d) before line %d", cmd, ln, rec.Line),
+			Edit:    &loop.Edit{InsertBefore: []string{strings.Replace(cmd, " install ", " install -y ", 1)}},
 		}, output)
 	}
 	if ln := ss.pre.declaredFor(name, rec.Line); ln > 0 {
@@ -3098,6 +3139,28 @@ func (ss *session) inlineInstall(name string, before int) (string, int) {
 	return "", 0
 }
 
+// laterInlineInstall is an apt install command the prose gives after line, in a
+// paragraph that names the missing command in code ("`isoinfo` is part of the
+// `genisoimage` package: `sudo apt install genisoimage`"), and its line ("", 0 when none).
+func (ss *session) laterInlineInstall(name string, after int) (string, int) {
+	if ss.task.Tutorial == nil {
+		return "", 0
+	}
+	m := ss.task.Tutorial.Map
+	for ln := after + 1; ln <= m.LineCount(); ln++ {
+		for _, mm := range reInlineApt.FindAllStringSubmatch(m.Line(ln), -1) {
+			para := ""
+			for k := ln; k >= max(1, ln-3) && strings.TrimSpace(m.Line(k)) != "" && strings.TrimSpace(m.Line(k)) != ">"; k-- {
+				para = m.Line(k) + "\n" + para
+			}
+			if strings.Contains(para, "`"+name+"`") || slices.Contains(strings.Fields(mm[2]), name) {
+				return mm[2], ln
+			}
+		}
+	}
+	return "", 0
+}
+
 // aliasPackage: a package named after one of the tool's names with a version or flavour
 // after it (`openjdk-17-jdk-headless` for Java).
 func aliasPackage(t tool, pkg string) bool {
@@ -3770,6 +3833,54 @@ func (ss *session) unsetEnvRead(ctx context.Context, output string) string {
 		return ""
 	}
 	return name
+}
+
+// reMissingName: a path at the start of a "No such file" line, or quoted in it.
+var reMissingName = regexp.MustCompile(`(?m)^(?:\S+: )?([\w./~-]+\.\w+): No such file or directory|['‘"]([\w./~-]+\.\w+)['’"]: No such file`)
+
+// derivedFromFailed is the root of a failed step one of whose input files, with an
+// extension added, is the file this output misses (`x.tar.gz.minisig`, `x.txt.asc`,
+// `x.tar.gz`): what that step was to write.
+func (ss *session) derivedFromFailed(output string) (int, bool) {
+	for _, m := range reMissingName.FindAllStringSubmatch(output, 3) {
+		missing := path.Base(m[1] + m[2])
+		for i, rt := range ss.roots {
+			if rt.finding < 0 {
+				continue
+			}
+			for _, a := range tail1(strings.Fields(ss.res.Findings[rt.finding].Command)) {
+				if a = path.Base(strings.Trim(a, `"'`)); !strings.HasPrefix(a, "-") && looksLikePath(a) && strings.HasPrefix(missing, a+".") && !strings.Contains(missing[len(a)+1:], ".") {
+					return i, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// reEnvName: an environment variable's name written in code in the prose.
+var reEnvName = regexp.MustCompile("`\\$?([A-Z][A-Z0-9]*_[A-Z0-9_]+)`")
+
+// unsetProseVariable: the failed program could not find a path, and the prose in the
+// sixty lines above names, in code, an environment variable of that program (its name
+// starts with the program's) that is not set in the reader's shell: the variable and
+// the line naming it ("", 0 when not so).
+func (ss *session) unsetProseVariable(ctx context.Context, rec loop.CommandRecord, output string) (string, int) {
+	prog := strings.ToUpper(path.Base(programOf(rec.Command)))
+	if !reNotThere.MatchString(output) || ss.task.Tutorial == nil || len(prog) < 3 {
+		return "", 0
+	}
+	for ln := rec.Line - 1; ln >= max(1, rec.Line-60); ln-- {
+		for _, m := range reEnvName.FindAllStringSubmatch(ss.task.Tutorial.Map.Line(ln), -1) {
+			if !strings.HasPrefix(m[1], prog+"_") || strings.Contains(rec.Command, m[1]) {
+				continue
+			}
+			if r, err := ss.task.Sandbox.Exec(ctx, ss.request("printenv "+m[1], false, 10*time.Second)); err == nil && r.ExitCode != 0 {
+				return m[1], ln
+			}
+		}
+	}
+	return "", 0
 }
 
 // reVarWord: a word of a command that expands a variable ("$EASYRSA_PKI/ca.crt").

@@ -7,6 +7,7 @@ package none
 import (
 	"context"
 	"fmt"
+	"github.com/agnivade/levenshtein"
 	"maps"
 	"path"
 	"regexp"
@@ -130,31 +131,49 @@ func (ss *session) projectHint(ctx context.Context, rec loop.CommandRecord, outp
 
 // pathHint names files next to a missing one that the reader probably meant
 // (`~/.ssh/id_rsa.pub` exists where `id_ed25519.pub` does not).
-func (ss *session) pathHint(ctx context.Context, output string) string {
+func (ss *session) pathHint(ctx context.Context, output string) (hint, missing, near string) {
 	m := reMissingPath.FindStringSubmatch(output)
 	if m == nil {
-		return ""
+		return "", "", ""
 	}
 	p := firstNonEmpty(m[1], m[2], m[3])
 	ext := path.Ext(p)
 	if ext == "" || len(ext) > 6 {
-		return ""
+		return "", "", ""
 	}
 	dir := path.Dir(p)
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -1 " + shellQuote(dir) + " 2>/dev/null | grep -F -- " + shellQuote(ext) + " | head -n 3", Timeout: 10 * time.Second, User: ss.user})
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && ls -1 " + shellQuote(dir) + " 2>/dev/null | head -n 500", Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || strings.TrimSpace(r.Stdout) == "" {
-		return ""
+		return "", "", ""
 	}
-	var names []string
+	var names, nears []string
+	base := path.Base(p)
+	best := 3 // the closest names: GPL-3 for GPL-3.0 (the same name, spelt as this system spells it), not MPL-2.0
 	for _, n := range strings.Fields(r.Stdout) {
-		if strings.HasSuffix(n, ext) && n != path.Base(p) {
+		if n == base {
+			continue
+		}
+		d := levenshtein.ComputeDistance(n, base)
+		if len(n) >= 4 && strings.HasPrefix(base, n+".") {
+			d = 0 // its name without the version's last part
+		}
+		switch {
+		case d < best:
+			best, nears = d, []string{path.Join(dir, n)}
+		case d == best:
+			nears = append(nears, path.Join(dir, n))
+		}
+		if strings.HasSuffix(n, ext) && len(names) < 3 {
 			names = append(names, "`"+path.Join(dir, n)+"`")
 		}
 	}
-	if len(names) == 0 {
-		return ""
+	if len(nears) == 1 {
+		return fmt.Sprintf("`%s` does not exist, but `%s` does: this system names the file differently", p, nears[0]), p, nears[0]
 	}
-	return fmt.Sprintf("`%s` does not exist, but %s does: the tutorial names a different file than the steps before it create", p, strings.Join(names, ", "))
+	if len(names) == 0 {
+		return "", "", ""
+	}
+	return fmt.Sprintf("`%s` does not exist, but %s does: the tutorial names a different file than the steps before it create", p, strings.Join(names, ", ")), "", ""
 }
 
 // movedHint names where a missing relative path is after all, one folder down (the

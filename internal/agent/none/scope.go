@@ -65,6 +65,10 @@ var (
 	// VuePress 1's <CodeGroupItem title="Debian / Ubuntu" active> inside <CodeGroup>
 	reCodeGroupItem  = regexp.MustCompile(`^\s*<CodeGroupItem\b([^>]*)>`)
 	reCodeGroupItemX = regexp.MustCompile(`</CodeGroupItem>`)
+	// vuepress-theme-hope: `::: tabs` or `::: code-tabs#shell` holding `@tab Label` (or
+	// `@tab:active Label`) lines, closed by `:::`
+	reHopeTabs = regexp.MustCompile(`^\s*:::\s*(?:code-)?tabs(?:#\S*)?\s*$`)
+	reHopeTab  = regexp.MustCompile(`^\s*@tab(?::active)?\s+(.+?)\s*$`)
 	// GitLab docs: ::Tabs, :::TabTitle Linux, ::EndTabs
 	reGLTabs  = regexp.MustCompile(`^\s*::Tabs\s*$`)
 	reGLTab   = regexp.MustCompile(`^\s*:::TabTitle\s+(.+?)\s*$`)
@@ -237,6 +241,15 @@ func scan(m *tutorial.LineMap) *scopes {
 				label = mm[len(mm)-1][1]
 			}
 			openTab(label, sc.enclosingSet(stack), -1, reDocuItemX, ln)
+		case reHopeTabs.MatchString(line):
+			// vuepress-theme-hope: `::: code-tabs#shell`, then `@tab Debian / Ubuntu` lines
+			nextSet++
+			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reDocuClose, start: ln})
+		case reHopeTab.MatchString(line) && sc.enclosingSet(stack) != 0:
+			if k := len(stack) - 1; k >= 0 && stack[k].kind == "tab" && stack[k].closer == reHopeTab {
+				stack = stack[:k] // the previous tab ends where the next one starts
+			}
+			openTab(reHopeTab.FindStringSubmatch(line)[1], sc.enclosingSet(stack), -1, reHopeTab, ln)
 		case reDocuAside.MatchString(line) && !reDocuClose.MatchString(line):
 			ma := reDocuAside.FindStringSubmatch(line)
 			kind := "aside"
