@@ -1917,3 +1917,32 @@ func TestConfirmationTypedAndAnEmptyResultTracedToTheStepBefore(t *testing.T) {
 	assert.Contains(t, f.Fix, "quilt add")
 	assert.Equal(t, []int{lineOf(md, "$ cat fix.patch")}, f.AlsoAt)
 }
+
+// Places the tutorial names in another way than the system has them: a `cd` into a
+// folder of the name the tutorial made elsewhere, a file this system spells differently,
+// a program variable the prose counts on that no step sets (and the file the failed
+// step was to write, named after its input, folded into it), and a program whose
+// install the prose gives only after its first use.
+func TestNamesTheSystemHasOtherwise(t *testing.T) {
+	t.Parallel()
+	md := "# Names\n\n```bash\nmkdir -p ~/demo && cd ~/demo\necho note > notes.txt\n```\n\n" +
+		"Save `mytool`:\n\n```sh\n#!/bin/sh\ncat \"${MYTOOL_DIR:-$HOME/.mytool}/key\" > /dev/null && cp \"$2\" \"$2.sig\"\n```\n\n" +
+		"```bash\nchmod +x mytool\ncd ~/projects/demo\n```\n\n" +
+		"```bash\ncp /usr/share/common-licenses/GPL-3.0 LICENSE\n```\n\n" +
+		"Our keys live in `~/keys`, and `MYTOOL_DIR` points there.\n\n```bash\n./mytool sign notes.txt\ncat notes.txt.sig\n```\n\n" +
+		"```bash\ntree -L 1\n```\n\n> `tree` comes with the `tree` package: `sudo apt install tree`.\n"
+	res, _ := attempt(t, md, nil)
+	at := func(text string) *loop.Finding {
+		t.Helper()
+		f := findingAt(res.Findings, lineOf(md, text))
+		require.NotNil(t, f, "no finding on %q: %+v", text, res.Findings)
+		return f
+	}
+	assert.Equal(t, "cd ~/demo", at("cd ~/projects/demo").Edit.Replace)
+	assert.Contains(t, at("GPL-3.0").Fix, "/usr/share/common-licenses/GPL-3`")
+	sign := at("./mytool sign")
+	assert.Contains(t, sign.Problem, "`MYTOOL_DIR`")
+	assert.Equal(t, []int{lineOf(md, "cat notes.txt.sig")}, sign.AlsoAt)
+	assert.Contains(t, at("tree -L 1").Problem, "only at line")
+	assert.Len(t, res.Findings, 4, "%+v", res.Findings)
+}

@@ -394,9 +394,9 @@ func fileContent(cb tutorial.CodeBlock) string {
 var langExt = map[string][]string{
 	"go": {".go"}, "python": {".py"}, "py": {".py"}, "javascript": {".js", ".mjs", ".cjs"}, "js": {".js", ".mjs"},
 	"typescript": {".ts"}, "ts": {".ts"}, "rust": {".rs"}, "rs": {".rs"}, "toml": {".toml"}, "yaml": {".yaml", ".yml"},
-	"yml": {".yaml", ".yml"}, "json": {".json"}, "html": {".html"}, "css": {".css"}, "java": {".java"}, "ruby": {".rb"},
+	"yml": {".yaml", ".yml"}, "json": {".json"}, "html": {".html", ".htm", ".tt", ".tmpl", ".ep", ".erb", ".j2", ".jinja", ".mustache", ".hbs"}, "css": {".css"}, "java": {".java"}, "ruby": {".rb", ".ru", ".rake", ".gemspec"},
 	"c": {".c", ".h"}, "cpp": {".cpp", ".cc", ".h"}, "php": {".php"}, "r": {".r", ".R"}, "prolog": {".pl", ".pro"},
-	"perl": {".pl", ".pm"}, "lua": {".lua"}, "tcl": {".tcl"}, "xml": {".xml"}, "ini": {".ini", ".cfg", ".conf"},
+	"perl": {".pl", ".pm", ".psgi", ".t", ".cgi"}, "lua": {".lua"}, "tcl": {".tcl"}, "xml": {".xml"}, "ini": {".ini", ".cfg", ".conf"},
 	"csv": {".csv"}, "sql": {".sql"}, "meson": {"meson.build"}, "erlang": {".erl", ".escript"}, "octave": {".m"},
 	"matlab": {".m"}, "nim": {".nim"}, "haskell": {".hs"}, "kotlin": {".kt"}, "swift": {".swift"}, "scala": {".scala"},
 	"markdown": {".md"}, "md": {".md"}, "asciidoc": {".adoc"}, "rst": {".rst"}, "dockerfile": {"Dockerfile"},

@@ -351,7 +351,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, ss.cwdRoot)
 		return
 	}
-	r, ok := ss.dependsOnTainted(rec.Command)
+	r, ok := 0, false
+	if !redirectFailed(rec.Command, output) {
+		// (a shell that could not open the output file never ran the program, whatever
+		// its inputs: `… clean.csv > reports/x.json` with no reports/)
+		r, ok = ss.dependsOnTainted(rec.Command)
+	}
 	if !ok {
 		// the very error an earlier gap reported (the PDF build stops on the include the
 		// HTML build could not find)
@@ -406,6 +411,17 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		return
 	}
 	if dir := cdTarget(rec.Command); dir != "" {
+		if other, at := ss.sameNamedDir(dir, rec.Line); other != "" {
+			// `cd ~/projects/bisect-demo` where line 55 made ~/bisect-demo
+			r := ss.addFinding(rec, loop.Finding{
+				Problem:  fmt.Sprintf("`cd %s` fails: there is no `%s`, but line %d made `%s`", dir, dir, at, other),
+				Fix:      fmt.Sprintf("use `cd %s` at line %d (the folder the tutorial made), or make `%s` where line %d does", other, rec.Line, dir, at),
+				Edit:     &loop.Edit{Replace: "cd " + other},
+				Category: "command failure",
+			}, output)
+			ss.cwdRoot = r
+			return
+		}
 		r := ss.addFinding(rec, loop.Finding{
 			Problem:  fmt.Sprintf("`cd %s` fails: no earlier step creates the directory `%s`", dir, dir),
 			Fix:      fmt.Sprintf("add `mkdir -p %s` (or the step that creates it) before line %d, or correct the directory name%s", dir, rec.Line, similarDir(ss.dirs(ctx), dir)),
@@ -2059,6 +2075,31 @@ func (ss *session) notDelivered(rec loop.CommandRecord) (int, bool) {
 }
 
 // similarDir suggests an existing directory whose name is close to want.
+// sameNamedDir is a folder an earlier command made (mkdir, a clone, a scaffold) by an
+// absolute or home path whose name is dir's, somewhere else, and the line that made it
+// ("", 0 when none, or several).
+func (ss *session) sameNamedDir(dir string, before int) (string, int) {
+	want := path.Base(strings.TrimSuffix(dir, "/"))
+	var found string
+	at := 0
+	for _, c := range ss.res.Commands {
+		if c.Line >= before || c.ExitCode != 0 {
+			continue
+		}
+		for _, p := range predict(c.Command).paths {
+			for q := p; q != "/" && q != "~" && q != "." && q != ""; q = path.Dir(q) {
+				if (strings.HasPrefix(q, "~/") || strings.HasPrefix(q, "/")) && path.Base(q) == want && ss.abs(q) != ss.abs(dir) {
+					if found != "" && ss.abs(found) != ss.abs(q) {
+						return "", 0
+					}
+					found, at = q, c.Line
+				}
+			}
+		}
+	}
+	return found, at
+}
+
 func similarDir(have []string, want string) string {
 	want = strings.TrimSuffix(path.Base(want), "/")
 	for _, h := range have {
@@ -2848,7 +2889,7 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 	for _, m := range reNoRule.FindAllStringSubmatch(output, 3) {
 		// a build tool with no file and no rule for a prerequisite (rake's "Don't know how
 		// to build task 'stop-words.txt'")
-		names = append(names, m[1]+m[2]+m[3])
+		names = append(names, strings.Join(m[1:], ""))
 	}
 	fromSource := map[string]bool{} // names read off a source line: only a close name matches
 	for _, f := range strings.Fields(cmd) {
@@ -3039,8 +3080,8 @@ func (ss *session) elsewhereBelow(ctx context.Context, cmd, output, f string) st
 }
 
 // reNoRule: a build tool that has neither the file a target needs nor a rule to make it
-// (rake, make, ninja).
-var reNoRule = regexp.MustCompile("(?i)don't know how to build task '([^']+)'|no rule to make target [`'‘]([^'’]+)['’]|'([^']+)', needed by '[^']+', missing and no known rule to make it")
+// (rake, make, ninja), or a test runner that finds no test file by that name (prove).
+var reNoRule = regexp.MustCompile("(?i)don't know how to build task '([^']+)'|no rule to make target [`'‘]([^'’]+)['’]|'([^']+)', needed by '[^']+', missing and no known rule to make it|cannot detect source of '([^']+)'")
 
 // reQuotedFile: a file name quoted in an error line (`marks.csv', "data.json").
 var reQuotedFile = regexp.MustCompile("[`'‘\"]([\\w./-]+\\.\\w+)['’\"]")
@@ -3833,6 +3874,20 @@ func (ss *session) unsetEnvRead(ctx context.Context, output string) string {
 		return ""
 	}
 	return name
+}
+
+// reShellOpen: the shell could not open a file named in a redirection.
+var reShellOpen = regexp.MustCompile(`(?m)^(?:ba|z|da)?sh: (?:line \d+: )?([^:\s]+): (?:No such file or directory|Permission denied|Is a directory)$`)
+
+// redirectFailed: the shell could not open a file the command redirects into, so the
+// program did not run.
+func redirectFailed(cmd, output string) bool {
+	for _, m := range reShellOpen.FindAllStringSubmatch(output, 3) {
+		if regexp.MustCompile(`>>?\s*` + regexp.QuoteMeta(m[1]) + `(?:\s|$)`).MatchString(cmd) {
+			return true
+		}
+	}
+	return false
 }
 
 // reMissingName: a path at the start of a "No such file" line, or quoted in it.

@@ -323,6 +323,32 @@ var reCaptionAlone = regexp.MustCompile("^[*_]{0,2}(?:(?i:file|filename|listing)
 // use"), which names a file when it names one path.
 var reHereIs = regexp.MustCompile(`(?i)^(?:here's|here is|this is)\b`)
 
+// noteAfter is the text of the paragraph or note right under the block that ends at
+// line (HTML tags dropped, `<code>` written as backticks); "" when a heading or another
+// block comes first.
+func (ss *session) noteAfter(line int) string {
+	t := ss.task.Tutorial
+	if t == nil || line <= 0 {
+		return ""
+	}
+	var para []string
+	for n := line + 1; n <= t.Map.LineCount() && n <= line+8; n++ {
+		l := strings.TrimSpace(t.Map.Line(n))
+		if strings.HasPrefix(l, "#") || strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			break
+		}
+		if l == "" && len(para) > 0 && !strings.HasPrefix(para[0], "<") {
+			break // a plain paragraph ends at its blank line; a note at its closing tag
+		}
+		para = append(para, l)
+		if strings.HasPrefix(l, "</div") || strings.HasPrefix(l, "</aside") {
+			break
+		}
+	}
+	text := strings.NewReplacer("<code>", "`", "</code>", "`").Replace(strings.Join(para, " "))
+	return strings.TrimSpace(reTag.ReplaceAllString(text, ""))
+}
+
 // reOwnHome: the prose says the home directory in the file stands for the reader's own.
 var reOwnHome = regexp.MustCompile("(?i)(?:instead of|replace|replacing|in place of|rather than)\\s+`((?:/home|/Users)/[\\w.-]+)`")
 
@@ -455,14 +481,18 @@ func (ss *session) write(ctx context.Context, s step) error {
 		}
 	}
 	content := s.content
-	if m := reOwnHome.FindStringSubmatch(s.lead); m != nil && ss.home != "" {
-		// "write the full path to your own home directory instead of /home/alice"
-		content = strings.ReplaceAll(content, m[1], ss.home)
-	}
-	if m := reReplaceWith.FindStringSubmatch(s.lead); m != nil && strings.Contains(content, m[1]) {
-		// "Replace `<you>` with your login name": a file is not expanded by a shell, so
-		// the value itself goes in
-		content = strings.ReplaceAll(content, m[1], ownValue(m[2], cmp.Or(ss.user, "root"), cmp.Or(ss.home, "/root")))
+	// what the prose says of the file's placeholders, before it or in the note right
+	// under it ("Replace <code>alex</code> with your user name.")
+	for _, about := range []string{s.lead, ss.noteAfter(s.block.EndLine)} {
+		if m := reOwnHome.FindStringSubmatch(about); m != nil && ss.home != "" {
+			// "write the full path to your own home directory instead of /home/alice"
+			content = strings.ReplaceAll(content, m[1], ss.home)
+		}
+		if m := reReplaceWith.FindStringSubmatch(about); m != nil && strings.Contains(content, m[1]) {
+			// "Replace `<you>` with your login name": a file is not expanded by a shell, so
+			// the value itself goes in
+			content = strings.ReplaceAll(content, m[1], ownValue(m[2], cmp.Or(ss.user, "root"), cmp.Or(ss.home, "/root")))
+		}
 	}
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		content += "\n"

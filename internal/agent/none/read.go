@@ -403,7 +403,7 @@ func read(t *tutorial.Tutorial) []step {
 		case repl != nil && repl.takes(cb):
 			c := &tutorial.Command{Text: cb.Content, StartLine: cb.ContentStartLine, EndLine: cb.EndLine}
 			add(step{kind: runStep, command: c, line: cb.ContentStartLine, repl: repl.prog, reason: "typed into " + repl.prog + ", started at line " + fmt.Sprint(repl.line)})
-		case cb.Lang == "" || cb.Lang == "text" || cb.Lang == "txt" || cb.Lang == "plaintext":
+		case cb.Lang == "" || cb.Lang == "text" || cb.Lang == "txt" || cb.Lang == "plaintext" || noLanguage[cb.Lang]:
 			if ss, ok := untaggedSteps(cb, lead, programs); ok {
 				steps = append(steps, ss...)
 				continue

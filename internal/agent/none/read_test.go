@@ -909,10 +909,11 @@ func TestErrorAndCommandReadings(t *testing.T) {
 		"Don't know how to build task 'stop-words.txt' (See the list":                    "stop-words.txt",
 		"make: *** No rule to make target 'main.c', needed by 'main.o'.  Stop.":          "main.c",
 		"ninja: error: 'gen.h', needed by 'app.o', missing and no known rule to make it": "gen.h",
+		"Cannot detect source of 't/routes.t'! at /usr/share/perl/5.36/TAP/Parser/SourceHandler.pm": "t/routes.t",
 	} {
 		m := reNoRule.FindStringSubmatch(msg)
 		require.NotNil(t, m, msg)
-		assert.Equal(t, want, m[1]+m[2]+m[3])
+		assert.Equal(t, want, strings.Join(m[1:], ""))
 	}
 	assert.Equal(t, "gen", reDirNoSuch.FindStringSubmatch("gen/: No such file or directory")[1])
 	// a pipeline ending in a filter that found nothing is a query
@@ -921,4 +922,25 @@ func TestErrorAndCommandReadings(t *testing.T) {
 	// a file named in code the command runs
 	assert.True(t, refersTo(`python3 -c "import json; print(json.load(open('parks-info.json')))"`, "parks-info.json"))
 	assert.False(t, refersTo(`python3 -c "print('parks')"`, "parks-info.json"))
+}
+
+// Blocks and tabs of more documentation tools: vuepress-theme-hope's `::: code-tabs`
+// with `@tab` lines, Confluence's `syntaxhighlighter-pre` fences, a `.psgi` file under a
+// paragraph naming it and a template named as "the view, `views/notes.tt`:".
+func TestHopeTabsConfluenceFencesAndTemplateFiles(t *testing.T) {
+	t.Parallel()
+	md := "# Tool\n\n::: code-tabs#shell\n\n@tab Debian / Ubuntu\n\n```sh\n$ sudo apt install minisign\n```\n\n@tab macOS\n\n```sh\n$ brew install minisign\n```\n\n:::\n\n" +
+		"``` syntaxhighlighter-pre\n$ unison -version\n```\n\nNow `app.psgi`. It switches the tags:\n\n```perl\nuse Dancer2;\nto_app;\n```\n\nAnd the view, `views/notes.tt`:\n\n```html\n<h1>[% title %]</h1>\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install minisign", "unison -version"}, run, "%v", skipped)
+	assert.Equal(t, []string{"app.psgi", "views/notes.tt"}, files)
+	assert.Contains(t, fmt.Sprint(skipped), "macOS")
+}
+
+func TestRedirectFailed(t *testing.T) {
+	t.Parallel()
+	assert.True(t, redirectFailed("mlr --ojson cat clean.csv > reports/x.json", "bash: line 1: reports/x.json: No such file or directory"))
+	assert.False(t, redirectFailed("cat clean.csv", "cat: clean.csv: No such file or directory"))
+	assert.True(t, reStopIfOnly.MatchString("(the list lives in memory and is gone when you stop the server)"))
+	assert.False(t, reStopIfOnly.MatchString("Stop the server with Ctrl+C."))
 }

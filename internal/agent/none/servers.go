@@ -70,7 +70,8 @@ func (ss *session) stopServers(ctx context.Context, st step) {
 		}
 		for n := sv.line + 1; n < st.block.StartLine; n++ {
 			b, ok := m.BlockAt(n)
-			if !ok || b.Kind != tutorial.KindParagraph && b.Kind != tutorial.KindListItem || !reStopServer.MatchString(m.Line(n)) {
+			if !ok || b.Kind != tutorial.KindParagraph && b.Kind != tutorial.KindListItem || !reStopServer.MatchString(m.Line(n)) || reStopIfOnly.MatchString(m.Line(n)) {
+				// ("the list … is gone when you stop the server" tells of stopping, later)
 				continue
 			}
 			if !namesServer(m.Line(n), sv.command, ss.servers) {
@@ -83,6 +84,10 @@ func (ss *session) stopServers(ctx context.Context, st step) {
 		}
 	}
 }
+
+// reStopIfOnly: the prose speaks of stopping the server as something that may happen,
+// not as a step ("when you stop the server", "if you stop it").
+var reStopIfOnly = regexp.MustCompile(`(?i)\b(?:when|whenever|if|once|until|after|each time|every time)\s+(?:you\s+)?(?:stop|quit|kill|restart)\b`)
 
 // stopServer stops sv as Ctrl+C in its terminal would; false when it was not running.
 func (ss *session) stopServer(ctx context.Context, sv *server) bool {

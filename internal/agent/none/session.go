@@ -83,10 +83,10 @@ func splitCwd(stderr string) (string, string) {
 	return strings.TrimSuffix(stderr[:i], "\n"), cwd
 }
 
-var reServer = regexp.MustCompile(`(?:^|[\s;&|(])(python3? -m http\.server|uvicorn\s|gunicorn\s|flask run|fastapi (?:dev|run)|npm (?:run )?(?:start|dev|serve)\b|yarn (?:start|dev|serve)\b|pnpm (?:start|dev|serve)\b|node (?:server|app|index)\.js|nodemon\b|rails s(?:erver)?\b|php -S\s|hugo server|jekyll serve|ng serve|next dev|manage\.py runserver|http-server\b|serve -s\b|docker compose up\b|docker-compose up\b|streamlit run|jupyter (?:notebook|lab)\b|mkdocs serve)`)
+var reServer = regexp.MustCompile(`(?:^|[\s;&|(])(python3? -m http\.server|uvicorn\s|gunicorn\s|flask run|fastapi (?:dev|run)|npm (?:run )?(?:start|dev|serve)\b|yarn (?:start|dev|serve)\b|pnpm (?:start|dev|serve)\b|node (?:server|app|index)\.js|nodemon\b|rails s(?:erver)?\b|php -S\s|hugo server|jekyll serve|ng serve|next dev|manage\.py runserver|http-server\b|serve -s\b|docker compose up\b|docker-compose up\b|streamlit run|jupyter (?:notebook|lab)\b|mkdocs serve|rackup\b|puma\b|plackup\b|starman\b|thin start\b|unicorn\b)`)
 
 // reServing is what servers print once they are up.
-var reServing = regexp.MustCompile(`(?i)(listening on|listening at|running on https?://|serving (?:http|at|on)|server (?:is )?(?:running|started|listening)|started server on|https?://` + localHost + `(?::\d+)?)`)
+var reServing = regexp.MustCompile(`(?i)(listening on|listening at|running on https?://|serving (?:http|at|on)|server (?:is )?(?:running|started|listening)|started server on|HTTPServer#start|https?://` + localHost + `(?::\d+)?)`)
 
 // reInstallsPackages: a package manager's install, whose arguments are package names.
 var reInstallsPackages = regexp.MustCompile(`^(?:sudo\s+)?(?:apt|apt-get|aptitude|dnf|yum|brew|pip3?|pipx|python3? -m pip|uv pip|npm|yarn|pnpm|gem|cargo)\s+(?:-\S+\s+)*(?:install|add|i)\b`)

@@ -20,6 +20,17 @@ var reAppendVerb = regexp.MustCompile(`(?i)\b(paste|add|insert|append|beneath|be
 // plainLangs: info strings of blocks that show text (output) rather than code.
 var plainLangs = map[string]bool{"": true, "text": true, "txt": true, "plaintext": true, "output": true, "plain": true, "log": true}
 
+// noLanguage are info strings that name no language, read like an untagged block:
+// Confluence's export of its code macro, highlight.js's and Pygments' "no highlighting"
+// classes.
+var noLanguage = map[string]bool{"syntaxhighlighter-pre": true, "none": true, "nohighlight": true, "no-highlight": true, "code": true, "pre": true, "default": true, "sourcecode": true, "generic": true}
+
+func init() {
+	for l := range noLanguage {
+		plainLangs[l] = true
+	}
+}
+
 // reCrontabEdit: the block is a line for the reader's crontab, edited interactively.
 var reCrontabEdit = regexp.MustCompile(`(?i)crontab -e\b|\b(?:to|in|into) (?:your|the) crontab\b`)
 

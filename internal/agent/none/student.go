@@ -366,7 +366,12 @@ func section(t *tutorial.Tutorial, line int) string {
 func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
 	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
-	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && (reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st))
+	// (a lead of one sentence right under another block, "The server keeps running …, so
+	// open a second terminal", is about that block; a request is never the server)
+	aboutAbove := ss.leadFollowsCode(st)
+	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && !clientRequest[programOf(cmd.Text)] &&
+		(reKeepsRunning.MatchString(lastSentence(st.lead)) && (!aboutAbove || lastSentence(st.lead) != firstSentence(st.lead)) ||
+			reKeepsRunning.MatchString(firstSentence(st.lead)) && !aboutAbove || ss.keepsRunningAfter(st))
 	exec := ss.typed(st, cmd.Text)
 	if st.repl != "" {
 		background = false
@@ -708,6 +713,9 @@ func (ss *session) substitute(ctx context.Context, st step, cmd string) bool {
 
 // reEarlyReader: a pipeline whose last stage may stop reading before the writer ends.
 var reEarlyReader = regexp.MustCompile(`\|\s*(?:head|grep -[a-zA-Z]*[qm]|sed -n \S*q|awk\b[^|]*\bexit\b|less|more)\b[^|]*$`)
+
+// clientRequest: programs that ask a server and end.
+var clientRequest = map[string]bool{"curl": true, "wget": true, "http": true, "https": true, "xh": true, "grpcurl": true}
 
 // sessionBuiltin: commands that change the shell itself, which a background subshell
 // would lose (whatever the prose says of the block they are in).
