@@ -906,9 +906,9 @@ func TestErrorAndCommandReadings(t *testing.T) {
 	out := "rake aborted!\nDon't know how to build task 'stop-words.txt' (See the list of available tasks with `rake --tasks`)\n\nTasks: TOP => report:words\n(See full trace by running task with --trace)\n"
 	assert.Equal(t, "Don't know how to build task 'stop-words.txt' (See the list of available tasks with `rake --tasks`)", keyLine(out))
 	for msg, want := range map[string]string{
-		"Don't know how to build task 'stop-words.txt' (See the list":                    "stop-words.txt",
-		"make: *** No rule to make target 'main.c', needed by 'main.o'.  Stop.":          "main.c",
-		"ninja: error: 'gen.h', needed by 'app.o', missing and no known rule to make it": "gen.h",
+		"Don't know how to build task 'stop-words.txt' (See the list":                               "stop-words.txt",
+		"make: *** No rule to make target 'main.c', needed by 'main.o'.  Stop.":                     "main.c",
+		"ninja: error: 'gen.h', needed by 'app.o', missing and no known rule to make it":            "gen.h",
 		"Cannot detect source of 't/routes.t'! at /usr/share/perl/5.36/TAP/Parser/SourceHandler.pm": "t/routes.t",
 	} {
 		m := reNoRule.FindStringSubmatch(msg)
