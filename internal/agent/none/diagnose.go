@@ -3073,8 +3073,8 @@ func (ss *session) elsewhereBelow(ctx context.Context, cmd, output, f string) st
 		return ""
 	}
 	p := strings.TrimPrefix(found[0], "./")
-	if slices.ContainsFunc(strings.Fields(cmd), func(w string) bool { return strings.TrimPrefix(strings.Trim(w, `"'`), "./") == p }) {
-		return ""
+	if strings.HasSuffix(p, "/"+f) || slices.ContainsFunc(strings.Fields(cmd), func(w string) bool { return strings.TrimPrefix(strings.Trim(w, `"'`), "./") == p }) {
+		return "" // (the same path one folder down is movedHint's: written one level deeper)
 	}
 	return p
 }

@@ -366,12 +366,10 @@ func section(t *tutorial.Tutorial, line int) string {
 func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
 	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
-	// (a lead of one sentence right under another block, "The server keeps running …, so
-	// open a second terminal", is about that block; a request is never the server)
-	aboutAbove := ss.leadFollowsCode(st)
+	// (a request is never the server: "The server keeps running …, so open a second
+	// terminal" over `curl …` is about the block above)
 	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && !clientRequest[programOf(cmd.Text)] &&
-		(reKeepsRunning.MatchString(lastSentence(st.lead)) && (!aboutAbove || lastSentence(st.lead) != firstSentence(st.lead)) ||
-			reKeepsRunning.MatchString(firstSentence(st.lead)) && !aboutAbove || ss.keepsRunningAfter(st))
+		(reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st))
 	exec := ss.typed(st, cmd.Text)
 	if st.repl != "" {
 		background = false
