@@ -1859,6 +1859,15 @@ func lineOf(md, text string) int {
 	return 0
 }
 
+// findingOn is the finding reported on the line of md that holds text; the test stops
+// when there is none.
+func findingOn(t *testing.T, fs []loop.Finding, md, text string) *loop.Finding {
+	t.Helper()
+	f := findingAt(fs, lineOf(md, text))
+	require.NotNil(t, f, "no finding on %q: %+v", text, fs)
+	return f
+}
+
 // findingAt is the finding reported on line, nil when there is none.
 func findingAt(fs []loop.Finding, line int) *loop.Finding {
 	for i := range fs {
@@ -1884,12 +1893,7 @@ func TestPathsThatAreNotWhereTheStepLooks(t *testing.T) {
 		"```bash\ncp a.txt .git/hooks/pre-commit\n```\n\n" +
 		"```bash\ntar cf ~/archive/photos.tar a.txt b.txt\ntar tf photos.tar\n```\n"
 	res, _ := attempt(t, md, nil)
-	at := func(text string) *loop.Finding {
-		t.Helper()
-		f := findingAt(res.Findings, lineOf(md, text))
-		require.NotNil(t, f, "no finding on %q: %+v", text, res.Findings)
-		return f
-	}
+	at := func(text string) *loop.Finding { return findingOn(t, res.Findings, md, text) }
 	f := at("tar tf photos.tar")
 	assert.Contains(t, f.Problem, "saved `photos.tar` in `~/archive`")
 	assert.Contains(t, f.Fix, "cd ~/archive")
@@ -1932,12 +1936,7 @@ func TestNamesTheSystemHasOtherwise(t *testing.T) {
 		"Our keys live in `~/keys`, and `MYTOOL_DIR` points there.\n\n```bash\n./mytool sign notes.txt\ncat notes.txt.sig\n```\n\n" +
 		"```bash\ntree -L 1\n```\n\n> `tree` comes with the `tree` package: `sudo apt install tree`.\n"
 	res, _ := attempt(t, md, nil)
-	at := func(text string) *loop.Finding {
-		t.Helper()
-		f := findingAt(res.Findings, lineOf(md, text))
-		require.NotNil(t, f, "no finding on %q: %+v", text, res.Findings)
-		return f
-	}
+	at := func(text string) *loop.Finding { return findingOn(t, res.Findings, md, text) }
 	assert.Equal(t, "cd ~/demo", at("cd ~/projects/demo").Edit.Replace)
 	assert.Contains(t, at("GPL-3.0").Fix, "/usr/share/common-licenses/GPL-3`")
 	sign := at("./mytool sign")

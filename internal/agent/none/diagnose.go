@@ -1040,7 +1040,7 @@ func (ss *session) dirMadeElsewhere(rec loop.CommandRecord, output string) (stri
 			}
 			// the folder itself or one it is in (`mkdir -p ~/isolab/tree/docs`, then
 			// `tree/README.txt`)
-			for q := p; q != "/" && q != "~" && q != "."; q = path.Dir(q) {
+			for _, q := range ancestors(p) {
 				if slices.Contains(firsts, path.Base(q)) && ss.abs(path.Dir(q)) != ss.cwd {
 					return path.Dir(q), st.line
 				}
@@ -2075,6 +2075,16 @@ func (ss *session) notDelivered(rec loop.CommandRecord) (int, bool) {
 }
 
 // similarDir suggests an existing directory whose name is close to want.
+// ancestors are p and the folders it is in, innermost first, up to (not including) the
+// root, the home's `~` or `.`.
+func ancestors(p string) []string {
+	var out []string
+	for q := p; q != "/" && q != "~" && q != "." && q != ""; q = path.Dir(q) {
+		out = append(out, q)
+	}
+	return out
+}
+
 // sameNamedDir is a folder an earlier command made (mkdir, a clone, a scaffold) by an
 // absolute or home path whose name is dir's, somewhere else, and the line that made it
 // ("", 0 when none, or several).
@@ -2087,7 +2097,7 @@ func (ss *session) sameNamedDir(dir string, before int) (string, int) {
 			continue
 		}
 		for _, p := range predict(c.Command).paths {
-			for q := p; q != "/" && q != "~" && q != "." && q != ""; q = path.Dir(q) {
+			for _, q := range ancestors(p) {
 				if (strings.HasPrefix(q, "~/") || strings.HasPrefix(q, "/")) && path.Base(q) == want && ss.abs(q) != ss.abs(dir) {
 					if found != "" && ss.abs(found) != ss.abs(q) {
 						return "", 0
@@ -3839,7 +3849,7 @@ func (ss *session) unreadExport(ctx context.Context, rec loop.CommandRecord, out
 	if name == "" {
 		return "", "", 0
 	}
-	if r, err := ss.task.Sandbox.Exec(ctx, ss.request("printenv "+name, false, 10*time.Second)); err != nil || r.ExitCode == 0 {
+	if ss.exported(ctx, name) {
 		return "", "", 0 // set after all
 	}
 	if prog := strings.ToUpper(path.Base(firstWord(rec.Command))); len(prog) >= 2 && strings.HasPrefix(name, prog) {
@@ -3870,7 +3880,7 @@ func (ss *session) unsetEnvRead(ctx context.Context, output string) string {
 		return ""
 	}
 	name := m[1] + m[3]
-	if r, err := ss.task.Sandbox.Exec(ctx, ss.request("printenv "+name, false, 10*time.Second)); err != nil || r.ExitCode == 0 {
+	if ss.exported(ctx, name) {
 		return ""
 	}
 	return name
@@ -3930,7 +3940,7 @@ func (ss *session) unsetProseVariable(ctx context.Context, rec loop.CommandRecor
 			if !strings.HasPrefix(m[1], prog+"_") || strings.Contains(rec.Command, m[1]) {
 				continue
 			}
-			if r, err := ss.task.Sandbox.Exec(ctx, ss.request("printenv "+m[1], false, 10*time.Second)); err == nil && r.ExitCode != 0 {
+			if !ss.exported(ctx, m[1]) {
 				return m[1], ln
 			}
 		}
@@ -3966,6 +3976,13 @@ func (ss *session) unsetVariable(ctx context.Context, cmd, output string) (name,
 		return n, strings.Trim(w, `"`), empty
 	}
 	return "", "", ""
+}
+
+// exported: the reader's shell passes the environment variable name to the programs it
+// runs (true too when the check itself fails: nothing to report then).
+func (ss *session) exported(ctx context.Context, name string) bool {
+	r, err := ss.task.Sandbox.Exec(ctx, ss.request("printenv "+name, false, 10*time.Second))
+	return err != nil || r.ExitCode == 0
 }
 
 // recordBefore is the record of the command run before the one being judged (whose
