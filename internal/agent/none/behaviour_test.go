@@ -1945,3 +1945,102 @@ func TestNamesTheSystemHasOtherwise(t *testing.T) {
 	assert.Contains(t, at("tree -L 1").Problem, "only at line")
 	assert.Len(t, res.Findings, 4, "%+v", res.Findings)
 }
+
+// Servers typed in numbered terminals: "Stop the server in terminal 3" stops that one
+// only, and a request after the prose stopped the other and never started it again is
+// a missing step, on the request.
+func TestServersStoppedByTerminalAndNeverStartedAgain(t *testing.T) {
+	t.Parallel()
+	md := "# Two servers\n\n**Terminal 1** - serve the folder:\n\n```console\n$ python3 -m http.server 8101\n```\n\n" +
+		"**Terminal 3** - a second one:\n\n```console\n$ python3 -m http.server 8102\n```\n\n" +
+		"Stop the server in terminal 3 with Ctrl+C before you go on.\n\n**Terminal 2**:\n\n```console\n$ curl -s -o /dev/null -w '%{http_code}\\n' localhost:8101/\n200\n```\n\n" +
+		"Stop the server in terminal 1 with Ctrl+C, then change the page:\n\n```console\n$ echo changed > index.html\n```\n\n" +
+		"and ask again:\n\n```console\n$ curl -s -o /dev/null -w '%{http_code}\\n' localhost:8101/index.html\n200\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v %+v", res.Findings, res.Coverage.Heuristics)
+	f := findingOn(t, res.Findings, md, "localhost:8101/index.html")
+	assert.Contains(t, f.Problem, "was stopped at line", "%+v", res.Coverage.Heuristics)
+	assert.Contains(t, f.Problem, "no step starts it again")
+	assert.Contains(t, f.Fix, "python3 -m http.server 8101")
+}
+
+// A server that logs an error about a word of its own command line: the gap is on the
+// line that starts it, with the entry of its help that does what the word meant.
+func TestServerRefusingItsOwnCommandLine(t *testing.T) {
+	t.Parallel()
+	md := "# Relay\n\nSave `relay`:\n\n```python\n#!/usr/bin/env python3\nimport socket, sys\nif sys.argv[1:] == [\"-h\"]:\n" +
+		"    print(\"relay: address types\")\n    print(\"      exec:<command-line>\\tgroups=FD\")\n    print(\"      system:<shell-command>\\tgroups=FD\")\n    sys.exit(0)\n" +
+		"port, kind = sys.argv[1], sys.argv[2].split(\":\")[0]\ns = socket.socket()\ns.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\ns.bind((\"127.0.0.1\", int(port)))\ns.listen()\n" +
+		"print(\"N listening on\", port, flush=True)\nwhile True:\n    c, _ = s.accept()\n    if kind not in (\"EXEC\", \"SYSTEM\"):\n" +
+		"        print('E unknown device/address \"%s\"' % kind, file=sys.stderr, flush=True)\n    c.recv(100)\n    c.close()\n```\n\n" +
+		"```bash\nchmod +x relay\n```\n\nThe `SHELL` address runs a shell command line. It keeps running until you press Ctrl+C:\n\n```bash\n./relay 8103 SHELL:'tr a-z A-Z'\n```\n\n" +
+		"In a second terminal:\n\n```console\n$ echo \"quiet please\" | python3 -c 'import socket,sys; s=socket.create_connection((\"localhost\", 8103)); s.sendall(sys.stdin.buffer.read()); print(s.recv(100).decode(), end=\"\")'\nQUIET PLEASE\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := findingOn(t, res.Findings, md, "./relay 8103")
+	assert.Contains(t, f.Problem, "its help offers `system:<shell-command>`")
+	assert.Contains(t, f.Fix, "use `SYSTEM` instead of `SHELL`")
+	assert.Equal(t, []int{lineOf(md, "$ echo \"quiet please\"")}, f.AlsoAt)
+}
+
+// Causes found by looking around the system: a setting earlier runs passed, a
+// pyproject.toml section the tool never reads, the same check failing again in a chain,
+// a file in the folder a copy made, a system file under another root, and a comment
+// written with a mark the file's language does not use.
+func TestSettingsLeftOutIgnoredOrFoundElsewhere(t *testing.T) {
+	t.Parallel()
+	md := "# Tools\n\nSave `fmtlog`:\n\n```sh\n#!/bin/sh\ncase \"$*\" in *--log-format=*) echo ok;; *) echo 'Fatal error: No time format was found on your conf file.' >&2; exit 1;; esac\n```\n\n" +
+		"```bash\nchmod +x fmtlog\n./fmtlog access.log --log-format=COMBINED -o report.json\n./fmtlog access.log -o summary.html\n```\n\n" +
+		"```bash\nmkdir -p ~/.local/lib/python3.11/site-packages/lintx\necho 'FILES = (\"setup.cfg\", \"tox.ini\", \".lintx\")' > ~/.local/lib/python3.11/site-packages/lintx/__init__.py\n```\n\n" +
+		"Save `lintx`:\n\n```sh\n#!/bin/sh\necho \"./a.py:$(date +%S | cut -c2):80: E501 line too long (96 > 79 characters)\"\nexit 1\n```\n\n" +
+		"And `pyproject.toml`:\n\n```toml\n[tool.lintx]\nmax-line-length = 100\n```\n\n" +
+		"```console\n$ chmod +x lintx\n$ ./lintx .\n$ echo $?\n0\n```\n\n" +
+		"```bash\ntrue && ./lintx .\n```\n\n" +
+		"```bash\npython3 -c 'import os; os.makedirs(\"/tmp/ex\"); open(\"/tmp/ex/a.txt\", \"w\").write(\"x\")'\ncp -r /tmp/ex ~/copy\ncat a.txt\n```\n\n" +
+		"```bash\nsudo mkdir -p /usr/share/demojs/widget && echo '{}' | sudo tee /usr/share/demojs/widget/package.json\ncat /usr/lib/demojs/widget/package.json\n```\n\n" +
+		"Save `scadlike`:\n\n```sh\n#!/bin/sh\nn=$(grep -n '^#' \"$1\" | head -n 1 | cut -d: -f1)\n[ -z \"$n\" ] && exit 0\necho \"ERROR: Parser error: syntax error in file $1, line $n\"\nexit 1\n```\n\n" +
+		"Save `part.scad`:\n\n```openscad\n// part.scad\nwidth = 30;   // mm\n# the arm\ncube(width);\n```\n\n" +
+		"```bash\nchmod +x scadlike\n./scadlike part.scad\n```\n"
+	res, _ := attempt(t, md, nil)
+	at := func(text string) *loop.Finding { return findingOn(t, res.Findings, md, text) }
+	f := at("./fmtlog access.log -o summary.html")
+	assert.Contains(t, f.Problem, "with `--log-format=COMBINED` and it worked")
+	assert.Equal(t, "./fmtlog --log-format=COMBINED access.log -o summary.html", f.Edit.Replace)
+	lint := at("$ ./lintx .")
+	assert.Contains(t, lint.Problem, "lintx does not read pyproject.toml")
+	assert.Contains(t, lint.Fix, "`setup.cfg`")
+	assert.Contains(t, lint.AlsoAt, lineOf(md, "true && ./lintx ."), "the same check failing again")
+	assert.Contains(t, at("cat a.txt").Fix, "cd ~/copy")
+	assert.Contains(t, at("cat /usr/lib/demojs").Problem, "`/usr/share/demojs/widget/package.json` does")
+	scad := at("./scadlike part.scad")
+	assert.Contains(t, scad.Problem, "starts with `#`, which is not a comment in this file")
+	assert.Contains(t, scad.Fix, "with `//` instead of `#`")
+	assert.Len(t, res.Findings, 5, "%+v", res.Findings)
+}
+
+// A program name with two letters swapped, a folder an error names as missing by its
+// full path, and an argument a program says it ignored while exiting 0.
+func TestMisspeltProgramMissingFolderAndIgnoredArgument(t *testing.T) {
+	t.Parallel()
+	md := "# Checks\n\n```bash\npython3 --version\npyhton3 -c 'print(1)'\n```\n\n" +
+		"```bash\npython3 -c 'import os, sys; sys.exit(\"annex: Directory does not exist: \" + os.path.expanduser(\"~/disk\"))'\n```\n\n" +
+		"```console\n$ python3 -c 'print(\"extra argument: \\\"3\\\"\"); print(\"Backups: # Backups\")'\n┌─────────┐\n│ Backups │\n└─────────┘\n```\n"
+	res, _ := attempt(t, md, nil)
+	at := func(text string) *loop.Finding { return findingOn(t, res.Findings, md, text) }
+	typo := at("pyhton3")
+	assert.Contains(t, typo.Problem, "it is `python3` misspelt")
+	assert.Equal(t, "python3 -c 'print(1)'", typo.Edit.Replace)
+	assert.Contains(t, at("Directory does not exist").Fix, "mkdir -p ~/disk")
+	assert.Contains(t, at("extra argument").Problem, `extra argument: "3"`)
+	assert.Len(t, res.Findings, 3, "%+v", res.Findings)
+}
+
+// Readings behind a few diagnoses: git's missing subcommand, pandas' missing folder.
+func TestGitSubcommandAndPandasFolderMessages(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "annex", reGitNoSub.FindStringSubmatch("git: 'annex' is not a git command. See 'git --help'.")[1])
+	m := reDirNotExist.FindStringSubmatch("OSError: Cannot save file into a non-existent directory: 'reports'")
+	require.NotNil(t, m)
+	assert.Equal(t, "reports", m[1]+m[2])
+	assert.True(t, reDirItself.MatchString("git-annex: Directory does not exist: "))
+}

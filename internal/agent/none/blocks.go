@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agnivade/levenshtein"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
@@ -155,7 +156,11 @@ func commandSkip(cmd string) string {
 //
 // programs are those the tutorial names (prosePrograms): a block whose lines run one of
 // them, under a lead that introduces it ("Load it into the interpreter:"), is commands too.
-func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool) ([]step, bool) {
+//
+// heading is the heading right above the block, with no prose between ("" when there is
+// prose, or another block): a block of commands right under "## A first repository" is
+// the section's first step.
+func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool, heading string) ([]step, bool) {
 	lines := strings.Split(cb.Content, "\n")
 	if len(cb.ContentLines) < len(lines) {
 		return nil, false
@@ -192,6 +197,11 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool)
 	case writesWithShell(cb) && looksLikeShell(cb, programs):
 		// "Create a manifest file:" over `printf '…' > manifest.txt` or `cat > x <<'EOF'`:
 		// the command creates it
+	case strings.HasSuffix(strings.TrimSpace(lead), ":") && oneMisspelt(cb, programs):
+		// "To see which files are tracked:" over `dracs show files` and `darcs log`: the
+		// reader types what is shown, typo and all
+	case heading != "" && !reNotStepsHeading.MatchString(heading) && strings.Contains(strings.TrimSpace(cb.Content), "\n") && looksLikeShell(cb, programs) && anyArguments(cb) && programsRun(cb, programs):
+		// a block right under its heading: `mkdir ~/hello`, `cd ~/hello`, `darcs init`
 	default:
 		return nil, false
 	}
@@ -273,6 +283,64 @@ func looksLikeShell(cb tutorial.CodeBlock, programs map[string]bool) bool {
 	return n > 0
 }
 
+// reNotStepsHeading: a heading over blocks that show a form or a result, not steps.
+var reNotStepsHeading = regexp.MustCompile(`(?i)\b(?:synopsis|usage|syntax|output|results?|example|reference|options)\b`)
+
+// headingRightAbove is the text of the heading right above cb, blank lines aside ("" when
+// something else is).
+func headingRightAbove(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
+	n := cb.StartLine - 1
+	for n >= 1 && strings.TrimSpace(t.Map.Line(n)) == "" {
+		n--
+	}
+	if b, ok := t.Map.BlockAt(n); ok && b.Kind == tutorial.KindHeading {
+		return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(t.Map.Line(n)), "#"))
+	}
+	return ""
+}
+
+// oneMisspelt: the block has two lines or more, and is commands in every way but one
+// line whose program is a known one misspelt (two edits or fewer: `dracs` for darcs).
+func oneMisspelt(cb tutorial.CodeBlock, programs map[string]bool) bool {
+	lines := strings.Split(cb.Content, "\n")
+	if len(lines) < 2 || looksLikeShell(cb, programs) {
+		return false
+	}
+	fixed := false
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		w := firstWord(t)
+		if t == "" || strings.HasPrefix(t, "#") || knownCommands[w] || programs[w] || len(w) < 4 || len(strings.Fields(t)) < 2 {
+			continue
+		}
+		if fixed {
+			return false
+		}
+		for p := range programs {
+			if len(p) >= 4 && levenshtein.ComputeDistance(p, w) <= 2 {
+				lines[i] = strings.Replace(l, w, p, 1)
+				fixed = true
+				break
+			}
+		}
+		if !fixed {
+			return false
+		}
+	}
+	cb.Content = strings.Join(lines, "\n")
+	return fixed && looksLikeShell(cb, programs)
+}
+
+// programsRun: a line of the block runs one of the programs the tutorial names.
+func programsRun(cb tutorial.CodeBlock, programs map[string]bool) bool {
+	for _, l := range strings.Split(cb.Content, "\n") {
+		if w := firstWord(strings.TrimSpace(l)); programs[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // reOptionCommand: a command line: a program's name, then arguments with an option among
 // them (`mosquitto_passwd -c -b /etc/mosquitto/passwd alice pw`).
 var reOptionCommand = regexp.MustCompile(`^(?:sudo\s+)?[a-z][\w.+-]*(?:\s+[^\s=:]\S*)*?\s+--?[a-zA-Z][\w-]*(?:\s+\S+)*$`)
@@ -334,6 +402,9 @@ func runsNamedProgram(cb tutorial.CodeBlock, programs map[string]bool) bool {
 }
 
 func isTree(content string) bool {
+	if strings.HasPrefix(strings.TrimSpace(content), "$ ") {
+		return false // a command at a prompt, and the tree it prints (`tree`, a test launcher)
+	}
 	lines := 0
 	tree := 0
 	for _, l := range strings.Split(content, "\n") {

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/agnivade/levenshtein"
-
 	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
@@ -88,8 +87,11 @@ var reOtherSystem = regexp.MustCompile(`another system|Windows|package manager o
 // (HY000): Can't connect to local server through socket '/run/mysqld/mysqld.sock' (2)",
 // PostgreSQL 15's "connection to server on socket \"/var/run/postgresql/.s.PGSQL.5432\"
 // failed: No such file or directory".
-var reLocalRefused = regexp.MustCompile(`(?i)(?:(?:failed|unable|cannot|can't|could not) to connect to|cannot connect to|couldn't connect to server|connection refused|econnrefused)[^\n]*` + localHost + `|` + localHost + `[^\n]*(?:connection refused|couldn't connect)` +
-	`|can't connect to local (?:\w+ )?server through socket|connection to server on socket "[^"]*" failed`)
+// darcs 2.16 says "Not a repository: http://localhost:8080 (CouldNotConnectToServer)".
+var reLocalRefused = regexp.MustCompile(`(?i)(?:(?:failed|unable|cannot|can't|could not) to connect to|cannot connect to|couldn't connect to server|connection refused|econnrefused)[^\n]*` + localHost + `|` + localHost + `[^\n]*(?:connection refused|couldn't connect|couldnotconnect)` +
+	`|can't connect to local (?:\w+ )?server through socket|connection to server on socket "[^"]*" failed` +
+	// libxml2's xmllint: "warning: failed to load external entity \"http://localhost:8080/order.rng\""
+	`|failed to load (?:external entity|HTTP resource)\s*"https?://` + localHost)
 
 // reCurlLocal: curl asked for a URL on this machine (its first such argument).
 var reCurlLocal = regexp.MustCompile(`(?:^|[\s|;&(])curl\s[^|;&]*?['"]?(https?://` + localHost + `(?::\d+)?[^\s'"|;&]*)`)
@@ -190,6 +192,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if m := reShNotFound.FindStringSubmatch(output); kind == "" && m != nil {
 		kind, name = "command", m[1]+m[2] // a program the command runs (tar --zstd runs zstd)
 	}
+	if m := reGitNoSub.FindStringSubmatch(output); kind == "" && m != nil && (firstWord(rec.Command) == "git" || programOf(rec.Command) == "git") {
+		// "git: 'annex' is not a git command": git runs git-annex, which is not there
+		kind, name = "command", "git-"+m[1]
+	}
 	if kind == "command" && reSystemBin.MatchString(name) {
 		name = path.Base(name) // `/usr/sbin/lighttpd -v`: the program, by its full path
 	}
@@ -287,6 +293,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.addFinding(rec, f, output)
 			return
 		}
+		if sv, ok := ss.stoppedServer(rec.Command); ok {
+			// "Stop the server with Ctrl+C", a change to its code, and requests to a server
+			// that nobody started again
+			f := loop.Finding{Problem: fmt.Sprintf("`%s` (line %d) cannot connect (%s): the server that line %d starts (`%s`) was stopped at line %d, as the text says, and no step starts it again", firstLine(rec.Command), rec.Line, firstNonEmpty(keyLine(output), fmt.Sprintf("connection refused, exit %d", rec.ExitCode)), sv.line, firstLine(sv.command), sv.stopped),
+				Fix:      fmt.Sprintf("say to start the server again (`%s`) before line %d", firstLine(sv.command), rec.Line),
+				Category: "missing step"}
+			sv.root = ss.addFinding(rec, f, output) // later requests fail for the same reason
+			return
+		}
 		if ss.lastRoot >= 0 {
 			ss.consequence(ss.lastRoot, rec)
 			return
@@ -361,6 +376,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// the very error an earlier gap reported (the PDF build stops on the include the
 		// HTML build could not find)
 		r, ok = ss.sameError(output)
+	}
+	if !ok {
+		// `black --check . && flake8 . && mypy .` after `flake8 .` failed alone: the
+		// same check fails again inside the chain
+		r, ok = ss.repeatsFailed(rec, output)
 	}
 	if !ok && reNotThere.MatchString(output) {
 		// hello-1.0.tar.gz.minisig after `minisign -S -m hello-1.0.tar.gz` failed: a file
@@ -449,7 +469,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
-	if missing, near := ss.nearName(ctx, rec.Command, output); near != "" {
+	if missing, near := ss.nearName(ctx, rec.Command, output); near != "" && !ss.proseVariableUnset(ctx, rec, output) {
 		// "chord-faded.wav" where the tutorial made "chord-fade.wav": a name mismatch
 		f := loop.Finding{
 			Problem:  fmt.Sprintf("`%s` (line %d) fails: `%s` does not exist, but `%s` does; the tutorial names the same file two ways", firstLine(rec.Command), rec.Line, missing, near),
@@ -543,6 +563,17 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec.Command, r)
 		return
 	}
+	if file := ss.lockedAnnexed(ctx, output); file != "" {
+		// `cp new.wav take-02.wav` over a file git-annex has locked
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s: `%s` is a locked git-annex file, a link to a read-only object under .git/annex/objects, so nothing can write to it", failureProblem(rec, output), file),
+			Fix:      fmt.Sprintf("unlock it before changing it: add `git annex unlock %s` before line %d", file, rec.Line),
+			Edit:     &loop.Edit{InsertBefore: []string{"git annex unlock " + shellQuote(file)}},
+			Category: "missing step",
+		}, output)
+		ss.taint(rec.Command, r)
+		return
+	}
 	denied, dir, owner, made := ss.notOwned(ctx, rec, output)
 	if r, ok := ss.madeBySudoFix(dir); ok && made == 0 {
 		// the folder an earlier gap's fix made with sudo: root's, as that gap's fix leaves it
@@ -593,6 +624,18 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("install `%s` before line %d (`sudo apt install %s`)", pkg, rec.Line, pkg)
 			f.Edit = &loop.Edit{InsertBefore: []string{"sudo apt-get install -y " + pkg}}
 			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
+		if file, here := ss.systemFileElsewhere(ctx, output); here != "" {
+			// node -p "require('/usr/lib/nodejs/express/package.json')": Debian keeps its
+			// JavaScript modules in /usr/share/nodejs
+			f.Problem += fmt.Sprintf("; `%s` does not exist, but `%s` does: this system keeps it there", file, here)
+			f.Fix = fmt.Sprintf("use `%s` at line %d", here, rec.Line)
+			if !strings.Contains(rec.Command, "\n") {
+				f.Edit = &loop.Edit{Replace: strings.ReplaceAll(strings.TrimSpace(rec.Command), file, here)}
+			}
+			f.Category = "command failure"
 		}
 	}
 	if f.Edit == nil {
@@ -671,6 +714,16 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 				into = fmt.Sprintf("the tutorial changes into it only at line %d", ln)
 			}
 			f.Problem += fmt.Sprintf("; the tutorial saved `%s` in `%s`, but the session is in `%s` and %s", file, dir, ss.homeRel(ss.cwd), into)
+			f.Fix = fmt.Sprintf("add `cd %s` before line %d", dir, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
+		if dir, at := ss.fileInFolderMade(ctx, rec, output); dir != "" {
+			// `cp -r /usr/share/openscad/examples/Basics ~/scad-examples`, then
+			// `openscad -o letterblock.stl LetterBlock.scad` from the home folder
+			f.Problem += fmt.Sprintf("; the file is in `%s`, which line %d made, and no step changes into it", dir, at)
 			f.Fix = fmt.Sprintf("add `cd %s` before line %d", dir, rec.Line)
 			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
 			f.Category = "missing step"
@@ -805,13 +858,31 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
-		if opt := ss.droppedConfig(rec); opt != "" {
+		if file, at, instead := ss.ignoredConfig(ctx, rec.Command); file != "" {
+			// flake8 5 with its settings under [tool.flake8] in pyproject.toml
+			prog := path.Base(firstWord(rec.Command))
+			f.Problem += fmt.Sprintf("; `%s` (line %d) configures it under `[tool.%s]`, but %s does not read pyproject.toml (its code never names it), so those settings are ignored", path.Base(file), at, prog, prog)
+			f.Fix = fmt.Sprintf("move the `[tool.%s]` settings to a file %s reads, under `[%s]`", prog, prog, prog)
+			if len(instead) > 0 {
+				f.Fix += fmt.Sprintf(" (%s reads %s)", prog, quoteList(instead))
+			}
+			f.Fix += fmt.Sprintf(", before line %d", rec.Line)
+			f.Category = "command failure"
+			explained = true
+		}
+	}
+	if f.Edit == nil && !explained {
+		if opt, config := ss.droppedConfig(rec); opt != "" {
 			// `supervisorctl restart hello` after `supervisorctl -c supervisor.conf status`
 			cmd := strings.TrimSpace(rec.Command)
 			prog := firstWord(cmd)
 			at := strings.Index(cmd, prog) + len(prog)
 			with := cmd[:at] + " " + opt + cmd[at:]
-			f.Problem += fmt.Sprintf("; earlier lines run `%s` with `%s`, this one does not, so it looks for its default configuration instead of `%s`", prog, opt, strings.Fields(opt)[1])
+			if config {
+				f.Problem += fmt.Sprintf("; earlier lines run `%s` with `%s`, this one does not, so it looks for its default configuration instead of `%s`", prog, opt, strings.Fields(opt)[1])
+			} else {
+				f.Problem += fmt.Sprintf("; earlier lines run `%s` with `%s` and it worked, this one leaves it out and relies on the default, which this system does not set", prog, opt)
+			}
 			f.Fix = fmt.Sprintf("pass `%s` at line %d too (`%s`)", opt, rec.Line, with)
 			f.Edit = &loop.Edit{Replace: with}
 			f.Category = "command failure"
@@ -1050,6 +1121,54 @@ func (ss *session) dirMadeElsewhere(rec loop.CommandRecord, output string) (stri
 	return "", 0
 }
 
+// fileInFolderMade: the failed command names a file, by a bare name, that the error
+// says is missing, and a folder in the reader's home that one of the last steps made
+// (mkdir, the copy's or clone's target) holds a file of that name: that folder, as the
+// tutorial wrote it, and the line that made it ("", 0 when not so).
+func (ss *session) fileInFolderMade(ctx context.Context, rec loop.CommandRecord, output string) (string, int) {
+	if !reNotThere.MatchString(keyLine(output)) || ss.task.Sandbox == nil || ss.home == "" {
+		return "", 0
+	}
+	var names []string
+	for _, tok := range strings.Fields(firstLine(rec.Command)) {
+		tok = strings.Trim(tok, `"'`)
+		if !strings.Contains(tok, "/") && !strings.HasPrefix(tok, "-") && path.Ext(tok) != "" && looksLikePath(tok) && strings.Contains(output, tok) {
+			names = append(names, tok)
+		}
+	}
+	if len(names) == 0 {
+		return "", 0
+	}
+	for _, st := range ss.recentRuns(rec.Line, 12) {
+		for _, p := range predict(st.command.Text).paths {
+			d := ss.abs(p)
+			if !strings.HasPrefix(d, ss.home+"/") || d == ss.cwd || path.Ext(p) != "" {
+				continue
+			}
+			for _, n := range names {
+				// (not a file that is here: "fib.c:6:10: fatal error: Python.h: No such file")
+				r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ ! -e " + shellQuote(path.Join(ss.cwd, n)) + " ] && [ -d " + shellQuote(d) + " ] && [ -f " + shellQuote(path.Join(d, n)) + " ]", Timeout: 10 * time.Second, User: ss.user})
+				if err == nil && r.ExitCode == 0 {
+					return p, st.line
+				}
+			}
+		}
+	}
+	return "", 0
+}
+
+// recentRuns are the last n commands the tutorial has the reader run before line, the
+// nearest first.
+func (ss *session) recentRuns(line, n int) []step {
+	var out []step
+	for i := len(ss.steps) - 1; i >= 0 && len(out) < n; i-- {
+		if st := ss.steps[i]; st.kind == runStep && st.line < line {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 // reNoProject: a tool that finds no project (or its file) where it runs.
 var reNoProject = regexp.MustCompile(`(?i)could not find|cannot find|not found|no such file|does not exist|no .{0,30}(?:project|manifest|package)|not (?:a|in a) .{0,20}(?:project|repository|workspace)`)
 
@@ -1060,21 +1179,23 @@ func (ss *session) projectBelow(ctx context.Context, rec loop.CommandRecord, out
 	if cdTarget(rec.Command) != "" || !reNoProject.MatchString(keyLine(output)) || ss.task.Sandbox == nil {
 		return "", 0
 	}
-	seen := 0
-	for i := len(ss.steps) - 1; i >= 0 && seen < 8; i-- {
-		st := ss.steps[i]
-		if st.kind != runStep || st.line >= rec.Line {
-			continue
-		}
-		seen++
+	for _, st := range ss.recentRuns(rec.Line, 8) {
 		for _, part := range splitList(st.command.Text) {
-			m := reScaffold.FindStringSubmatch(strings.Join(tail1(strings.Fields(part)), " "))
+			fields := strings.Fields(part)
+			m := reScaffold.FindStringSubmatch(strings.Join(tail1(fields), " "))
 			if m == nil || strings.HasPrefix(m[1], "-") || strings.Contains(m[1], "/") {
 				continue
 			}
-			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ -d " + shellQuote(m[1]) + " ]", Timeout: 10 * time.Second, User: ss.user})
+			name := m[1]
+			if i := slices.Index(fields, "clone"); i >= 0 {
+				// `darcs clone hello hello-fix`: the copy is the last name
+				if pos := positional(fields[i+1:]); len(pos) >= 2 && !strings.Contains(pos[len(pos)-1], "/") {
+					name = pos[len(pos)-1]
+				}
+			}
+			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ -d " + shellQuote(name) + " ]", Timeout: 10 * time.Second, User: ss.user})
 			if err == nil && r.ExitCode == 0 {
-				return m[1], st.line
+				return name, st.line
 			}
 		}
 	}
@@ -1449,6 +1570,18 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 	if t.Debian == "" && t.Guide == "" {
 		if pkg := ss.debianPackage(ctx, name); pkg != "" {
 			t.Debian = "sudo apt-get install -y " + pkg
+		} else if right := ss.misspelt(ctx, name); right != "" {
+			// `cyhton3 -3 -a fib.pyx` where the tutorial runs cython3 everywhere else
+			with := strings.Replace(strings.TrimSpace(rec.Command), name, right, 1)
+			f := loop.Finding{
+				Problem:  fmt.Sprintf("`%s` is not a command of this system nor of any Debian package: it is `%s` misspelt", name, right),
+				Fix:      fmt.Sprintf("write `%s` at line %d (`%s`)", right, rec.Line, firstLine(with)),
+				Category: "command failure",
+			}
+			if !strings.Contains(with, "\n") {
+				f.Edit = &loop.Edit{Replace: with}
+			}
+			return ss.addFinding(rec, f, output)
 		}
 	}
 	how := ""
@@ -1475,6 +1608,52 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 		f.Edit = &loop.Edit{InsertBefore: []string{install}}
 	}
 	return ss.addFinding(rec, f, output)
+}
+
+// misspelt is the program name is a typo of: the one program the tutorial runs elsewhere
+// that is two edits or fewer away (a swap of two letters is two), or else the one
+// program on PATH that is a single edit away ("" when none, or several, are).
+func (ss *session) misspelt(ctx context.Context, name string) string {
+	if len(name) < 4 || strings.ContainsAny(name, "/$=") {
+		return ""
+	}
+	used := map[string]bool{}
+	for _, st := range ss.steps {
+		if st.command == nil {
+			continue
+		}
+		for _, part := range splitList(st.command.Text) {
+			if w := firstWord(part); w != name && len(w) >= 3 && !strings.ContainsAny(w, "/$=") {
+				used[w] = true
+			}
+		}
+	}
+	near := func(words map[string]bool, most int) string {
+		found := ""
+		for w := range words {
+			if levenshtein.ComputeDistance(w, name) <= most {
+				if found != "" {
+					return ""
+				}
+				found = w
+			}
+		}
+		return found
+	}
+	if w := near(used, 2); w != "" {
+		return w
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "compgen -c | sort -u", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return ""
+	}
+	onPath := map[string]bool{}
+	for _, w := range strings.Fields(r.Stdout) {
+		if w != name && len(w) >= 3 {
+			onPath[w] = true
+		}
+	}
+	return near(onPath, 1)
 }
 
 // badShebang: the script the command runs exists, but the interpreter its first line
@@ -1748,6 +1927,45 @@ func (ss *session) sameError(output string) (int, bool) {
 	return 0, false
 }
 
+// repeatsFailed is the root of an earlier failed command that rec runs again as one part
+// of a chain (`a && b`, `a; b`), when an error line of that failure, its paths and
+// numbers aside, is in rec's output too.
+func (ss *session) repeatsFailed(rec loop.CommandRecord, output string) (int, bool) {
+	parts := reChainSep.Split(strings.TrimSpace(rec.Command), -1)
+	if len(parts) < 2 {
+		return 0, false
+	}
+	norm := func(s string) string { return strings.Join(strings.Fields(reDiffers.ReplaceAllString(s, "#")), " ") }
+	have := map[string]bool{}
+	for _, l := range strings.Split(output, "\n") {
+		if n := norm(l); len(n) >= 12 {
+			have[n] = true
+		}
+	}
+	for i, rt := range ss.roots {
+		if rt.finding < 0 || ss.res.Findings[rt.finding].Environment {
+			continue
+		}
+		f := ss.res.Findings[rt.finding]
+		if !slices.Contains(parts, strings.TrimSpace(f.Command)) {
+			continue
+		}
+		for _, l := range strings.Split(f.Output, "\n") {
+			if have[norm(l)] {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// reChainSep: what joins the commands of a chain on one line.
+var reChainSep = regexp.MustCompile(`\s*(?:&&|\|\||;)\s*`)
+
+// reGitNoSub: git found no program for a subcommand (git 2.39: "git: 'annex' is not a
+// git command. See 'git --help'.").
+var reGitNoSub = regexp.MustCompile(`git: '([a-z][\w-]*)' is not a git command`)
+
 // reLevelPrefix: the label an error line starts with ("FAILED: ", "error: ").
 var reLevelPrefix = regexp.MustCompile(`^(?i:(?:\w+ )?(?:failed|error|fatal|err)\b:?\s*)`)
 
@@ -1860,6 +2078,39 @@ func (ss *session) skippedRecommend(ctx context.Context, output string) (pkg, fi
 		}
 	}
 	return "", "", "", "", 0
+}
+
+// systemFileElsewhere: a path into the system's data or libraries that the output names
+// and that does not exist, and the one place the system has it instead: the same folder
+// and file under another root that shares a folder with it (/usr/lib/nodejs/express/
+// package.json → /usr/share/nodejs/express/package.json); "" when none or several.
+func (ss *session) systemFileElsewhere(ctx context.Context, output string) (file, here string) {
+	for _, p := range reSystemData.FindAllString(output, 3) {
+		parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+		if len(parts) < 4 {
+			continue
+		}
+		tail := path.Join(parts[len(parts)-2:]...)
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ -e " + shellQuote(p) + " ] || find /usr /opt -path " + shellQuote("*/"+tail) + " -not -path '*/doc/*' 2>/dev/null | head -n 50; true", Timeout: 30 * time.Second, User: ss.user})
+		if err != nil || r.ExitCode != 0 {
+			continue
+		}
+		var found []string
+		for _, c := range strings.Fields(r.Stdout) {
+			for k := 2; k < len(parts)-2; k++ {
+				// the same path from a folder of its own below /usr/<root> (nodejs/…),
+				// under another root
+				if len(parts[k]) >= 3 && strings.HasSuffix(c, "/"+path.Join(parts[k:]...)) && c != p {
+					found = append(found, c)
+					break
+				}
+			}
+		}
+		if len(found) == 1 {
+			return p, found[0]
+		}
+	}
+	return "", ""
 }
 
 // reMissingSystemFile: a program that could not load a file of the system's
@@ -2243,8 +2494,10 @@ func (ss *session) missingParent(ctx context.Context, output string) string {
 		for _, m := range reAbsPath.FindAllStringIndex(l, 3) {
 			p := l[m[0]:m[1]]
 			dir, home := path.Dir(p), firstNonEmpty(ss.home, "/root")
-			if m[1] < len(l) && l[m[1]] == '/' {
-				dir = p // a folder, with its slash ("cp: target '/home/me/scratch/': No such file or directory")
+			if m[1] < len(l) && l[m[1]] == '/' || reDirItself.MatchString(l[:m[0]]) {
+				// a folder, with its slash ("cp: target '/home/me/scratch/': No such file or
+				// directory"), or named as one (git-annex's "Directory does not exist: /home/me/disk")
+				dir = p
 			}
 			if !strings.HasPrefix(dir, home+"/") && !strings.HasPrefix(dir, loop.WorkMount+"/") && !strings.HasPrefix(dir, "/tmp/") {
 				continue // only where a program keeps its own data
@@ -2261,6 +2514,27 @@ func (ss *session) missingParent(ctx context.Context, output string) string {
 	}
 	return ""
 }
+
+// reDeniedFile: a file a program could not write for want of rights (coreutils' cp:
+// "cannot create regular file 'take-02.wav': Permission denied").
+var reDeniedFile = regexp.MustCompile(`(?:cannot create regular file|cannot open|can't open) ['"‘]([^'"’]+)['"’][^\n]*Permission denied`)
+
+// lockedAnnexed is the file, named in a permission error, that is a link into the
+// git-annex object store of the session's repository ("" when not so).
+func (ss *session) lockedAnnexed(ctx context.Context, output string) string {
+	m := reDeniedFile.FindStringSubmatch(output)
+	if m == nil || ss.task.Sandbox == nil {
+		return ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && readlink " + shellQuote(m[1]), Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 || !strings.Contains(r.Stdout, ".git/annex/objects/") {
+		return ""
+	}
+	return m[1]
+}
+
+// reDirItself: the words before a path that say the path is the missing folder.
+var reDirItself = regexp.MustCompile(`(?i)\b(?:directory|folder) (?:does not|doesn't) exist:\s*["'‘“]?$`)
 
 // dirOneDown is the folder right below the session's directory (or one further) that
 // holds the relative directory dir, when exactly one does.
@@ -3234,7 +3508,9 @@ var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|cannot (?:w
 // such file or directory").
 var reDirNoSuch = regexp.MustCompile(`(?m)^([\w.-]+(?:/[\w.-]+)*)/: No such file or directory`)
 
-var reDirNotExist = regexp.MustCompile(`(?i)\b(?:path|directory|folder|dir)\s+['"‘“]([\w.-]+(?:/[\w.-]+)*/?)['"’”]\s+(?:does not|doesn't) exist`)
+// (pandas 1.5's to_csv: "OSError: Cannot save file into a non-existent directory:
+// 'reports'")
+var reDirNotExist = regexp.MustCompile(`(?i)\b(?:path|directory|folder|dir)\s+['"‘“]([\w.-]+(?:/[\w.-]+)*/?)['"’”]\s+(?:does not|doesn't) exist|non-existent (?:directory|folder):\s+['"‘“]([\w.-]+(?:/[\w.-]+)*/?)['"’”]`)
 
 // relativeElsewhere: the program says a file named by a relative path on its command line
 // is not there, in quotes, while it is in the current directory: the program resolves
@@ -3326,7 +3602,7 @@ func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string
 	var dirs []string
 	for _, m := range reDirNotExist.FindAllStringSubmatch(output, 3) {
 		// fpc -FEbuild: `Error: Path "build/" does not exist`
-		if d := strings.TrimSuffix(strings.TrimPrefix(m[1], "./"), "/"); d != "" && strings.Contains(cmd, d) {
+		if d := strings.TrimSuffix(strings.TrimPrefix(m[1]+m[2], "./"), "/"); d != "" && strings.Contains(cmd, d) {
 			dirs = append(dirs, d)
 		}
 	}
@@ -3924,7 +4200,8 @@ func (ss *session) derivedFromFailed(output string) (int, bool) {
 }
 
 // reEnvName: an environment variable's name written in code in the prose.
-var reEnvName = regexp.MustCompile("`\\$?([A-Z][A-Z0-9]*_[A-Z0-9_]+)`")
+// (OPENSCADPATH and PYTHONPATH have no underscore, but end in a word such variables do)
+var reEnvName = regexp.MustCompile("`\\$?([A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z][A-Z0-9]{2,}(?:PATH|HOME|DIR|ROOT|CONFIG|LIB))`")
 
 // unsetProseVariable: the failed program could not find a path, and the prose in the
 // sixty lines above names, in code, an environment variable of that program (its name
@@ -3937,7 +4214,7 @@ func (ss *session) unsetProseVariable(ctx context.Context, rec loop.CommandRecor
 	}
 	for ln := rec.Line - 1; ln >= max(1, rec.Line-60); ln-- {
 		for _, m := range reEnvName.FindAllStringSubmatch(ss.task.Tutorial.Map.Line(ln), -1) {
-			if !strings.HasPrefix(m[1], prog+"_") || strings.Contains(rec.Command, m[1]) {
+			if !strings.HasPrefix(m[1], prog+"_") && !(strings.HasPrefix(m[1], prog) && !strings.Contains(m[1], "_")) || strings.Contains(rec.Command, m[1]) {
 				continue
 			}
 			if !ss.exported(ctx, m[1]) {
@@ -3946,6 +4223,13 @@ func (ss *session) unsetProseVariable(ctx context.Context, rec loop.CommandRecor
 		}
 	}
 	return "", 0
+}
+
+// proseVariableUnset: unsetProseVariable finds a variable (the name a program could not
+// find is then one it looks up through that variable, not a misspelling).
+func (ss *session) proseVariableUnset(ctx context.Context, rec loop.CommandRecord, output string) bool {
+	name, _ := ss.unsetProseVariable(ctx, rec, output)
+	return name != ""
 }
 
 // reVarWord: a word of a command that expands a variable ("$EASYRSA_PKI/ca.crt").

@@ -41,6 +41,9 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		if strings.HasPrefix(l, "<") && reInlineTag.MatchString(l) {
 			l = strings.TrimSpace(reTag.ReplaceAllString(l, "")) // a caption: <span class="filename">Filename: x</span>
 		}
+		// a heading's or caption's permalink, as Sphinx and MkDocs render it to Markdown:
+		// "`shapes.py`[¶](#id1 "Permalink to this code")"
+		l = strings.TrimSpace(rePermalink.ReplaceAllString(l, ""))
 		if m := reLiquidCode.FindStringSubmatch(l); m != nil {
 			l = codeTitleLead(m[1]) // GitBook's {% code title="pelicanconf.py (add)" %}
 		}
@@ -80,7 +83,9 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		// a caption ("Filename: split.tcl") between the block and the sentence that says
 		// what to do with it ("print it at the end of split.tcl:")
 		texts = append([]string{strings.Join(paras[1], " ")}, texts...)
-	} else if len(paras) > 1 {
+	} else if len(paras) > 1 && !reCaptionAlone.MatchString(texts[0]) {
+		// (a caption alone right above the block names it, whatever list precedes it:
+		// Antora's callout list under the block before)
 		last := paras[len(paras)-1]
 		if reListItem.MatchString(last[0]) {
 			texts = append([]string{strings.Join(last, " ")}, texts...)
@@ -133,6 +138,9 @@ var reTypeInto = regexp.MustCompile("(?i)\\btype\\s+(?:it|this|them|these lines|
 // its testbench as `tb/updown_tb.v`:"), naming where this one goes.
 var reAndItsAs = regexp.MustCompile("(?i)^(?:and|then|plus)\\s+(?:its|the|a|an|their)\\b[^.:`]*\\bas\\s+`([^`\\s]+)`")
 
+// rePermalink: an anchor link whose text is only a mark (¶, #, §, 🔗).
+var rePermalink = regexp.MustCompile(`\[(?:¶|#|§|🔗)\]\(#[^)\s]*(?:\s+"[^"]*")?\)`)
+
 var reCaptionLine = regexp.MustCompile(`(?i)^(?:filename|file|listing [\w.-]+):`)
 
 // numberedCaption: the file a numbered caption at the end of lead names ("" when none).
@@ -155,8 +163,9 @@ func numberedCaption(lead string) string {
 }
 
 // reNumberedCaption: a book's numbered caption naming the file of the block below it
-// ("*Example 3-1. hello.scm*", "Listing 2.4: src/app.py"), alone on its line.
-var reNumberedCaption = regexp.MustCompile("(?i)^[*_]{0,2}(?:example|listing)\\s+\\d+(?:[-.]\\d+)*[.:]?\\s+`?([\\w./~-]+\\.\\w+|[A-Z]\\w*file)`?[*_]{0,2}$")
+// ("*Example 3-1. hello.scm*", "Listing 2.4: src/app.py", Sphinx's "**Listing 1**
+// `shapes.py`"), alone on its line.
+var reNumberedCaption = regexp.MustCompile("(?i)^[*_]{0,2}(?:example|listing)\\s+\\d+(?:[-.]\\d+)*[.:]?[*_]{0,2}\\s+`?([\\w./~-]+\\.\\w+|[A-Z]\\w*file)`?[*_]{0,2}$")
 
 var reListItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`)
 
@@ -720,8 +729,9 @@ func (ss *session) tutorialLine(p string, n int) int {
 }
 
 // reFileLine: an error naming a line of a file ("While parsing file \"x.journal\", line
-// 17", "File \"app.py\", line 3", "calc.y:31:", "main.go:12:5:").
-var reFileLine = regexp.MustCompile(`(?m)(?:parsing file|File) "([^"]+)", line (\d+)|(?:^|[\s(])((?:/|\./|~/)?[\w./+-]+\.\w+):(\d+)(?::\d+)?:`)
+// 17", "File \"app.py\", line 3", "calc.y:31:", "main.go:12:5:", OpenSCAD's "syntax
+// error in file bracket.scad, line 16").
+var reFileLine = regexp.MustCompile(`(?m)(?:(?:parsing file|File) "([^"]+)"|\bin file ([\w./+-]+\.\w+)), line (\d+)|(?:^|[\s(])((?:/|\./|~/)?[\w./+-]+\.\w+):(\d+)(?::\d+)?:`)
 
 // contentLine is the tutorial line inside a block the tutorial wrote to a file that the
 // output's error points at, the last such reference winning (0 when none).
@@ -734,7 +744,7 @@ func (ss *session) contentLine(output string) int {
 func (ss *session) contentLineOf(output string) (int, string) {
 	at, file := 0, ""
 	for _, m := range reFileLine.FindAllStringSubmatch(output, -1) {
-		name, num := firstNonEmpty(m[1], m[3]), firstNonEmpty(m[2], m[4])
+		name, num := firstNonEmpty(m[1], m[2], m[4]), firstNonEmpty(m[3], m[5])
 		n, err := strconv.Atoi(num)
 		if err != nil {
 			continue
@@ -760,7 +770,14 @@ func (ss *session) relocate(r int, output string) {
 		ss.badContent[file] = r
 	}
 	f := &ss.res.Findings[ss.roots[r].finding]
-	f.Problem += fmt.Sprintf(" — the error points at line %d, in the file the tutorial wrote (`%s`)", ln, loop.Clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(ln)), 100))
+	text := strings.TrimSpace(ss.task.Tutorial.Map.Line(ln))
+	f.Problem += fmt.Sprintf(" — the error points at line %d, in the file the tutorial wrote (`%s`)", ln, loop.Clip(text, 100))
+	if mark, other := foreignComment(text, ss.written[file]); mark != "" {
+		// a shell-style `# …` comment in an OpenSCAD file, whose comments are `// …`
+		f.Problem += fmt.Sprintf("; the line starts with `%s`, which is not a comment in this file, whose other comments start with `%s`", mark, other)
+		f.Fix = fmt.Sprintf("write the comment at line %d with `%s` instead of `%s`", ln, other, mark)
+		return
+	}
 	if !strings.Contains(f.Fix, fmt.Sprintf("line %d", ln)) {
 		f.Fix = fmt.Sprintf("correct line %d of the file the tutorial has the reader write (`%s`), then ", ln, loop.Clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(ln)), 60)) + f.Fix
 	}
@@ -780,6 +797,48 @@ func (ss *session) moveTo(r, ln int, why string) {
 	f.AlsoAt = append([]int{f.Line}, f.AlsoAt...)
 	f.Line, f.EndLine = ln, ln
 	f.Quote = strings.TrimSpace(ss.task.Tutorial.Map.Line(ln))
+}
+
+// commentMarks are what comments start with in the languages tutorials write.
+var commentMarks = []string{"//", "#", "--", ";", "%"}
+
+// foreignComment: line starts with one comment mark and the file's other comments (at
+// the start of a line or after code) all start with another, at least twice: the two
+// marks ("" when not so).
+func foreignComment(line, content string) (mark, other string) {
+	markOf := func(l string) string {
+		for _, m := range commentMarks {
+			if strings.HasPrefix(l, m) && !strings.HasPrefix(l, "#!") && !strings.HasPrefix(l, "#include") && !strings.HasPrefix(l, "#define") {
+				return m
+			}
+		}
+		return ""
+	}
+	if mark = markOf(line); mark == "" {
+		return "", ""
+	}
+	count := map[string]int{}
+	for _, l := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(l)
+		if t == line {
+			continue
+		}
+		for _, m := range commentMarks {
+			// at the start of a line, or after code ("width = 30;      // mm")
+			if markOf(t) == m || strings.Contains(t, " "+m+" ") && m != "%" && m != ";" {
+				count[m]++
+			}
+		}
+	}
+	if count[mark] > 0 || len(count) != 1 {
+		return "", ""
+	}
+	for m, n := range count {
+		if n >= 2 {
+			return mark, m
+		}
+	}
+	return "", ""
 }
 
 // mergeFragment puts a part of a file, as it should now read, in place of its

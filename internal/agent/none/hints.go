@@ -261,6 +261,12 @@ var knownErrors = []struct {
 	{regexp.MustCompile(`Nothing in patch (\S+)`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("quilt keeps a copy of each file when `quilt add` names it and puts into %s only what changed after that: run `quilt add` on a file before changing it", m[1])
 	}},
+	// Express 4 (4.18.2 in Debian 12's node-express), lib/request.js: req.body is set only
+	// by a body-parsing middleware, so reading a field of it throws in the route; the
+	// error page escapes the quotes
+	{regexp.MustCompile(`(?s)Cannot read propert(?:y|ies) of undefined \(reading (?:'|&#39;)(\w+)(?:'|&#39;)\).*?[/\\]express[/\\]lib[/\\]`), func(_ context.Context, _ *session, m []string) string {
+		return fmt.Sprintf("Express leaves `req.body` undefined until a body parser runs, so reading `%s` from it fails: add `app.use(express.json());` right after `const app = express();` (and restart the server)", m[1])
+	}},
 	// Django 3.2–5.x, core/management/commands/makemigrations.py and migrate.py
 	{regexp.MustCompile(`No installed app with label '(\w+)'`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("`startapp` creates an app but does not register it: add a step that adds `\"%s\"` (or its AppConfig) to INSTALLED_APPS in the project's settings.py", m[1])
@@ -401,26 +407,77 @@ func (ss *session) daemonDown(rec loop.CommandRecord, output string) (int, bool)
 
 // reConfigArg: an option whose value is a configuration file (`-c supervisor.conf`,
 // `--config=app.toml`).
-var reConfigArg = regexp.MustCompile(`(?:^|\s)(-{1,2}[A-Za-z][\w-]*)(?:\s+|=)(\S+\.(?:conf|cfg|ini|toml|ya?ml|json))(?:\s|$)`)
+var reConfigArg = regexp.MustCompile(`(?:^|\s)(-{1,2}([A-Za-z][\w-]*))(?:\s+|=)(\S+\.(?:conf|cfg|ini|toml|ya?ml|json))(?:\s|$)`)
 
-// droppedConfig is the configuration option an earlier command of the same program passed
-// and this one leaves out ("" when none): without it the program looks for its default file.
-func (ss *session) droppedConfig(rec loop.CommandRecord) string {
+// droppedConfig is the option an earlier command of the same program passed and this
+// one leaves out ("" when none): a configuration file (config true: without it the
+// program looks for its default file), or else a `--name=value` setting of a command that
+// worked (`goaccess access.log --log-format=COMBINED …`, then `goaccess access.log -o
+// summary.html`). What names an output is never one.
+func (ss *session) droppedConfig(rec loop.CommandRecord) (opt string, config bool) {
 	prog := firstWord(rec.Command)
 	if prog == "" || strings.Contains(rec.Command, "\n") {
-		return ""
+		return "", false
 	}
+	setting := ""
 	for i := len(ss.res.Commands) - 1; i >= 0; i-- {
 		c := ss.res.Commands[i]
 		if c.Line >= rec.Line || firstWord(c.Command) != prog {
 			continue
 		}
-		if m := reConfigArg.FindStringSubmatch(c.Command); m != nil && !strings.Contains(rec.Command, m[2]) {
-			return m[1] + " " + m[2]
+		if m := reConfigArg.FindStringSubmatch(c.Command); m != nil && !outputOption[m[2]] && !strings.Contains(rec.Command, m[3]) {
+			return m[1] + " " + m[3], true
+		}
+		if setting != "" || c.ExitCode != 0 {
+			continue
+		}
+		for _, m := range reSettingArg.FindAllStringSubmatch(c.Command, -1) {
+			if !outputOption[m[2]] && !strings.Contains(rec.Command, m[1]+"=") {
+				setting = m[1] + "=" + m[3]
+				break
+			}
 		}
 	}
-	return ""
+	return setting, false
 }
+
+// ignoredConfig: the program a failed command runs is a Python tool that a
+// pyproject.toml the tutorial wrote configures (`[tool.flake8]`), and the tool's code
+// never names pyproject.toml (flake8 5 reads setup.cfg, tox.ini and .flake8 only): the
+// file, the line that wrote it, and the configuration files the tool's code names
+// instead ("" when not so).
+func (ss *session) ignoredConfig(ctx context.Context, cmd string) (file string, at int, instead []string) {
+	prog := path.Base(firstWord(cmd))
+	if !reDebianName.MatchString(prog) {
+		return "", 0, nil
+	}
+	section := regexp.MustCompile(`(?m)^\[tool\.` + regexp.QuoteMeta(prog) + `[\].]`)
+	for _, f := range slices.Sorted(maps.Keys(ss.written)) {
+		if path.Base(f) != "pyproject.toml" || !section.MatchString(ss.written[f]) || len(ss.segments[f]) == 0 {
+			continue
+		}
+		// the tool's own package, found as Python finds it; grep says whether its code
+		// ever names pyproject.toml, and which configuration files it names
+		script := `d=$(python3 -c 'import importlib.util,sys; s=importlib.util.find_spec(sys.argv[1]); print(s.submodule_search_locations[0] if s and s.submodule_search_locations else "")' ` + shellQuote(prog) + ` 2>/dev/null); ` +
+			`[ -n "$d" ] || exit 3; grep -rqsI pyproject "$d" && exit 4; grep -rhosI -E '"(setup\.cfg|tox\.ini|\.[a-z0-9_-]+rc|\.` + regexp.QuoteMeta(prog) + `)"' "$d" | sort -u | head -n 5`
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script, Timeout: 20 * time.Second, User: ss.user})
+		if err != nil || r.ExitCode != 0 {
+			return "", 0, nil
+		}
+		for _, n := range strings.Fields(r.Stdout) {
+			instead = append(instead, strings.Trim(n, `"`))
+		}
+		return f, ss.segments[f][0].block.StartLine, instead
+	}
+	return "", 0, nil
+}
+
+// reSettingArg: a long option given its value with `=` (`--log-format=COMBINED`).
+var reSettingArg = regexp.MustCompile(`(?:^|\s)(--([A-Za-z][\w-]*))=([^\s'"]+)`)
+
+// outputOption: option names whose value is where the output goes, which one run may
+// leave out or change without harm.
+var outputOption = map[string]bool{"o": true, "O": true, "out": true, "output": true, "output-file": true, "outfile": true, "outdir": true, "output-dir": true, "log-file": true, "logfile": true}
 
 // reUnboundName: a name the compiler or interpreter does not know, in the words of a few
 // languages (Racket, Erlang, Python, Octave, JavaScript).

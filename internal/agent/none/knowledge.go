@@ -274,8 +274,8 @@ func placeholder(cmd string) string {
 		}
 		if strings.HasPrefix(strings.ToLower(p), "example.") {
 			start := strings.LastIndexAny(cmd[:m[0]], " \t'\"") + 1
-			if !strings.Contains(cmd[start:m[0]], "://") && !networkTools[firstWord(cmd)] {
-				continue // "you@example.com" as a label works as written
+			if f := strings.Fields(cmd); !strings.Contains(cmd[start:m[0]], "://") && (!networkTools[firstWord(cmd)] || len(f) > 1 && f[1] == "config") {
+				continue // "you@example.com" as a label works as written (`git config user.email …` too)
 			}
 		}
 		return p

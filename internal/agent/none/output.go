@@ -368,6 +368,12 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		ss.consequence(r, rec)
 		return
 	}
+	if ss.foldedRun >= 0 && strings.Contains(rec.Command, "$?") {
+		// `echo $?` right after a command whose output was another gap's consequence (the
+		// launcher found no tests because their compile failed)
+		ss.consequence(ss.foldedRun, rec)
+		return
+	}
 	if ss.lastFailedStep >= 0 && ss.lastFailedStep == ss.lastRun && ss.lastFailRoot >= 0 && ss.roots[ss.lastFailRoot].finding >= 0 {
 		// the step right before failed: what it was to do is what this output shows
 		ss.consequence(ss.lastFailRoot, rec)
@@ -457,8 +463,28 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 			f.Fix = fix
 		}
 	}
+	if fix := knownErrorFix(ctx, ss, output); fix != "" {
+		// the error page of a framework whose cause is known
+		f.Fix = fix
+	}
+	sv, name := ss.serverRefuses(logged)
+	if sv != nil {
+		// socat's `E unknown device/address "SHELL"` for `… SHELL:'tr a-z A-Z'`: what
+		// its own command line asks for is wrong
+		f.Category, f.Severity = "command failure", ""
+		f.Fix = fmt.Sprintf("correct `%s` in the command at line %d", name, sv.line)
+		if alt, helpLine := ss.helpAlternative(ctx, firstWord(sv.command), name); alt != "" {
+			with := strings.Replace(strings.TrimSpace(sv.command), name, alt, 1)
+			f.Problem += fmt.Sprintf("; `%s` knows no `%s`: its help offers `%s`", firstWord(sv.command), name, helpLine)
+			f.Fix = fmt.Sprintf("use `%s` instead of `%s` at line %d (`%s`)", alt, name, sv.line, with)
+		}
+	}
 	// a later request that finds nothing listening goes back to the state this shows
 	ss.lastRoot = ss.addFinding(rec, f, output)
+	if sv != nil {
+		ss.moveTo(ss.lastRoot, sv.line, "the server started at line %d logs the error, about its own command line")
+		ss.hostRoots[host] = ss.lastRoot
+	}
 	if dir := listedDir(rec.Command); dir != "" {
 		// `pdfinfo pages/page-3.pdf` after `ls pages` showed no page-3.pdf: the same gap
 		for _, name := range unlisted(rec.Command, shown, output) {
@@ -471,6 +497,74 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		ss.hostRoots[host] = ss.lastRoot
 	}
 }
+
+// serverRefuses: the error a server logged quotes a word of its own command line
+// (socat's `E unknown device/address "SHELL"` for `… SHELL:'tr a-z A-Z'`): that server
+// and the word (nil when not so).
+func (ss *session) serverRefuses(logged string) (*server, string) {
+	for _, l := range strings.Split(logged, "\n") {
+		m := reServerLogged.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		at, _ := strconv.Atoi(m[1])
+		for i := range ss.servers {
+			sv := &ss.servers[i]
+			if sv.line != at {
+				continue
+			}
+			for _, q := range reQuotedWord.FindAllStringSubmatch(m[2], -1) {
+				if regexp.MustCompile(`(?:^|[\s'"])` + regexp.QuoteMeta(q[1]) + `(?:[:=,\s'"]|$)`).MatchString(sv.command) {
+					return sv, q[1]
+				}
+			}
+		}
+	}
+	return nil, ""
+}
+
+var (
+	// reServerLogged: a line serverErrors marked as a server's
+	reServerLogged = regexp.MustCompile(`^\[server at line (\d+)\] (.*)$`)
+	// reQuotedWord: a word an error quotes
+	reQuotedWord = regexp.MustCompile(`["'‘“]([A-Za-z][\w-]{1,30})["'’”]`)
+)
+
+// helpAlternative: the one entry of prog's help whose line speaks of word without being
+// it (socat 1.7.4's `system:<shell-command>` for SHELL), as word is spelt (SYSTEM), and
+// that help line; "" when no single entry does.
+func (ss *session) helpAlternative(ctx context.Context, prog, word string) (string, string) {
+	if !reDebianName.MatchString(path.Base(prog)) || ss.task.Sandbox == nil {
+		return "", ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && " + shellQuote(prog) + " -h 2>&1 | head -n 400", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil {
+		return "", ""
+	}
+	lower := strings.ToLower(word)
+	alt, line := "", ""
+	for _, l := range strings.Split(r.Stdout, "\n") {
+		t := strings.TrimSpace(l)
+		if !strings.Contains(strings.ToLower(t), lower) {
+			continue
+		}
+		m := reHelpEntry.FindStringSubmatch(t)
+		if m == nil || strings.EqualFold(m[1], word) {
+			continue
+		}
+		if alt != "" && !strings.EqualFold(alt, m[1]) {
+			return "", "" // several
+		}
+		alt, line = m[1], strings.Fields(t)[0]
+	}
+	if alt != "" && word == strings.ToUpper(word) {
+		alt = strings.ToUpper(alt)
+	}
+	return alt, line
+}
+
+// reHelpEntry: the name a help line opens with (`system:<shell-command>`, `--output`).
+var reHelpEntry = regexp.MustCompile(`^(-{0,2}[A-Za-z][\w-]*)[:\s=<\[,]`)
 
 // servesFailedConfig: cmd asks a server on this machine, and that server was started
 // (by a step that worked) on a file that an earlier failed step checked or needed
@@ -923,7 +1017,7 @@ func (ss *session) processLogCause(ctx context.Context) (string, string) {
 }
 
 // reHTTPClient: a command that fetches a URL and prints the body.
-var reHTTPClient = regexp.MustCompile(`^(?:curl|wget -qO-|wget -O-|http|https)\s.*https?://`)
+var reHTTPClient = regexp.MustCompile(`^(?:curl|wget -qO-|wget -O-|http|https)\s.*(?:https?://|[\s'"]` + localHost + `:\d+)`)
 
 // reHTTPSOnly: a TLS server's answer to a plain-HTTP request (Caddy, Go's net/http, nginx).
 var reHTTPSOnly = regexp.MustCompile(`(?i)client sent an http request to an https server|plain http request was sent to https port`)

@@ -90,12 +90,30 @@ var (
 // this lab. Save every file from this sheet in it.").
 var reEveryFileIn = regexp.MustCompile(`(?i)\b(?:save|put|keep|create|store) (?:every|all|each)(?: of)?(?: the| your)? files?\b[^.]*?\b(?:in it|in there|there|in (?:that|this|the new) (?:folder|directory))\b`)
 
+// reNextFileIn: the lead of a mkdir says the block that follows goes in the new folder
+// ("Create a scratch folder and save the following file in it.").
+var reNextFileIn = regexp.MustCompile(`(?i)\b(?:save|put|keep|create|store|place|write)\b (?:the following|the next|this|the) (?:file|script|module|program|code)(?: below)?\b[^.]*?\b(?:in it|in there|there|in (?:that|this|the new) (?:folder|directory))\b`)
+
 // everyFileIn is the directory a block creates with mkdir when its lead says every file
 // goes in it ("" otherwise).
 func everyFileIn(cb tutorial.CodeBlock, lead string) string {
 	if !reEveryFileIn.MatchString(lead) {
 		return ""
 	}
+	return mkdirIn(cb)
+}
+
+// nextFileIn is the directory a block creates with mkdir when its lead says the file that
+// follows goes in it ("" otherwise).
+func nextFileIn(cb tutorial.CodeBlock, lead string) string {
+	if !reNextFileIn.MatchString(lead) {
+		return ""
+	}
+	return mkdirIn(cb)
+}
+
+// mkdirIn is the folder the block's mkdir makes ("" when it has none).
+func mkdirIn(cb tutorial.CodeBlock) string {
 	for _, l := range strings.Split(cb.Content, "\n") {
 		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), "$ "))
 		if len(f) >= 2 && f[0] == "mkdir" {
@@ -204,6 +222,7 @@ func read(t *tutorial.Tutorial) []step {
 	current := ""                   // the file the tutorial last told the reader to write
 	written := map[string]bool{}    // files blocks were written to so far
 	filesDir := ""                  // the directory the prose says every file goes in
+	nextDir := ""                   // the directory the prose says the next file goes in
 	programs := prosePrograms(t, blocks)
 	var repl *replSession // the interpreter the reader is typing into, if any
 	for _, cb := range blocks {
@@ -213,6 +232,8 @@ func read(t *tutorial.Tutorial) []step {
 		}
 		if d := everyFileIn(cb, lead); d != "" {
 			filesDir = d
+		} else if d := nextFileIn(cb, lead); d != "" {
+			nextDir = d
 		}
 		add := func(s step) {
 			s.block, s.lead = cb, lead
@@ -289,7 +310,10 @@ func read(t *tutorial.Tutorial) []step {
 		if strings.TrimSpace(lead) == "" {
 			// a block right under a command block: "save the lines below as X" above the
 			// commands names this block
-			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console) && reBelowWord.MatchString(leadText(t, prev)) {
+			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console) && (reBelowWord.MatchString(leadText(t, prev)) || quietOnly(prev) && namesFileOf(cb, leadText(t, prev))) {
+				// (or the commands only make and enter a folder, and the lead names a file
+				// of this block's language: "…, and save the October export as
+				// `data/sales.csv`:" over `mkdir -p …` and `cd …`, then the CSV)
 				if _, _, _, prevIsFile := fileTarget(prev, leadText(t, prev)); !prevIsFile {
 					fileLead = leadText(t, prev)
 				}
@@ -332,6 +356,10 @@ func read(t *tutorial.Tutorial) []step {
 			if dir == "" && filesDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
 				dir = filesDir // "save every file from this sheet in it"
 			}
+			if dir == "" && nextDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
+				dir = nextDir // "Create a scratch folder and save the following file in it."
+			}
+			nextDir = ""
 			if m := reSaveItIn.FindStringSubmatch(firstSentence(proseAfter(t, cb.EndLine))); m != nil && dir == "" && !strings.Contains(file, "/") {
 				dir = m[1] // the block, then "Save it in `~/project`, make it executable and run it:"
 			}
@@ -404,7 +432,7 @@ func read(t *tutorial.Tutorial) []step {
 			c := &tutorial.Command{Text: cb.Content, StartLine: cb.ContentStartLine, EndLine: cb.EndLine}
 			add(step{kind: runStep, command: c, line: cb.ContentStartLine, repl: repl.prog, reason: "typed into " + repl.prog + ", started at line " + fmt.Sprint(repl.line)})
 		case cb.Lang == "" || cb.Lang == "text" || cb.Lang == "txt" || cb.Lang == "plaintext" || noLanguage[cb.Lang]:
-			if ss, ok := untaggedSteps(cb, lead, programs); ok {
+			if ss, ok := untaggedSteps(cb, lead, programs, headingRightAbove(t, cb)); ok {
 				steps = append(steps, ss...)
 				continue
 			}
@@ -499,6 +527,34 @@ func opensMore(text string) bool {
 // reBelowWord: prose that points past the block it stands over ("save the lines below
 // as `access.log`"), unlike a sentence that only names a file ("morbo restarts the
 // application whenever you save `notes.pl`").
+// quietOnly: every command of the block prints nothing when it works (mkdir, cd…).
+func quietOnly(cb tutorial.CodeBlock) bool {
+	for _, c := range cb.Commands {
+		for _, part := range splitList(c.Text) {
+			if !quiet[firstWord(part)] {
+				return false
+			}
+		}
+	}
+	return len(cb.Commands) > 0
+}
+
+// namesFileOf: the last sentence of lead names, in code after a write verb, a file in
+// cb's language.
+func namesFileOf(cb tutorial.CodeBlock, lead string) bool {
+	last := lastSentence(lead)
+	v := reWriteVerb.FindStringIndex(last)
+	if v == nil || cb.Lang == "" {
+		return false
+	}
+	for _, m := range rePathTick.FindAllStringSubmatch(last[v[1]:], -1) {
+		if looksLikePath(m[1]) && sameLanguage(cb.Lang, m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
 var reBelowWord = regexp.MustCompile(`(?i)\b(?:below|following|next|underneath|after (?:it|this|that|them))\b`)
 
 // reAbove: the prose puts the block into a file above a line it quotes ("just above the

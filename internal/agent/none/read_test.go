@@ -944,3 +944,72 @@ func TestRedirectFailed(t *testing.T) {
 	assert.True(t, reStopIfOnly.MatchString("(the list lives in memory and is gone when you stop the server)"))
 	assert.False(t, reStopIfOnly.MatchString("Stop the server with Ctrl+C."))
 }
+
+// A lead over a mkdir that says the next file goes in the new folder, and Sphinx's
+// numbered caption with its permalink over the file.
+func TestFileSavedInTheFolderJustMadeUnderASphinxCaption(t *testing.T) {
+	t.Parallel()
+	md := "# Lint\n\nCreate a scratch folder and save the following file in it.\n\n```console\n$ mkdir ~/lintdemo\n```\n\n" +
+		"**Listing 1** `shapes.py`[¶](#id1 \"Permalink to this code\")\n\n```python\nimport os\n```\n\n" +
+		"**Listing 2** `pyproject.toml`[¶](#id2 \"Permalink to this code\")\n\n```toml\n[tool.black]\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"mkdir ~/lintdemo"}, run, "%v", skipped)
+	assert.Equal(t, []string{"~/lintdemo/shapes.py", "pyproject.toml"}, files, "only the next file goes in the folder")
+}
+
+// Small readings behind the diagnoses: the terminals a sentence names, a comment mark
+// the file's language does not use, Express's missing body parser, a scheme-less URL
+// answered with an error page, and a lead that says a command keeps running.
+func TestTerminalsCommentMarksAndErrorPages(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, []string{"1", "3"}, terminalsNamed("Press Ctrl+C in terminals 1 and 3."))
+	assert.Equal(t, []string{"1", "3"}, terminalsNamed("Keep the echo service running in terminal 1 and start the forwarder in **terminal 3**:"))
+	assert.Equal(t, []string{"2"}, terminalsNamed("Then, in the second terminal:"))
+	assert.Empty(t, terminalsNamed("Stop the server."))
+
+	scad := "// bracket.scad\nwidth = 30;      // mm\n# the arm\ncube(width);\n"
+	mark, other := foreignComment("# the arm", scad)
+	assert.Equal(t, "#", mark)
+	assert.Equal(t, "//", other)
+	mark, _ = foreignComment("# a comment", "import os\n# another\nx = 1 // 2\n")
+	assert.Empty(t, mark, "a file that has # comments elsewhere")
+
+	page := "<pre>TypeError: Cannot read properties of undefined (reading &#39;text&#39;)<br> &nbsp;at /home/u/api/server.js:24:55<br> &nbsp;at Layer.handle (/usr/share/nodejs/express/lib/router/layer.js:95:5)</pre>"
+	assert.Contains(t, knownErrorFix(t.Context(), nil, page), "app.use(express.json());")
+	assert.Empty(t, knownErrorFix(t.Context(), nil, "TypeError: Cannot read properties of undefined (reading 'x')\n    at main (/home/u/app.js:3:9)"))
+
+	html := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<title>Error</title>\n</head>\n<body><pre>TypeError</pre></body></html>"
+	assert.Contains(t, outputMismatch(`curl -s -X POST -d '{"text":"x"}' localhost:3000/notes`, `{"id":2,"text":"x"}`, html), "HTML page titled “Error”")
+
+	assert.True(t, reKeepsRunning.MatchString("`--real-time-html` keeps GoAccess running: it follows the log"))
+}
+
+// A question-and-answer page: the asker's own commands and the other answers are not
+// steps; the accepted answer is.
+func TestQAPageFollowsTheAcceptedAnswer(t *testing.T) {
+	t.Parallel()
+	md := "# Rebuild on save\n\nI run this by hand after every save:\n\n    pandoc notes.md -s -o notes.html\n\nIs there a better way?\n\n## 3 Answers\n\n" +
+		"**▲ 12 ▼**\n\nUse entr:\n\n```console\n$ sudo apt install entr\n```\n\n---\n\n**▲ 46 ▼** ✔ Accepted answer\n\nUse inotifywait:\n\n```console\n$ sudo apt install inotify-tools\n```\n\n---\n\n" +
+		"**▲ 3 ▼**\n\nOr a loop:\n\n```console\n$ watch -n 2 make\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install inotify-tools"}, run, "%v", skipped)
+	assert.Empty(t, files)
+	assert.Contains(t, skipped["pandoc notes.md -s -o notes.html"], "the question's own commands")
+	assert.Contains(t, skipped["sudo apt install entr"], "another answer")
+}
+
+// Blocks of commands a reader types although the prose does not introduce them as such:
+// right under a section heading, with a misspelt program among known ones, a console
+// block whose command prints a tree, and a data file named over a mkdir and a cd; a
+// caption alone names the block under it even after the callout list of the block before.
+func TestCommandsUnderAHeadingATypoATreeAndAFileNamedOverAMkdir(t *testing.T) {
+	t.Parallel()
+	md := "# Darcs\n\n```\nsudo apt install darcs\n```\n\n## A first repository\n\n```\nmkdir ~/hello\ncd ~/hello\ndarcs init\n```\n\n" +
+		"To see which files are tracked:\n\n```\ndracs show files\ndarcs log\n```\n\n## Synopsis\n\n```\ndarcs init NAME\ndarcs add FILE\n```\n\n" +
+		"```console\n$ tree -L 1\n.\n├── _darcs\n└── hello.sh\n```\n\n" +
+		"Make a folder and save the export as `data/sales.csv`:\n\n```bash\nmkdir -p data\ncd data\n```\n\n```csv\ndate,units\n2026-10-01,3\n```\n\n" +
+		"**Calc.java**\n\n```java\nclass Calc {}\n```\n\n1. A callout about the class.\n\n**CalcTest.java**\n\n```java\nclass CalcTest {}\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install darcs", "mkdir ~/hello", "cd ~/hello", "darcs init", "dracs show files", "darcs log", "tree -L 1", "mkdir -p data", "cd data"}, run, "%v", skipped)
+	assert.Equal(t, []string{"data/sales.csv", "Calc.java", "CalcTest.java"}, files)
+}

@@ -3,6 +3,7 @@ package none
 import (
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/smile-loop/smile-loop/internal/tutorial"
@@ -89,6 +90,80 @@ type scopes struct {
 	sets map[int][]string
 	// codeGroup[line] is the Hugo {{< code >}} group a fenced block's opening line is in
 	codeGroup map[int]int
+	// qa: on a question-and-answer page, the parts the reader does not follow (the
+	// question, the answers other than the one followed)
+	qa []qaPart
+}
+
+// qaPart is a span of lines of a question-and-answer page that the reader skips.
+type qaPart struct {
+	from, to int
+	why      string
+}
+
+// reAnswersHeading: the line that opens a Q&A page's answers ("## 3 Answers", "**2
+// Answers** · Sorted by: …"); reAcceptedAnswer marks the asker's pick.
+var (
+	reAnswersHeading = regexp.MustCompile(`^(?:#{1,6}\s*|\*\*)?\d+\s+Answers?\b`)
+	reAcceptedAnswer = regexp.MustCompile(`(?i)\baccepted answer\b`)
+)
+
+// qaParts finds the question and the answers of a Q&A page, each answer ending at a
+// thematic break: the followed answer is the accepted one, or else the first; the
+// others, and the question with the asker's own commands, are skipped.
+func qaParts(m *tutorial.LineMap) []qaPart {
+	n := m.LineCount()
+	head := 0
+	for ln := 1; ln <= n; ln++ {
+		if reAnswersHeading.MatchString(strings.TrimSpace(m.Line(ln))) {
+			if b, ok := m.BlockAt(ln); ok && (b.Kind == tutorial.KindHeading || b.Kind == tutorial.KindParagraph) {
+				head = ln
+				break
+			}
+		}
+	}
+	if head == 0 {
+		return nil
+	}
+	parts := []qaPart{{from: 1, to: head, why: "the question's own commands (a Q&A page: the answers start at line " + strconv.Itoa(head) + ")"}}
+	var answers [][2]int
+	start := head + 1
+	for ln := head + 1; ln <= n+1; ln++ {
+		if ln <= n {
+			if b, ok := m.BlockAt(ln); !ok || b.Kind != tutorial.KindThematicBreak || b.StartLine != ln {
+				continue
+			}
+		}
+		answers = append(answers, [2]int{start, ln - 1})
+		start = ln + 1
+	}
+	followed := -1
+	for i, a := range answers {
+		for ln := a[0]; ln <= a[1] && followed < 0; ln++ {
+			if b, ok := m.BlockAt(ln); ok && b.Kind != tutorial.KindFencedCode && b.Kind != tutorial.KindIndentedCode && reAcceptedAnswer.MatchString(m.Line(ln)) {
+				followed = i
+			}
+		}
+	}
+	for i, a := range answers {
+		if followed < 0 && hasCode(m, a) {
+			followed = i // the first answer with steps, when none is marked accepted
+		}
+		if i != followed {
+			parts = append(parts, qaPart{from: a[0], to: a[1], why: "another answer of the Q&A page (the reader follows the one at line " + strconv.Itoa(answers[max(followed, 0)][0]) + ")"})
+		}
+	}
+	return parts
+}
+
+// hasCode: a code block starts in the span.
+func hasCode(m *tutorial.LineMap, span [2]int) bool {
+	for ln := span[0]; ln <= span[1]; ln++ {
+		if b, ok := m.BlockAt(ln); ok && b.StartLine == ln && (b.Kind == tutorial.KindFencedCode || b.Kind == tutorial.KindIndentedCode) {
+			return true
+		}
+	}
+	return false
 }
 
 func indentOf(s string) int {
@@ -316,6 +391,7 @@ func scan(m *tutorial.LineMap) *scopes {
 		}
 		sc.at[ln] = append([]container(nil), stack...)
 	}
+	sc.qa = qaParts(m)
 	return sc
 }
 
@@ -402,6 +478,11 @@ var reRequiredAside = regexp.MustCompile(`(?i)\b(?:before you (?:start|begin)|pr
 func (sc *scopes) skipByScope(ln int) string {
 	if ln <= 0 || ln >= len(sc.at) {
 		return ""
+	}
+	for _, p := range sc.qa {
+		if ln >= p.from && ln <= p.to {
+			return p.why
+		}
 	}
 	for _, c := range sc.at[ln] {
 		switch c.kind {

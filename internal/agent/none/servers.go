@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,42 @@ type server struct {
 	log     string // the file its output goes to
 	seen    int    // how much of the log earlier requests have read
 	pid     int    // its process, while it runs in the background (0 once stopped)
+	stopped int    // the line of the prose that had it stopped (0 when none did)
+	// terminal: the terminal the prose has it typed in ("**Terminal 3**:", "in the
+	// second terminal"), "" when it names none
+	terminal string
+}
+
+// reTerminalNum, reTerminalOrd: the terminals a sentence names ("in terminals 1 and 3",
+// "**Terminal 2**", "the second terminal").
+var (
+	reTerminalNum = regexp.MustCompile(`(?i)\bterminals?\s+(\d+(?:\s*(?:,|and|&)\s*\d+)*)`)
+	reTerminalOrd = regexp.MustCompile(`(?i)\b(first|second|third|fourth)\s+terminal\b`)
+	reNumber      = regexp.MustCompile(`\d+`)
+)
+
+// terminalsNamed lists the terminals text names, by number, in order.
+func terminalsNamed(text string) []string {
+	type at struct {
+		i int
+		n string
+	}
+	var found []at
+	for _, m := range reTerminalNum.FindAllStringSubmatchIndex(text, -1) {
+		for _, n := range reNumber.FindAllString(text[m[2]:m[3]], -1) {
+			found = append(found, at{m[0], n})
+		}
+	}
+	ord := map[string]string{"first": "1", "second": "2", "third": "3", "fourth": "4"}
+	for _, m := range reTerminalOrd.FindAllStringSubmatchIndex(text, -1) {
+		found = append(found, at{m[0], ord[strings.ToLower(text[m[2]:m[3]])]})
+	}
+	slices.SortStableFunc(found, func(a, b at) int { return a.i - b.i })
+	var names []string
+	for _, f := range found {
+		names = append(names, f.n)
+	}
+	return names
 }
 
 // What server.root holds when the server has no failure: it is still running, or the
@@ -44,7 +81,14 @@ func (ss *session) keepsRunningAfter(st step) bool {
 }
 
 // reKeepsRunning: the prose says the command does not end by itself (a server).
-var reKeepsRunning = regexp.MustCompile(`(?i)keeps? running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)(?:[^\w ]|$| (?:on|by|until|unless|and|but|so)\b)|leave it running`)
+var reKeepsRunning = regexp.MustCompile(`(?i)keeps?(?: [^\s.,:;!?]+){0,2} running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)(?:[^\w ]|$| (?:on|by|until|unless|and|but|so)\b)|leave it running|stays? in the foreground|keeps? watching`)
+
+// keepsRunning: a sentence of the lead says the command does not end by itself, and is
+// not the order to stop an earlier one ("Stop the server with Ctrl+C, then change the
+// page:").
+func keepsRunning(sentence string) bool {
+	return reKeepsRunning.MatchString(sentence) && !reStopServer.MatchString(sentence)
+}
 
 // backgroundRequest runs command in the background, its output going to a log of its own
 // that later requests read. The script ends by itself once the grace is over, so its
@@ -77,7 +121,11 @@ func (ss *session) stopServers(ctx context.Context, st step) {
 			if !namesServer(m.Line(n), sv.command, ss.servers) {
 				continue
 			}
+			if named := terminalsNamed(m.Line(n)); sv.terminal != "" && len(named) > 0 && !slices.Contains(named, sv.terminal) {
+				continue // "Stop the UNIX listener in terminal 3", and this one runs in terminal 1
+			}
 			if ss.stopServer(ctx, sv) {
+				sv.stopped = n
 				ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: n, Reason: fmt.Sprintf("stopped the server started at line %d, as the prose says", sv.line)})
 			}
 			break
@@ -189,6 +237,31 @@ func (ss *session) leadFollowsCode(st step) bool {
 	}
 	prev, ok := m.BlockAt(n)
 	return ok && (prev.Kind == tutorial.KindFencedCode || prev.Kind == tutorial.KindIndentedCode)
+}
+
+// stoppedServer is the server the prose had the reader stop, when no server runs since:
+// a request that finds nothing listening then needs it started again. Of several, the
+// one started on a port the request names, or else the last stopped.
+func (ss *session) stoppedServer(request string) (*server, bool) {
+	var best *server
+	for i := range ss.servers {
+		sv := &ss.servers[i]
+		if sv.running() {
+			return nil, false
+		}
+		if sv.root != serverStopped || sv.stopped == 0 {
+			continue
+		}
+		if best == nil || sv.stopped > best.stopped {
+			best = sv
+		}
+		for _, m := range rePort.FindAllStringSubmatch(sv.command, -1) {
+			if strings.Contains(request, ":"+m[1]) {
+				return sv, true
+			}
+		}
+	}
+	return best, best != nil
 }
 
 // serverDown is the root of a server start that failed, if any.

@@ -98,6 +98,7 @@ type session struct {
 	lastRun        int                  // index of the previous step that ran
 	prevFailed     bool                 // the previous step that ran failed
 	failRoot       int                  // root the failure being judged was folded into, -1 when none
+	foldedRun      int                  // root the output of the previous step, which worked, was folded into (-1 when none)
 	lastFailRoot   int                  // root of the previous failed command (new or folded)
 	lastFailTool   string               // program of the previous failed command
 	written        map[string]string    // files written from the tutorial: path → content
@@ -249,7 +250,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 // newSession is a session at the start of the tutorial, in the work directory, with
 // nothing run and nothing failed yet.
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
-	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1,
+	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, foldedRun: -1,
 		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{},
 		recovered: map[int]bool{}, hostRoots: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}}
 }
@@ -281,9 +282,13 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 		stepOf[p.StartLine] = i + 1
 	}
 	lastStep := 0
+	var other otherTerminal
 	for i, st := range ss.steps {
 		if err := ctx.Err(); err != nil {
 			return ss.finish(), err
+		}
+		if st.kind == runStep {
+			other.next(ctx, ss, st)
 		}
 		ss.cov.Commands += st.commandCount()
 		if st.kind != skipStep {
@@ -321,6 +326,36 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	ss.static()
 	ss.verifyFixes(ctx)
 	return ss.finish(), nil
+}
+
+// otherTerminal follows the blocks the prose has the reader type in another terminal
+// ("serve the `schemas` folder in another terminal and leave it running:"): a block there
+// that starts a server leaves the first terminal where it was, whatever `cd` it ran.
+type otherTerminal struct {
+	block   int    // the block being run
+	in      bool   // it is typed in another terminal
+	cwd     string // the first terminal's folder before it
+	servers int    // how many servers ran before it
+}
+
+// reOtherTerminal: a lead that sends the reader to another terminal.
+var reOtherTerminal = regexp.MustCompile(`(?i)\b(?:in|open|from|use) (?:another|a second|a new|a separate|a different|the other|the second) (?:terminal|shell|console|window|tab)\b`)
+
+// next is called before each command: when st opens a new block, the block before it
+// gives the first terminal its folder back if it was typed elsewhere and started a server.
+func (o *otherTerminal) next(ctx context.Context, ss *session, st step) {
+	if st.block.StartLine == o.block {
+		return
+	}
+	if o.in && len(ss.servers) > o.servers && ss.cwd != o.cwd {
+		// the session keeps its folder in the container: go back there as the reader's
+		// first terminal still is
+		if r, err := ss.task.Sandbox.Exec(ctx, ss.request("cd "+shellQuote(o.cwd), false, 10*time.Second)); err == nil && r.ExitCode == 0 {
+			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line, Reason: fmt.Sprintf("back in the first terminal, in %s: the block at line %d ran in another terminal", ss.homeRel(o.cwd), o.block)})
+			ss.cwd = o.cwd
+		}
+	}
+	*o = otherTerminal{block: st.block.StartLine, in: reOtherTerminal.MatchString(st.lead), cwd: ss.cwd, servers: len(ss.servers)}
 }
 
 // planSteps lists the followed blocks as the plan the report and the events show.
@@ -369,7 +404,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	// (a request is never the server: "The server keeps running …, so open a second
 	// terminal" over `curl …` is about the block above)
 	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && !clientRequest[programOf(cmd.Text)] &&
-		(reKeepsRunning.MatchString(lastSentence(st.lead)) || reKeepsRunning.MatchString(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st))
+		(keepsRunning(lastSentence(st.lead)) || keepsRunning(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st))
 	exec := ss.typed(st, cmd.Text)
 	if st.repl != "" {
 		background = false
@@ -496,7 +531,11 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		if m := reBackgroundPid.FindStringSubmatch(r.Stdout); m != nil {
 			pid, _ = strconv.Atoi(m[1])
 		}
-		ss.servers = append(ss.servers, server{line: cmd.StartLine, command: cmd.Text, root: serverRunning, log: fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg), pid: pid})
+		sv := server{line: cmd.StartLine, command: cmd.Text, root: serverRunning, log: fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg), pid: pid}
+		if named := terminalsNamed(st.lead); len(named) > 0 {
+			sv.terminal = named[len(named)-1]
+		}
+		ss.servers = append(ss.servers, sv)
 	}
 	// what a server the tutorial started logged while this request ran: the reader sees
 	// it in the server's terminal
@@ -519,15 +558,18 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			ss.cwdRoot = -1
 		}
 		ss.clearTaint(cmd.Text)
+		folded := -1
 		if !rec.Background {
+			ss.failRoot = -1
 			ss.checkOutput(ctx, st, rec, output, logged) // lastRun is still the step before this one
+			folded = ss.failRoot
 		}
-		ss.lastRun = i
+		ss.lastRun, ss.foldedRun = i, folded
 		return nil
 	}
 	ss.cov.Failed++
 	ss.prevFailed = ss.lastFailedStep == ss.lastRun && ss.lastRun >= 0
-	defer func() { ss.lastRun = i }()
+	defer func() { ss.lastRun, ss.foldedRun = i, -1 }()
 	before, nf := len(ss.roots), len(ss.res.Findings)
 	prevRoot, prevFailRoot, prevFailed, prevCwdRoot := ss.lastRoot, ss.lastFailRoot, ss.lastFailedStep, ss.cwdRoot
 	ss.failRoot = -1
@@ -957,6 +999,9 @@ func foundDifferences(cmd, output string) bool {
 var textPrinters = map[string]bool{"cat": true, "grep": true, "egrep": true, "head": true, "tail": true, "less": true, "more": true, "sed": true, "awk": true,
 	"echo": true, "printf": true, "jq": true, "sort": true, "uniq": true, "cut": true, "tee": true, "diff": true, "journalctl": true, "tr": true, "wc": true}
 
+// reIgnoredArgs: a line where a program says it did not take an argument it was given.
+var reIgnoredArgs = regexp.MustCompile(`(?mi)^(?:error: )?(?:extra argument|unknown option|unrecognized option|invalid option)\b[^\n]*`)
+
 // reportedError is the error line a command printed although it exited 0, when the
 // tutorial shows no error for it ("" otherwise).
 func reportedError(cmd, output, shown string) string {
@@ -991,6 +1036,11 @@ func reportedError(cmd, output, shown string) string {
 		if p := m[1] + m[2]; (m[1] == "" || refersTo(cmd, p)) && !strings.Contains(strings.ToLower(shown), "no such file") && !strings.Contains(strings.ToLower(shown), "missing") {
 			return strings.TrimSpace(m[0])
 		}
+	}
+	if l := reIgnoredArgs.FindString(output); l != "" && !reIgnoredArgs.MatchString(shown) {
+		// sqlite3 3.40's `.mode box … --linelimit 3`: "extra argument: \"3\"", the whole
+		// setting ignored, exit 0
+		return strings.TrimSpace(l)
 	}
 	l := reToolError.FindString(output)
 	if l == "" || strings.Contains(strings.ToLower(shown), "error") || strings.Contains(strings.ToLower(shown), "fatal") {

@@ -56,7 +56,7 @@ func firstNonEmpty(ss ...string) string {
 
 var (
 	reProgress  = regexp.MustCompile(`^\s*(?:\d+(?:\.\d+)?%|[#=>.\s]{8,}|\d+\s+\d+\s+\d+\s+\d+|  % Total)|\r`)
-	reErrorLine = regexp.MustCompile(`(?i)\b(error|fatal|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|does not exist|doesn't exist|denied|refused|invalid|unknown|missing|not installed|unbound|undefined|undeclared|not defined|unresolved|panic|exception|traceback)\b|\w(?:Error|Exception)\b`)
+	reErrorLine = regexp.MustCompile(`(?i)\b(error|fatal|failed|failure|cannot|can't|could not|couldn't|unable|not found|no such|does not exist|doesn't exist|denied|refused|invalid|unknown|missing|not installed|unbound|undefined|undeclared|not defined|unresolved|panic|exception|traceback|extra argument|unrecognized)\b|\w(?:Error|Exception)\b`)
 )
 
 // reNoise: lines package managers print on every run that say nothing about a failure.
