@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/agnivade/levenshtein"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
@@ -316,16 +315,12 @@ func oneMisspelt(cb tutorial.CodeBlock, programs map[string]bool) bool {
 		if fixed {
 			return false
 		}
-		for p := range programs {
-			if len(p) >= 4 && levenshtein.ComputeDistance(p, w) <= 2 {
-				lines[i] = strings.Replace(l, w, p, 1)
-				fixed = true
-				break
-			}
-		}
-		if !fixed {
+		p := onlyNear(programs, w, 2)
+		if len(p) < 4 {
 			return false
 		}
+		lines[i] = strings.Replace(l, w, p, 1)
+		fixed = true
 	}
 	cb.Content = strings.Join(lines, "\n")
 	return fixed && looksLikeShell(cb, programs)

@@ -1628,19 +1628,7 @@ func (ss *session) misspelt(ctx context.Context, name string) string {
 			}
 		}
 	}
-	near := func(words map[string]bool, most int) string {
-		found := ""
-		for w := range words {
-			if levenshtein.ComputeDistance(w, name) <= most {
-				if found != "" {
-					return ""
-				}
-				found = w
-			}
-		}
-		return found
-	}
-	if w := near(used, 2); w != "" {
+	if w := onlyNear(used, name, 2); w != "" {
 		return w
 	}
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "compgen -c | sort -u", Timeout: 10 * time.Second, User: ss.user})
@@ -1653,7 +1641,22 @@ func (ss *session) misspelt(ctx context.Context, name string) string {
 			onPath[w] = true
 		}
 	}
-	return near(onPath, 1)
+	return onlyNear(onPath, name, 1)
+}
+
+// onlyNear is the one word of words that is at most `most` edits from name ("" when
+// none, or several, are).
+func onlyNear(words map[string]bool, name string, most int) string {
+	found := ""
+	for w := range words {
+		if levenshtein.ComputeDistance(w, name) <= most {
+			if found != "" {
+				return ""
+			}
+			found = w
+		}
+	}
+	return found
 }
 
 // badShebang: the script the command runs exists, but the interpreter its first line
@@ -2325,7 +2328,6 @@ func (ss *session) notDelivered(rec loop.CommandRecord) (int, bool) {
 	return 0, false
 }
 
-// similarDir suggests an existing directory whose name is close to want.
 // ancestors are p and the folders it is in, innermost first, up to (not including) the
 // root, the home's `~` or `.`.
 func ancestors(p string) []string {
@@ -2361,6 +2363,7 @@ func (ss *session) sameNamedDir(dir string, before int) (string, int) {
 	return found, at
 }
 
+// similarDir suggests an existing directory whose name is close to want.
 func similarDir(have []string, want string) string {
 	want = strings.TrimSuffix(path.Base(want), "/")
 	for _, h := range have {

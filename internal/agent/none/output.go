@@ -483,7 +483,9 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	ss.lastRoot = ss.addFinding(rec, f, output)
 	if sv != nil {
 		ss.moveTo(ss.lastRoot, sv.line, "the server started at line %d logs the error, about its own command line")
-		ss.hostRoots[host] = ss.lastRoot
+		if host != "" {
+			ss.hostRoots[host] = ss.lastRoot
+		}
 	}
 	if dir := listedDir(rec.Command); dir != "" {
 		// `pdfinfo pages/page-3.pdf` after `ls pages` showed no page-3.pdf: the same gap

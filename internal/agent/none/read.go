@@ -524,9 +524,6 @@ func opensMore(text string) bool {
 	return false
 }
 
-// reBelowWord: prose that points past the block it stands over ("save the lines below
-// as `access.log`"), unlike a sentence that only names a file ("morbo restarts the
-// application whenever you save `notes.pl`").
 // quietOnly: every command of the block prints nothing when it works (mkdir, cd…).
 func quietOnly(cb tutorial.CodeBlock) bool {
 	for _, c := range cb.Commands {
@@ -555,6 +552,9 @@ func namesFileOf(cb tutorial.CodeBlock, lead string) bool {
 	return false
 }
 
+// reBelowWord: prose that points past the block it stands over ("save the lines below
+// as `access.log`"), unlike a sentence that only names a file ("morbo restarts the
+// application whenever you save `notes.pl`").
 var reBelowWord = regexp.MustCompile(`(?i)\b(?:below|following|next|underneath|after (?:it|this|that|them))\b`)
 
 // reAbove: the prose puts the block into a file above a line it quotes ("just above the

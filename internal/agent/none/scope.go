@@ -149,6 +149,8 @@ func qaParts(m *tutorial.LineMap) []qaPart {
 		if followed < 0 && hasCode(m, a) {
 			followed = i // the first answer with steps, when none is marked accepted
 		}
+	}
+	for i, a := range answers {
 		if i != followed {
 			parts = append(parts, qaPart{from: a[0], to: a[1], why: "another answer of the Q&A page (the reader follows the one at line " + strconv.Itoa(answers[max(followed, 0)][0]) + ")"})
 		}

@@ -243,12 +243,12 @@ func (ss *session) leadFollowsCode(st step) bool {
 // a request that finds nothing listening then needs it started again. Of several, the
 // one started on a port the request names, or else the last stopped.
 func (ss *session) stoppedServer(request string) (*server, bool) {
+	if slices.ContainsFunc(ss.servers, server.running) {
+		return nil, false
+	}
 	var best *server
 	for i := range ss.servers {
 		sv := &ss.servers[i]
-		if sv.running() {
-			return nil, false
-		}
 		if sv.root != serverStopped || sv.stopped == 0 {
 			continue
 		}
