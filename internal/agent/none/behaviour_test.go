@@ -2,6 +2,7 @@ package none
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -1132,11 +1133,12 @@ func TestHTTPSOnlyAnswersAndOutputTitles(t *testing.T) {
 }
 
 // A program's own settings file written after the program was already running (tmux
-// reads ~/.tmux.conf when its server starts) is named when the program then fails, and
+// reads ~/.tmux.conf when its server starts; tally's start leaves a process behind) is
+// named when the program then fails, and
 // later errors one word apart from that failure are its consequences.
 func TestSettingsWrittenAfterTheProgramStarted(t *testing.T) {
 	t.Parallel()
-	tally := "#!/bin/sh\ncase \"$1\" in\n  start) base=0; [ -f ~/.tallyrc ] && base=$(cat ~/.tallyrc); echo \"$base\" > ~/.tally-base ;;\n" +
+	tally := "#!/bin/sh\ncase \"$1\" in\n  start) base=0; [ -f ~/.tallyrc ] && base=$(cat ~/.tallyrc); echo \"$base\" > ~/.tally-base\n    (while sleep 60; do :; done) >/dev/null 2>&1 &\n    ;;\n" +
 		"  get) [ \"$2\" -ge \"$(cat ~/.tally-base)\" ] && [ \"$2\" -lt 1 ] && echo ok && exit 0; echo \"can't find $3: $2\"; exit 1 ;;\nesac\n"
 	md := "# Tally\n\nSave this as `tally`:\n\n```sh\n" + tally + "```\n\n```bash\nchmod +x tally\n./tally start\n./tally get 0 window\n```\n\n" +
 		"Number from 1: save this as `~/.tallyrc`:\n\n```text\n1\n```\n\n```bash\n./tally get 1 window\n```\n\n```bash\n./tally get 2 pane\n```\n"
@@ -2043,4 +2045,70 @@ func TestGitSubcommandAndPandasFolderMessages(t *testing.T) {
 	require.NotNil(t, m)
 	assert.Equal(t, "reports", m[1]+m[2])
 	assert.True(t, reDirItself.MatchString("git-annex: Directory does not exist: "))
+}
+
+// A subcommand misspelt where the tutorial runs the right one elsewhere; a relative path
+// from inside the folder the session just entered; a folder an option writes into that
+// nothing made; a root folder made with sudo that a program could not open a file in
+// (pdftk-java 3.3.2 says only "Failed to open output file", its path on the next line); a
+// word of a command defined by a file the tutorial wrote; a commit with nothing to record
+// because an edit failed; a script whose comment names itself is not what made a file.
+func TestTyposFoldersAndDefinitionsBlamedOnTheirStep(t *testing.T) {
+	t.Parallel()
+	tool := "#!/bin/sh\ncase \"$1\" in\n  status) echo clean ;;\n  *) echo \"tool: ERROR: unknown command \\\"$1\\\"\" >&2; exit 3 ;;\nesac\n"
+	md := "# Lab\n\nSave this as `tool`:\n\n```sh\n" + tool + "```\n\n```bash\nchmod +x tool\n./tool stauts\ngit init -q repo\ngit -C repo stauts\n```\n\n" +
+		"```bash\n./tool status\ngit -C repo status\n```\n\n" +
+		"Make the layout:\n\n```bash\nmkdir -p shelf/data && cd shelf\necho 'id,title' > data/books.csv\ncd data && head -1 books.csv\ncat data/books.csv\n```\n\n" +
+		"```bash\ncd ..\nmkdir -p photos && cd photos\necho x > a.txt\ncp a.txt ../thumbs/a.txt\n```\n\n" +
+		"```bash\nsudo mkdir -p /srv/handouts\npython3 -c 'import sys; print(\"Error: Failed to open output file: \\n   \" + sys.argv[1] + \"\\n   No output created.\"); sys.exit(1)' /srv/handouts/week1.pdf\n```\n\n" +
+		"It also reads `~/.bikes`. Mine has:\n\n```\n# ~/.bikes -- personal\nbike 18 kmh\n```\n\n```bash\npython3 -c 'import sys; sys.exit(\"conformability error\")' '40 min * bike'\n```\n"
+	res, _ := attempt(t, md, nil)
+	at := func(text string) *loop.Finding { return findingOn(t, res.Findings, md, text) }
+	typo := at("./tool stauts")
+	assert.Contains(t, typo.Problem, "it is `status` misspelt")
+	assert.Equal(t, "./tool status", typo.Edit.Replace)
+	assert.Contains(t, at("git -C repo stauts").Problem, "it is `status` misspelt")
+	deep := at("cat data/books.csv")
+	assert.Contains(t, deep.Problem, "the session is still inside `shelf/data`")
+	assert.Equal(t, []string{"cd .."}, deep.Edit.InsertBefore)
+	assert.Contains(t, at("cp a.txt ../thumbs").Fix, "mkdir -p ../thumbs")
+	assert.Contains(t, at("Failed to open output file").Problem, "line "+strconv.Itoa(lineOf(md, "sudo mkdir -p /srv/handouts"))+" made it with sudo, so the reader has no permission")
+	assert.Contains(t, at("conformability error").Problem, "`bike` is defined by the tutorial's `~/.bikes` (line "+strconv.Itoa(lineOf(md, "bike 18 kmh"))+": `bike 18 kmh`)")
+	assert.Len(t, res.Findings, 6, "%+v", res.Findings)
+}
+
+// Readings behind a few diagnoses: Python's module message without quotes, a refused
+// connection that names no host, a server the prose stops by what it is.
+func TestModuleRefusalAndStopMessages(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "aiosmtpd", rePyModule.FindStringSubmatch("/usr/bin/python3: No module named aiosmtpd")[1])
+	assert.Equal(t, "yaml", rePyModule.FindStringSubmatch("ModuleNotFoundError: No module named 'yaml'")[1])
+	assert.True(t, refusedHere("ab -n 500 -c 10 http://127.0.0.1:8000/", "Benchmarking 127.0.0.1 (be patient)\napr_socket_recv: Connection refused (111)"))
+	assert.False(t, refusedHere("ab -n 5 https://example.com/", "apr_socket_recv: Connection refused (111)"), "a host elsewhere is the network")
+	assert.False(t, refusedHere("ab -n 5 http://127.0.0.1:8000/", "Failed requests: 0"))
+	assert.True(t, reStopServer.MatchString("Stop the debugging server and, in the same terminal, start the saving one"))
+	assert.True(t, reNothingToCommit.MatchString("brz: ERROR: No changes to commit. Please 'brz add' the files you want to commit"))
+	assert.Equal(t, "GPL Ghostscript 10.00.0: Unrecoverable error, exit code 1", keyLine("GPL Ghostscript 10.00.0: Unrecoverable error, exit code 1"))
+	assert.Equal(t, "Error: /nocurrentpoint in --show--", keyLine("Error: /nocurrentpoint in --show--\nOperand stack:\n   (DRAFT)\nGPL Ghostscript 10.00.0: Unrecoverable error, exit code 1"))
+}
+
+// A clone that cannot run offline, and the text's own way without it right below: the
+// reader takes that way. A commit with nothing to record because the edit before it
+// failed belongs to that edit's gap.
+func TestOfflineCloneAlternativeAndACommitWithoutItsEdit(t *testing.T) {
+	t.Parallel()
+	md := "# Repo\n\nClone the repository:\n\n```bash\ngit clone https://github.com/example/shelf.git\ncd shelf\n```\n\n" +
+		"or, if you work without Git, make the same layout by hand:\n\n```bash\nmkdir -p shelf/data && cd shelf\n```\n\n" +
+		"```bash\ngit init -q .\ngit config user.email ada@learner.test\ngit config user.name Ada\necho one > notes.txt\ngit add notes.txt\ngit commit -qm one\n```\n\n" +
+		"Change the note and record it:\n\n```bash\nsed -i 's/one/two/' journal.md\ngit commit -am two\n```\n"
+	res, _ := attempt(t, md, nil)
+	var ran []string
+	for _, c := range res.Commands {
+		ran = append(ran, c.Command)
+	}
+	assert.Contains(t, ran, "mkdir -p shelf/data && cd shelf", "the alternative to the clone runs")
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, lineOf(md, "sed -i"), f.Line)
+	assert.Equal(t, []int{lineOf(md, "git commit -am two")}, f.AlsoAt, "%+v", res.Commands)
 }

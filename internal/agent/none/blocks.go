@@ -59,9 +59,10 @@ func shellSteps(cb tutorial.CodeBlock, lead, heuristic string) []step {
 	return out
 }
 
-// rePersonal is a placeholder for the reader's own name, e-mail or user name: a value
-// that works whatever it is (git config user.name "<your-name>").
-var rePersonal = regexp.MustCompile(`(?i)<\s*(?:your[ _-]?)?(?:full[ _-]?|first[ _-]?|git[ _-]?)?(name|e-?mail(?:[ _-]?address)?|user[ _-]?name|user|login|handle|author)\s*>|\bYOUR_(NAME|EMAIL|USERNAME|USER)\b|\byour[_-](name|email|username)\b`)
+// rePersonal is a placeholder for the reader's own name, e-mail, user name or student
+// id: a value that works whatever it is (git config user.name "<your-name>", bzr whoami
+// "<Your Name> <<student-id>@student.example.ac.uk>").
+var rePersonal = regexp.MustCompile(`(?i)<\s*(?:your[ _-]?)?(?:full[ _-]?|first[ _-]?|git[ _-]?)?(name|e-?mail(?:[ _-]?address)?|user[ _-]?name|user|login|handle|author|student[ _-]?(?:id|number))\s*>|\bYOUR_(NAME|EMAIL|USERNAME|USER)\b|\byour[_-](name|email|username)\b`)
 
 // substitutePersonal replaces the reader's own values with plausible ones and says so
 // ("" when the command has none).
@@ -73,7 +74,7 @@ func substitutePersonal(cmd string) (string, string) {
 		switch {
 		case strings.Contains(l, "mail"):
 			return "ada@learner.test"
-		case strings.Contains(l, "user") || strings.Contains(l, "login") || strings.Contains(l, "handle"):
+		case strings.Contains(l, "user") || strings.Contains(l, "login") || strings.Contains(l, "handle") || strings.Contains(l, "student"):
 			return "ada"
 		}
 		return "Ada"

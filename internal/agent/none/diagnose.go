@@ -93,6 +93,24 @@ var reLocalRefused = regexp.MustCompile(`(?i)(?:(?:failed|unable|cannot|can't|co
 	// libxml2's xmllint: "warning: failed to load external entity \"http://localhost:8080/order.rng\""
 	`|failed to load (?:external entity|HTTP resource)\s*"https?://` + localHost)
 
+// reHostURL: a URL's scheme and host.
+var reHostURL = regexp.MustCompile(`(?i)\b[a-z][\w+.-]*://(\[[^\]]*\]|[^/:\s'"]+)`)
+
+// refusedHere: the connection was refused, and every URL the command names is on this
+// machine (ab 2.3's "apr_socket_recv: Connection refused (111)" names no host).
+func refusedHere(cmd, output string) bool {
+	if !strings.Contains(strings.ToLower(output), "connection refused") {
+		return false
+	}
+	urls := reHostURL.FindAllStringSubmatch(cmd, -1)
+	for _, u := range urls {
+		if !reLocalURL.MatchString(u[1]) {
+			return false
+		}
+	}
+	return len(urls) > 0
+}
+
 // reCurlLocal: curl asked for a URL on this machine (its first such argument).
 var reCurlLocal = regexp.MustCompile(`(?:^|[\s|;&(])curl\s[^|;&]*?['"]?(https?://` + localHost + `(?::\d+)?[^\s'"|;&]*)`)
 
@@ -192,7 +210,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if m := reShNotFound.FindStringSubmatch(output); kind == "" && m != nil {
 		kind, name = "command", m[1]+m[2] // a program the command runs (tar --zstd runs zstd)
 	}
-	if m := reGitNoSub.FindStringSubmatch(output); kind == "" && m != nil && (firstWord(rec.Command) == "git" || programOf(rec.Command) == "git") {
+	if m := reGitNoSub.FindStringSubmatch(output); kind == "" && m != nil && (firstWord(rec.Command) == "git" || programOf(rec.Command) == "git") && !ss.isMisspeltSub(rec, output) {
 		// "git: 'annex' is not a git command": git runs git-annex, which is not there
 		kind, name = "command", "git-"+m[1]
 	}
@@ -275,7 +293,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
-	if reLocalRefused.MatchString(output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) || ss.refusedInPipe(ctx, rec.Command) {
+	if reLocalRefused.MatchString(output) || refusedHere(rec.Command, output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) || ss.refusedInPipe(ctx, rec.Command) {
 		if r, ok := ss.serverDown(); ok {
 			// nothing listens because the step that starts the server failed
 			ss.consequence(r, rec)
@@ -359,6 +377,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		if cdTarget(rec.Command) != "" {
 			ss.cwdRoot = r
 		}
+		ss.offline = st.block.StartLine
 		return
 	}
 	if ss.cwdRoot >= 0 {
@@ -464,9 +483,28 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if r, ok := ss.editNeverMade(output); ok {
+		// `bzr commit` after the merge of a branch whose `sed -i` found no file: nothing
+		// changed because the edit did not happen
+		ss.consequence(r, rec)
+		return
+	}
 	if r, ok := ss.madeByFailedScript(output); ok {
 		// a file the tutorial's own script would have written, had it run
 		ss.consequence(r, rec)
+		return
+	}
+	if missing, at := ss.insideFirstDir(ctx, rec, output); missing != "" {
+		// `cd data && head -3 books.csv`, then `… data/books.csv` from the same shell
+		dir := ss.homeRel(ss.cwd)
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) fails: `%s` is relative to the folder above, but the session is still inside `%s`, which line %d entered (`%s`), and no step goes back", firstLine(rec.Command), rec.Line, missing, dir, at.Line, firstLine(at.Command)),
+			Fix:      fmt.Sprintf("add `cd ..` before line %d (or run line %d's command in a subshell: `(cd %s && …)`)", rec.Line, at.Line, path.Base(ss.cwd)),
+			Edit:     &loop.Edit{InsertBefore: []string{"cd .."}},
+			Category: "missing step",
+		}, output)
+		ss.taint(rec.Command, r)
+		ss.cwdRoot = r
 		return
 	}
 	if missing, near := ss.nearName(ctx, rec.Command, output); near != "" && !ss.proseVariableUnset(ctx, rec, output) {
@@ -582,6 +620,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		return
 	}
 	f := loop.Finding{Problem: failureProblem(rec, output)}
+	earlyAt := 0 // the line of an install step this failure comes before
 	f.Fix, f.Edit = failureFix(rec, output)
 	if dir != "" {
 		// the learner is not root: a system folder needs sudo, and a folder the tutorial
@@ -589,7 +628,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		f.Category = "command failure"
 		switch file, at := ss.writtenNaming(denied); {
 		case made > 0:
-			f.Problem += fmt.Sprintf("; `%s` belongs to root: line %d made it with sudo, and the reader's own commands cannot write there", dir, made)
+			f.Problem += fmt.Sprintf("; `%s` belongs to root: line %d made it with sudo, so the reader has no permission to write there", dir, made)
 			f.Fix = fmt.Sprintf("give the folder to the reader after line %d (`sudo chown \"$USER\": %s`), or run line %d with sudo", made, dir, rec.Line)
 			f.Edit = &loop.Edit{InsertBefore: []string{`sudo chown "$USER": ` + dir}}
 		case file != "":
@@ -599,7 +638,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("in `%s` (line %d), use a path the reader owns instead of `%s` (such as `%s`)", path.Base(file), at, denied, mine)
 			f.Edit = &loop.Edit{InsertBefore: []string{fmt.Sprintf(`sed -i "s|%s|%s|" %s`, denied, strings.Replace(mine, "~", "$HOME", 1), ss.homeRel(file))}}
 		default:
-			f.Problem += fmt.Sprintf("; `%s` belongs to %s and the reader's shell is not root", dir, owner)
+			f.Problem += fmt.Sprintf("; `%s` belongs to %s and the reader's shell is not root: no permission to write there", dir, owner)
 			f.Fix = fmt.Sprintf("run line %d with sudo: `sudo %s`", rec.Line, firstLine(strings.TrimSpace(rec.Command)))
 		}
 		if f.Edit == nil && !strings.Contains(rec.Command, "\n") {
@@ -766,7 +805,31 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
-		if pkg, what := ss.errorPackage(ctx, output); pkg != "" {
+		if bad, right, at := ss.misspeltSubcommand(rec, output); right != "" {
+			// `bzr stauts` where the tutorial runs `bzr status` later (Breezy's own guess
+			// is "stats")
+			prog := programOf(rec.Command)
+			f.Problem += fmt.Sprintf("; `%s` is not a subcommand of `%s`: it is `%s` misspelt (the tutorial runs `%s %s` at line %d)", bad, prog, right, prog, right, at)
+			f.Fix = fmt.Sprintf("write `%s %s` at line %d", prog, right, rec.Line)
+			f.Edit = &loop.Edit{Replace: strings.Replace(strings.TrimSpace(rec.Command), " "+bad, " "+right, 1)}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if pkg, what := ss.errorPackage(ctx, output); pkg != "" && ss.laterInstall(i, pkg) != nil {
+			// `python3 -m aiosmtpd` in the Quick start, `apt install python3-aiosmtpd` under
+			// Requirements below it
+			at := ss.laterInstall(i, pkg)
+			if r, ok := ss.earlyUse[at.line]; ok {
+				ss.consequence(r, rec)
+				return
+			}
+			earlyAt = at.line
+			f.Problem += fmt.Sprintf("; %s is installed only by a later step (line %d: `%s`)", what, at.line, firstLine(at.command.Text))
+			f.Fix = fmt.Sprintf("move the install step `%s` (line %d) before line %d", firstLine(at.command.Text), at.line, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{at.command.Text}}
+			f.Category = "missing prerequisite"
+		} else if pkg != "" {
 			f.Problem += "; " + what + " is not installed"
 			f.Fix = fmt.Sprintf("add a step before line %d that installs %s (on Debian: `sudo apt-get install -y %s`), or list it under Prerequisites", rec.Line, what, pkg)
 			f.Edit = &loop.Edit{InsertBefore: []string{"sudo apt-get update && sudo apt-get install -y " + pkg}}
@@ -842,8 +905,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Category, explained = "missing step", true
 		}
 	}
+	if f.Edit == nil && !explained {
+		if word, file, at, def := ss.definedInFile(rec); word != "" {
+			// `units -t '40 min * bike' km` and ~/.units's `bike 18 kmh`
+			f.Problem += fmt.Sprintf("; `%s` is defined by the tutorial's `%s` (line %d: `%s`), so that definition is the first suspect", word, file, at, def)
+			f.Fix = fmt.Sprintf("check the definition of `%s` at line %d against what line %d expects, and correct it", word, at, rec.Line)
+		}
+	}
 	if f.Edit == nil && !explained && !reTooNew.MatchString(output) {
-		if file, wrote, started := ss.configAfterStart(rec); file != "" {
+		if file, wrote, started := ss.configAfterStart(ctx, rec); file != "" {
 			// ~/.tmux.conf written after `tmux new-session` had started tmux's server
 			prog := path.Base(firstWord(rec.Command))
 			f.Problem += fmt.Sprintf("; the tutorial writes `%s` at line %d, but `%s` was already running from line %d and reads it only when it starts", file, wrote, prog, started)
@@ -1026,6 +1096,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	r = ss.addFinding(rec, f, output)
 	ss.taint(rec.Command, r)
+	if earlyAt > 0 {
+		ss.earlyUse[earlyAt] = r
+	}
 	if reNotThere.MatchString(keyLine(output)) {
 		// the file it could not read is missing for the lines after it too (`sed … greet.c`
 		// in the wrong folder, then `head -1 greet.c`)
@@ -1045,13 +1118,25 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 // line of the step that made it with sudo (0 when the tutorial did not make it: a
 // system folder).
 func (ss *session) notOwned(ctx context.Context, rec loop.CommandRecord, output string) (string, string, string, int) {
-	if ss.user == "" || reSudo.MatchString(rec.Command) || !reNeedsRoot.MatchString(output) {
+	// (or it could not open a file it was to write, without saying why: pdftk-java 3.3's
+	// "Error: Failed to open output file: /srv/handouts/week1-draft.pdf", the path on the
+	// line after; a file that does not exist is another story)
+	opened := reCannotOpen.MatchString(output) && !strings.Contains(strings.ToLower(output), "no such file")
+	if ss.user == "" || reSudo.MatchString(rec.Command) || !reNeedsRoot.MatchString(output) && !opened {
 		return "", "", "", 0
 	}
 	var m []string
 	for _, l := range strings.Split(output, "\n") {
 		if reNeedsRoot.MatchString(l) {
 			if m = reDeniedPath.FindStringSubmatch(l); m != nil {
+				break
+			}
+		}
+	}
+	if m == nil && opened {
+		for _, c := range reDeniedPath.FindAllStringSubmatch(output, 5) {
+			if strings.Contains(rec.Command, c[1]) {
+				m = c
 				break
 			}
 		}
@@ -1492,11 +1577,17 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 		}
 	}
 	if at := ss.laterInstall(i, name); at != nil {
-		return ss.addFinding(rec, loop.Finding{
+		if r, ok := ss.earlyUse[at.line]; ok {
+			// swaks right after aiosmtpd, both installed by the one step below: one move
+			ss.consequence(r, rec)
+			return r
+		}
+		ss.earlyUse[at.line] = ss.addFinding(rec, loop.Finding{
 			Problem: fmt.Sprintf("`%s` is used at line %d before the step that installs it (line %d: `%s`)", name, rec.Line, at.line, firstLine(at.command.Text)),
 			Fix:     fmt.Sprintf("move the install step `%s` (line %d) before line %d", firstLine(at.command.Text), at.line, rec.Line),
 			Edit:    &loop.Edit{InsertBefore: []string{at.command.Text}},
 		}, output)
+		return ss.earlyUse[at.line]
 	}
 	if cmd, ln := ss.laterInlineInstall(name, rec.Line); cmd != "" {
 		// "> **Note:** `isoinfo` is part of the `genisoimage` package: `sudo apt install
@@ -1642,6 +1733,61 @@ func (ss *session) misspelt(ctx context.Context, name string) string {
 		}
 	}
 	return onlyNear(onPath, name, 1)
+}
+
+// reUnknownSub: a program refusing its first argument as a subcommand it does not have
+// (Breezy 3.3 `brz: ERROR: unknown command "stauts"`, argparse's `invalid choice:
+// 'stauts'`, Cobra's `unknown command "stauts" for "x"`, clap's `unrecognized subcommand
+// 'stauts'`, Click's `No such command 'stauts'`, git 2.39's `git: 'stauts' is not a git
+// command`).
+var reUnknownSub = regexp.MustCompile(`(?i)unknown (?:sub)?command:?\s*["'‘]([\w-]+)["'’]|invalid choice: '([\w-]+)'|unrecognized subcommand '([\w-]+)'|no such (?:sub)?command:?\s*["'‘]([\w-]+)["'’]|'([\w-]+)' is not a [\w-]+ command`)
+
+// isMisspeltSub: misspeltSubcommand finds the subcommand meant (`git stauts` where the
+// tutorial runs `git status`: a typo, not a git-stauts to install).
+func (ss *session) isMisspeltSub(rec loop.CommandRecord, output string) bool {
+	_, right, _ := ss.misspeltSubcommand(rec, output)
+	return right != ""
+}
+
+// misspeltSubcommand: the failed command's first argument is a subcommand its program
+// refuses, and the tutorial runs the program elsewhere with the one subcommand two edits
+// or fewer away: the misspelt word, the word meant and the line that runs it.
+func (ss *session) misspeltSubcommand(rec loop.CommandRecord, output string) (string, string, int) {
+	m := reUnknownSub.FindStringSubmatch(output)
+	if m == nil {
+		return "", "", 0
+	}
+	bad := firstNonEmpty(m[1:]...)
+	prog := programOf(rec.Command)
+	// the words right after the program: options, their values and the subcommand
+	// (`git -C repo stauts`)
+	head := func(cmd string) []string {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(cmd), "sudo "))
+		if len(f) < 2 || f[0] != prog {
+			return nil
+		}
+		return f[1:min(len(f), 5)]
+	}
+	if len(bad) < 3 || !slices.Contains(head(firstLine(rec.Command)), bad) {
+		return "", "", 0
+	}
+	used, lines := map[string]bool{}, map[string]int{}
+	for _, st := range ss.steps {
+		if st.command == nil {
+			continue
+		}
+		for _, part := range splitList(st.command.Text) {
+			for _, w := range head(part) {
+				if w != bad && !strings.HasPrefix(w, "-") && lines[w] == 0 {
+					used[w], lines[w] = true, st.line
+				}
+			}
+		}
+	}
+	if right := onlyNear(used, bad, 2); right != "" {
+		return bad, right, lines[right]
+	}
+	return "", "", 0
 }
 
 // onlyNear is the one word of words that is at most `most` edits from name ("" when
@@ -1871,6 +2017,9 @@ func (ss *session) laterInstall(i int, name string) *step {
 			if t == name || len(t) >= 3 && strings.HasPrefix(name, t+"-") {
 				return &ss.steps[j]
 			}
+		}
+		if pkgs, ok := aptInstall(s.command.Text); ok && slices.Contains(pkgs, name) {
+			return &ss.steps[j] // a package by its name (python3-aiosmtpd)
 		}
 	}
 	return nil
@@ -2378,6 +2527,57 @@ var rePort = regexp.MustCompile(`(?:^|[\s:=])(\d{4,5})\b`)
 
 // madeByFailedScript: the missing path is one a script the tutorial wrote (and whose run
 // failed) mentions, so the failure is a consequence of that run.
+// reEdits: a command that changes a file in place.
+var reEdits = regexp.MustCompile(`^(?:sudo\s+)?(?:sed\s+(?:-\w*\s+)*-i|perl\s+-\w*i|patch\b)|[^>]>>?\s*[\w./~-]+\s*$`)
+
+// reDefinedWord: a word of a command that a file could define (a unit, a host, a key).
+var reDefinedWord = regexp.MustCompile(`[A-Za-z_][\w-]{2,}`)
+
+// definedInFile: the failed command uses a word that a line of a data file the tutorial
+// wrote starts by defining (`bike 18 kmh` in ~/.units, `db: host=…`), a file the command
+// does not name: the word, the file, the tutorial line of the definition and that line.
+func (ss *session) definedInFile(rec loop.CommandRecord) (string, string, int, string) {
+	cmd := firstLine(rec.Command)
+	words := map[string]bool{}
+	for _, w := range reDefinedWord.FindAllString(strings.Join(strings.Fields(cmd)[1:], " "), -1) {
+		words[w] = true
+	}
+	for _, st := range ss.steps {
+		if st.kind != fileStep || st.line >= rec.Line || reSourceExt.MatchString(st.file) || strings.Contains(cmd, path.Base(st.file)) {
+			continue
+		}
+		for i, l := range strings.Split(st.content, "\n") {
+			f := strings.Fields(l)
+			if len(f) < 2 || !words[strings.TrimRight(f[0], ":=")] || strings.HasPrefix(l, "#") {
+				continue
+			}
+			at := st.block.ContentStartLine + i
+			if strings.TrimSpace(ss.task.Tutorial.Map.Line(at)) != strings.TrimSpace(l) {
+				at = st.line
+			}
+			return strings.TrimRight(f[0], ":="), joinDir(st.dir, st.file), at, strings.Join(f, " ")
+		}
+	}
+	return "", "", 0, ""
+}
+
+// reSourceExt: a program's source file, whose lines are code, not definitions.
+var reSourceExt = regexp.MustCompile(`\.(?:c|h|cc|cpp|go|rs|py|rb|pl|pm|js|ts|java|kt|scala|lua|tcl|sh|bash|zsh|php|hs|ml|ex|exs|erl|clj|scm|rkt|lisp|el|f90|adb|ads|pas|d|nim|v|vhd|sv|cs|swift|m|r|jl|sql)$`)
+
+// editNeverMade: a commit finds nothing to record, and an earlier edit the tutorial
+// made failed with a gap of its own: the root of that gap.
+func (ss *session) editNeverMade(output string) (int, bool) {
+	if !reNothingToCommit.MatchString(output) {
+		return 0, false
+	}
+	for i := len(ss.roots) - 1; i >= 0; i-- {
+		if fi := ss.roots[i].finding; fi >= 0 && reEdits.MatchString(strings.TrimSpace(ss.res.Findings[fi].Command)) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 func (ss *session) madeByFailedScript(output string) (int, bool) {
 	m := reMissingPath.FindStringSubmatch(output)
 	if m == nil {
@@ -2397,7 +2597,8 @@ func (ss *session) madeByFailedScript(output string) (int, bool) {
 			continue
 		}
 		for written, content := range ss.written {
-			if (path.Base(written) == path.Base(strings.TrimPrefix(w, "./")) || strings.Contains(ss.res.Findings[r.finding].Command, path.Base(written))) && strings.Contains(content, first) {
+			if (path.Base(written) == path.Base(strings.TrimPrefix(w, "./")) || strings.Contains(ss.res.Findings[r.finding].Command, path.Base(written))) && strings.Contains(content, first) && first != path.Base(written) {
+				// (not the script itself, whose comment names it: "# greet.sh - lab 5")
 				return i, true
 			}
 		}
@@ -3168,6 +3369,37 @@ func sameParts(a, b string) bool {
 // marks.csv) does not exist, while the file the tutorial made instead does: one of a
 // very similar name (same extension, one or two characters apart), or the only file of
 // that extension the tutorial wrote there. Both are "" when there is none.
+// insideFirstDir: a relative path the failed command names, said to be missing, starts
+// with the folder the session is in (`data/books.csv` from inside data/) and exists
+// without that first part, and an earlier command of the session went into that folder:
+// the path, and that command.
+func (ss *session) insideFirstDir(ctx context.Context, rec loop.CommandRecord, output string) (string, loop.CommandRecord) {
+	here := path.Base(ss.cwd)
+	if !reNotThere.MatchString(output) || ss.cwd == ss.home || here == "." || here == "/" {
+		return "", loop.CommandRecord{}
+	}
+	for _, f := range strings.Fields(firstLine(rec.Command)) {
+		f = strings.Trim(f, `"'`)
+		rest, ok := strings.CutPrefix(f, here+"/")
+		if !ok || rest == "" || strings.ContainsAny(f, "*?$") || !strings.Contains(output, f) {
+			continue
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ -e " + shellQuote(rest) + " ] && [ ! -e " + shellQuote(f) + " ]", Timeout: 10 * time.Second, User: ss.user})
+		if err != nil || r.ExitCode != 0 {
+			continue
+		}
+		for i := len(ss.res.Commands) - 1; i >= 0; i-- {
+			c := ss.res.Commands[i]
+			if c.ExitCode == 0 && slices.ContainsFunc(splitList(c.Command), func(part string) bool {
+				return strings.TrimSuffix(cdTarget(part), "/") == here || strings.HasSuffix(strings.TrimSuffix(cdTarget(part), "/"), "/"+here)
+			}) {
+				return f, c
+			}
+		}
+	}
+	return "", loop.CommandRecord{}
+}
+
 func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
 	if !reNotThere.MatchString(output) && !reNoSuchInclude.MatchString(output) && !reNoRule.MatchString(output) {
 		return "", ""
@@ -3501,7 +3733,7 @@ func aliasPackage(t tool, pkg string) bool {
 }
 
 // reDirFlag: options whose value is a directory a program writes into.
-var reDirFlag = regexp.MustCompile(`^(?:-path|--output-dir|--outdir|--out-dir|--target-dir|--destdir|--dest)$`)
+var reDirFlag = regexp.MustCompile(`^(?:-path|--output-dir|--outdir|--out-dir|--target-dir|--destdir|--dest|--?output-directory)$`)
 
 // reCannotOpen: how programs say they could not open or write a path.
 var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|cannot (?:write|open|create)|can't (?:write|open|create)|unable to (?:open|write|create)|could not (?:open|write|create)|failed to (?:open|write|create)`)
@@ -3647,7 +3879,7 @@ func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string
 		}
 	}
 	for _, d := range dirs {
-		if d == "." || d == "" || strings.HasPrefix(d, "..") || strings.HasPrefix(d, "-") || !strings.Contains(output, d) && !strings.Contains(strings.ToLower(output), "no such file or directory") {
+		if d == "." || d == "" || d == ".." || strings.HasPrefix(d, "../..") || strings.HasPrefix(d, "-") || !strings.Contains(output, d) && !strings.Contains(strings.ToLower(output), "no such file or directory") {
 			continue
 		}
 		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ ! -e " + shellQuote(d) + " ]", Timeout: 10 * time.Second, User: ss.user})
@@ -3704,7 +3936,7 @@ var (
 	reRPackage      = regexp.MustCompile(`there is no package called [‘'"]([\w.]+)[’'"]`)
 	reDevDependency = regexp.MustCompile(`Dependency lookup for ([\w.+-]+) with method \S+ failed|Dependency "([\w.+-]+)" not found|No package '([\w.+-]+)' found`)
 	rePerlModule    = regexp.MustCompile(`Can't locate ([\w/]+)\.pm in @INC`)
-	rePyModule      = regexp.MustCompile(`No module named '([\w]+)`)
+	rePyModule      = regexp.MustCompile(`No module named '?([\w]+)`) // (`python3 -m aiosmtpd`: "/usr/bin/python3: No module named aiosmtpd")
 	reRubyLib       = regexp.MustCompile(`cannot load such file -- ([\w-]+) \(LoadError\)`)
 	reLuaModule     = regexp.MustCompile(`module '([\w-]+)' not found`)
 	reRakuModule    = regexp.MustCompile(`Could not find ([A-Z][\w-]*(?:::[\w-]+)*) in:`)

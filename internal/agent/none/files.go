@@ -31,6 +31,11 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") || strings.HasPrefix(l, "#") || reHighlightClose.MatchString(l) {
 			break
 		}
+		if m := reSummary.FindStringSubmatch(t.Map.OriginalLine(n)); m != nil && summaryFile(m[1]) != "" {
+			// a collapsed file, named by its summary (a raw HTML line, blank in Line):
+			// <details><summary><code>data/books.csv</code></summary>
+			l = "Filename: `" + summaryFile(m[1]) + "`"
+		}
 		if l == "" {
 			if len(cur) > 0 {
 				paras = append(paras, cur)
@@ -141,7 +146,7 @@ var reAndItsAs = regexp.MustCompile("(?i)^(?:and|then|plus)\\s+(?:its|the|a|an|t
 // rePermalink: an anchor link whose text is only a mark (¶, #, §, 🔗).
 var rePermalink = regexp.MustCompile(`\[(?:¶|#|§|🔗)\]\(#[^)\s]*(?:\s+"[^"]*")?\)`)
 
-var reCaptionLine = regexp.MustCompile(`(?i)^(?:filename|file|listing [\w.-]+):`)
+var reCaptionLine = regexp.MustCompile(`(?i)^[*_]{0,2}(?:filename|file|listing [\w.-]+):`)
 
 // numberedCaption: the file a numbered caption at the end of lead names ("" when none).
 func numberedCaption(lead string) string {
@@ -188,7 +193,7 @@ var (
 	// the info string names the file: ```py title="app.py" (Docusaurus, MkDocs),
 	// ```js [vite.config.js] (VitePress), ```rust,file=src/main.rs
 	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name|caption)=["']?([^"'\s}]+)|\[([^\]\s]+)\]`)
-	reFilenameLine = regexp.MustCompile("(?i)(?:^|\\s)(?:filename|file):\\s*`?([~\\w./-]+)`?")
+	reFilenameLine = regexp.MustCompile("(?i)(?:^|[\\s*_])(?:filename|file):[*_]{0,2}\\s*`?([~\\w./-]+)`?")
 	reListing      = regexp.MustCompile(`<Listing[^>]*file-name="([^"]+)"`)
 	knownNames     = map[string]bool{"Dockerfile": true, "Makefile": true, "Procfile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "Caddyfile": true, "Jenkinsfile": true, ".env": true,
 		"Rakefile": true, "Brewfile": true, "Pipfile": true, "Containerfile": true, "Taskfile": true, "Snakefile": true, "Earthfile": true,
@@ -227,9 +232,16 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		// "Create the first file with your editor." over "*Example 3-1. hello.scm*"
 		return f, "", appendsTo(lead, f), true
 	}
-	if m := reFilenameLine.FindStringSubmatch(lead); m != nil && (looksLikePath(m[1]) || strings.Contains(m[1], "/") && !strings.Contains(m[1], "://") || reFilenameCaption.MatchString(lead)) {
-		// "Add a procedure … at the end of *split.tcl*:" over "Filename: split.tcl"
-		return m[1], "", appendsTo(lead, m[1]), true
+	for rest := lead; ; {
+		m := reFilenameLine.FindStringSubmatchIndex(rest)
+		if m == nil {
+			break
+		}
+		if f := rest[m[2]:m[3]]; looksLikePath(f) || strings.Contains(f, "/") && !strings.Contains(f, "://") || reFilenameCaption.MatchString(lead) {
+			// "Add a procedure … at the end of *split.tcl*:" over "Filename: split.tcl"
+			return f, "", appendsTo(lead, f), true
+		}
+		rest = rest[m[2]:] // "the data file: Filename: `data/books.csv`": the next one
 	}
 	ss := sentences(lead)
 	for i, sentence := range ss {
@@ -270,11 +282,44 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 			}
 		}
 	}
+	if f := commentNamed(cb, lead); f != "" {
+		// "Both together in `pace.sh`: …" over a script whose comment starts `# pace.sh`;
+		// "`units` also reads `~/.units`. Mine has …" over `# ~/.units -- personal additions`
+		return f, "", false, true
+	}
 	if f := namedByLanguage(cb, lead); f != "" {
 		// ("Enable them at the end of `_config.yml`:" appends)
 		return f, "", reAppend.MatchString(lastSentence(lead)), true
 	}
 	return "", "", false, false
+}
+
+// reNameComment: a comment line that starts with a word, the file's name when it is one
+// ("# pace.sh DISTANCE MINUTES", "// src/main.rs", "-- init.lua: settings").
+var reNameComment = regexp.MustCompile(`^(?:#|//|--|;+|%)\s*([^\s:,]+)[:,]?(?:\s|$)`)
+
+// commentNamed is the file a block is when its first comment line (under a `#!` line)
+// starts with the file's name and the lead names that same file in code ("" when not).
+// A shell block counts only with its `#!` line: commands start with comments too.
+func commentNamed(cb tutorial.CodeBlock, lead string) string {
+	lines := strings.Split(strings.TrimSpace(cb.Content), "\n")
+	shebang := strings.HasPrefix(lines[0], "#!")
+	if shebang {
+		lines = lines[1:]
+	}
+	if len(lines) == 0 || cb.Shell && !shebang {
+		return ""
+	}
+	m := reNameComment.FindStringSubmatch(strings.TrimSpace(lines[0]))
+	if m == nil || !looksLikePath(m[1]) {
+		return ""
+	}
+	for _, q := range rePathTick.FindAllStringSubmatch(lead, -1) {
+		if q[1] == m[1] || looksLikePath(q[1]) && path.Base(q[1]) == path.Base(m[1]) && (strings.HasSuffix(q[1], "/"+m[1]) || strings.HasSuffix(m[1], "/"+q[1])) {
+			return q[1]
+		}
+	}
+	return ""
 }
 
 // namedByLanguage: the sentence right before a block that is not shell is a file name in
@@ -326,7 +371,7 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 
 // reCaptionAlone: a paragraph that is only a file name in code, maybe emphasized, maybe
 // after "File" ("**File `geom.c`**").
-var reCaptionAlone = regexp.MustCompile("^[*_]{0,2}(?:(?i:file|filename|listing)\\s*:?\\s*)?`([^`\\s]+)`[*_]{0,2}:?$")
+var reCaptionAlone = regexp.MustCompile("^[*_]{0,2}(?:(?i:file|filename|listing)\\s*:?[*_]{0,2}\\s*)?`([^`\\s]+)`[*_]{0,2}:?$")
 
 // reHereIs: a sentence that presents what follows ("Here's `x`", "Here is the `x` we
 // use"), which names a file when it names one path.

@@ -267,6 +267,12 @@ var knownErrors = []struct {
 	{regexp.MustCompile(`(?s)Cannot read propert(?:y|ies) of undefined \(reading (?:'|&#39;)(\w+)(?:'|&#39;)\).*?[/\\]express[/\\]lib[/\\]`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("Express leaves `req.body` undefined until a body parser runs, so reading `%s` from it fails: add `app.use(express.json());` right after `const app = express();` (and restart the server)", m[1])
 	}},
+	// Ghostscript 10.0 (PostScript Language Reference, 3rd ed., §8.2 `show` and the
+	// `nocurrentpoint` error): text and path operators draw from the current point, which
+	// `translate`, `rotate` and `newpath` do not set
+	{regexp.MustCompile(`Error: /nocurrentpoint in --(\w+)--`), func(_ context.Context, _ *session, m []string) string {
+		return fmt.Sprintf("PostScript's `%s` starts at the current point, and the program sets none before it (`translate` and `rotate` move the axes, not the point): add `0 0 moveto` (or `x y moveto`) right before it", m[1])
+	}},
 	// Django 3.2–5.x, core/management/commands/makemigrations.py and migrate.py
 	{regexp.MustCompile(`No installed app with label '(\w+)'`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("`startapp` creates an app but does not register it: add a step that adds `\"%s\"` (or its AppConfig) to INSTALLED_APPS in the project's settings.py", m[1])
@@ -563,9 +569,14 @@ func fileStem(p string) string {
 	return strings.TrimSuffix(name, path.Ext(name))
 }
 
-func (ss *session) configAfterStart(rec loop.CommandRecord) (file string, wrote, started int) {
+func (ss *session) configAfterStart(ctx context.Context, rec loop.CommandRecord) (file string, wrote, started int) {
 	prog := path.Base(firstWord(rec.Command))
 	if len(prog) < 3 {
+		return "", 0, 0
+	}
+	// (only while a process of it still runs: tmux's server, not `units -t`, which read
+	// the file anew each time)
+	if r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "pgrep -x " + shellQuote(prog[:min(len(prog), 15)]), Timeout: 10 * time.Second, User: ss.user}); err != nil || r.ExitCode != 0 {
 		return "", 0, 0
 	}
 	for _, st := range ss.steps {

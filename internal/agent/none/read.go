@@ -363,6 +363,9 @@ func read(t *tutorial.Tutorial) []step {
 			if m := reSaveItIn.FindStringSubmatch(firstSentence(proseAfter(t, cb.EndLine))); m != nil && dir == "" && !strings.Contains(file, "/") {
 				dir = m[1] // the block, then "Save it in `~/project`, make it executable and run it:"
 			}
+			if m := reCreateIn.FindStringSubmatch(fileLead); m != nil && dir == "" && !strings.Contains(file, "/") && !looksLikePath(m[1]) {
+				dir = m[1] // "Create the script below in `~/lab5` with your editor." over "**File:** `contact.sh`"
+			}
 			if !appendF && written[joinDir(dir, file)] && file == namedByLanguage(cb, fileLead) && !reAppendVerb.MatchString(fileLead) {
 				// "In `app.py`, the part that matters:" once app.py exists: an excerpt
 				add(step{kind: skipStep, reason: "an excerpt of " + file + ", which an earlier block wrote"})
@@ -566,6 +569,10 @@ var reAbove = regexp.MustCompile("(?i)\\b(?:just |right |directly )?(?:above|bef
 var reChangePart = regexp.MustCompile("(?i)\\b(?:chang|updat|modif|edit|rewrit|replac|adjust)(?:e|es|y|ies|ing|ying)?\\s+(?:the|its|your)\\s+[\\w -]{1,40}?\\s+(?:in|of)\\s+`([^`\\s]+)`")
 
 // reSaveItIn: prose right under a file's block that says which folder it goes in.
+// reCreateIn: the lead says to create the block's file in a folder it gives by an
+// absolute or home path.
+var reCreateIn = regexp.MustCompile("(?i)\\b(?:create|save|write|put|place|keep|store)\\b[^.;:]*?\\bin\\s+`([~/][\\w./~-]*)`")
+
 var reSaveItIn = regexp.MustCompile("(?i)^\\s*(?:save|put|place|keep) (?:it|this|the (?:file|script|program)) (?:in|into|under|to) (?:the folder |the directory )?`([~./]?[\\w./~-]+)`")
 
 // ranBlock: the last step read is a command of block b (an untagged block read as

@@ -1013,3 +1013,22 @@ func TestCommandsUnderAHeadingATypoATreeAndAFileNamedOverAMkdir(t *testing.T) {
 	assert.Equal(t, []string{"sudo apt install darcs", "mkdir ~/hello", "cd ~/hello", "darcs init", "dracs show files", "darcs log", "tree -L 1", "mkdir -p data", "cd data"}, run, "%v", skipped)
 	assert.Equal(t, []string{"data/sales.csv", "Calc.java", "CalcTest.java"}, files)
 }
+
+// A block is the file its first comment names when the lead names that file too (a
+// script under its `#!` line; a dotfile); a file collapsed under <details> with its name
+// as the summary is written; "**File:** `x`" names the block under it, in the folder the
+// sentence before gives; a placeholder for the student's own id is filled in.
+func TestFilesNamedByCommentSummaryAndBoldCaption(t *testing.T) {
+	t.Parallel()
+	md := "# Notes\n\n`units` also reads `~/.units`. Mine has:\n\n```\n# ~/.units -- personal additions\nlap 400 m\n```\n\n" +
+		"Both together in `pace.sh`: a distance and a time give the pace.\n\n```sh\n#!/bin/sh\n# pace.sh DISTANCE MINUTES\necho \"$1\"\n```\n\n" +
+		"Then `setup.sh` does the rest:\n\n```sh\n# setup.sh is in the repository\nsh setup.sh\n```\n\n" +
+		"and save the data file:\n\n<details>\n<summary><code>data/books.csv</code></summary>\n\n```csv\nid,title\n1,Dune\n```\n</details>\n\n" +
+		"Create the script below in `~/lab5` with your editor.\n\n**File:** `contact.sh`\n```\n#!/bin/sh\necho contact\n```\n\n" +
+		"Tell Breezy who you are:\n\n```bash\nbzr whoami \"<Your Name> <<student-id>@student.example.ac.uk>\"\n```\n\n" +
+		"Remove the container:\n\n```bash\ndocker rm <id>\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"~/.units", "pace.sh", "data/books.csv", "~/lab5/contact.sh"}, files, "%v", skipped)
+	assert.Equal(t, []string{"sh setup.sh", `bzr whoami "Ada <ada@student.example.ac.uk>"`}, run, "%v", skipped)
+	assert.Contains(t, skipped["docker rm <id>"], "needs a value the reader substitutes", "an id that is not the reader's own stays a placeholder")
+}

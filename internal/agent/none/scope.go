@@ -499,7 +499,9 @@ func (sc *scopes) skipByScope(ln int) string {
 			if reRequiredAside.MatchString(c.label) {
 				continue // "Before you start": what the reader must have, checked like any step
 			}
-			if summary, ok := strings.CutPrefix(c.label, "details "); ok {
+			if summary, ok := strings.CutPrefix(c.label, "details "); ok && summaryFile(summary) != "" {
+				continue // a file's contents, collapsed under its name: <summary><code>data/books.csv</code></summary>
+			} else if ok {
 				// <details><summary>Debian / Ubuntu</summary>, then macOS, then Windows:
 				// disclosure widgets used as tabs, one per system
 				if reDebianish.MatchString(summary) || reLinux.MatchString(summary) && !reDistro.MatchString(summary) {
@@ -566,4 +568,14 @@ func distinctFiles(labels []string) bool {
 		stems[stem] = true
 	}
 	return true
+}
+
+// summaryFile is the file a <details> summary names and nothing else
+// (`<code>data/books.csv</code>`; not "Solution to Exercise 4.2"), "" when none.
+func summaryFile(summary string) string {
+	f := strings.TrimSpace(reTag.ReplaceAllString(summary, ""))
+	if strings.ContainsAny(f, " \t") || !looksLikePath(f) {
+		return ""
+	}
+	return f
 }

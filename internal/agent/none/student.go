@@ -83,8 +83,13 @@ type session struct {
 	badContent map[string]int // absolute path of a file the tutorial wrote whose content an error pointed at → root
 	taintTools map[string]int // tool a failed step was meant to install → root
 	missing    map[string]int // tool found missing → root
+	earlyUse   map[int]int    // line of an install step found placed after a first use → root
 	cwdRoot    int            // root that left the session outside the directory it should be in, -1 when none
 	lastRoot   int            // root of the most recent failure, -1 when none
+	// offline: the block whose command needed the network the sandbox lacks, while no
+	// other block has run since (0 when none); altBlock: the alternative the text offers
+	// for it ("or, without Git, make the same layout by hand:"), being followed instead
+	offline, altBlock int
 	// lastFailedStep is the index of the most recent failed step
 	lastFailedStep int
 	blockRoots     map[int]int          // block start line → root of its first unverified command
@@ -251,7 +256,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 // nothing run and nothing failed yet.
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
 	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, foldedRun: -1,
-		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{},
+		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, earlyUse: map[int]int{},
 		recovered: map[int]bool{}, hostRoots: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}}
 }
 
@@ -302,6 +307,15 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line, Reason: st.reason})
 		}
 		var err error
+		if ss.insteadOfOffline(st) {
+			// the clone could not run here; the reader without it takes the way the text
+			// offers right below
+			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line, Reason: fmt.Sprintf("followed the alternative the text offers to line %d, which needs the network (%s)", ss.offline, st.reason)})
+			st.kind, ss.altBlock = runStep, st.block.StartLine
+		}
+		if st.kind == runStep && st.block.StartLine != ss.offline && st.block.StartLine != ss.altBlock {
+			ss.offline, ss.altBlock = 0, 0
+		}
 		switch st.kind {
 		case skipStep:
 			ss.cov.Skipped = append(ss.cov.Skipped, loop.Note{Line: st.line, Reason: st.reason})
@@ -326,6 +340,22 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	ss.static()
 	ss.verifyFixes(ctx)
 	return ss.finish(), nil
+}
+
+// reOrLead: a lead that offers its block instead of the one before ("or, if you are
+// following the workshop without Git, make the same layout by hand:").
+var reOrLead = regexp.MustCompile(`(?i)^\s*(?:or|alternatively|otherwise)\b`)
+
+// insteadOfOffline: st is a command of the block the text offers as the alternative to
+// the block right before it, whose command could not run without the network.
+func (ss *session) insteadOfOffline(st step) bool {
+	if st.kind != skipStep || st.command == nil || ss.offline == 0 {
+		return false
+	}
+	if st.block.StartLine == ss.altBlock {
+		return true
+	}
+	return ss.altBlock == 0 && strings.HasPrefix(st.reason, "an alternative or example") && reOrLead.MatchString(st.lead)
 }
 
 // otherTerminal follows the blocks the prose has the reader type in another terminal
@@ -554,8 +584,8 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	ss.task.Events.Emit(loop.NewEvent(loop.EventCommand, rec))
 	ss.task.Events.Emit(loop.NewEvent(loop.EventStepEnd, loop.StepData{Step: firstLine(cmd.Text), Line: cmd.StartLine, OK: !failed}))
 	if !failed {
-		if cdTarget(cmd.Text) != "" || strings.HasPrefix(strings.TrimSpace(cmd.Text), "cd ") {
-			ss.cwdRoot = -1
+		if cdTarget(cmd.Text) != "" || strings.HasPrefix(strings.TrimSpace(cmd.Text), "cd ") || slices.ContainsFunc(splitList(cmd.Text), func(p string) bool { return cdTarget(p) != "" }) {
+			ss.cwdRoot = -1 // (`mkdir -p shelf/data && cd shelf` too)
 		}
 		ss.clearTaint(cmd.Text)
 		folded := -1
@@ -713,6 +743,10 @@ func (ss *session) recoverStep(ctx context.Context, st step, fix []string, repla
 			// the server is up now: requests go to it
 			srv := &ss.servers[len(ss.servers)-1]
 			srv.root, srv.log, srv.seen, srv.command = serverRunning, fmt.Sprintf("%s-%d.log", backgroundLogsPath, ss.bg), 0, c
+			if m := reBackgroundPid.FindStringSubmatch(r.Stdout); m != nil {
+				// (its new process, which the prose may later have the reader stop)
+				srv.pid, _ = strconv.Atoi(m[1])
+			}
 		}
 		if err == nil && k == len(fix) && (r.ExitCode != 0 || r.TimedOut) {
 			if _, cwd := splitCwd(r.Stderr); cwd != "" {
@@ -930,7 +964,7 @@ var reBackgroundPid = regexp.MustCompile(`left running in the background as pid 
 
 // reStopServer: prose telling the reader to stop what runs in the foreground ("Stop
 // Gunicorn with Ctrl+C before you go on", "Press Ctrl-C to stop the server").
-var reStopServer = regexp.MustCompile(`(?i)\b(?:stop|quit|kill|shut (?:it )?down|interrupt)\b[^.]*\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b|\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b[^.]*\b(?:to stop|to quit|before you go on|before continuing)\b|\bstop the (?:server|app|service|process)\b`)
+var reStopServer = regexp.MustCompile(`(?i)\b(?:stop|quit|kill|shut (?:it )?down|interrupt)\b[^.]*\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b|\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b[^.]*\b(?:to stop|to quit|before you go on|before continuing)\b|\bstop the (?:[\w-]+ ){0,2}(?:server|app|service|process|daemon|listener)\b`)
 
 // reWaitLead: the prose has the reader wait before the block ("Give it a couple of
 // seconds", "wait a few seconds, then").
