@@ -1098,6 +1098,8 @@ func TestErrorsBehindAZeroExitAndAWrappedGit(t *testing.T) {
 	assert.Equal(t, "*** parapply: mt: please use export(f).", keyLine(gp))
 	assert.Equal(t, "bash: line 1:   879 Segmentation fault      ./status", reportedError(`./status; echo "exit status: $?"`, "exit status: 139\nbash: line 1:   879 Segmentation fault      ./status\n", "exit status: 42"), "a crash the shell reports")
 	assert.Empty(t, reportedError("./crash", "Segmentation fault (core dumped)\n", "Segmentation fault (core dumped)"), "the crash the tutorial shows")
+	// direnv 2.32's `layout python` on a system with python3 only, exit 0
+	assert.Equal(t, "environment:812: python: command not found", reportedError("echo 'layout python' > .envrc && direnv allow", "direnv: loading ~/p/.envrc\nenvironment:812: python: command not found\n", ""), "the last program of a chain")
 	assert.Empty(t, reportedError("./report", "Transaction Aborted by user\n", ""), "a program's own words")
 	assert.Equal(t, "Missing SConscript 'build/lib/SConscript'", reportedError("scons -Q build/lib", "scons: warning: Calling missing SConscript without error is deprecated.\nMissing SConscript 'build/lib/SConscript'\n", ""))
 }
@@ -2111,4 +2113,93 @@ func TestOfflineCloneAlternativeAndACommitWithoutItsEdit(t *testing.T) {
 	f := res.Findings[0]
 	assert.Equal(t, lineOf(md, "sed -i"), f.Line)
 	assert.Equal(t, []int{lineOf(md, "git commit -am two")}, f.AlsoAt, "%+v", res.Commands)
+}
+
+// `source ~/.bashrc` reads the whole file, as in the reader's terminal (Debian's returns
+// at once in a shell that is not interactive), and the PROMPT_COMMAND it sets runs after
+// each command, as before each prompt (direnv's hook loads a folder's .envrc there).
+func TestBashrcAndPromptCommandAsInATerminal(t *testing.T) {
+	t.Parallel()
+	md := "# Shell\n\n```bash\necho 'export GREETING=hello' >> ~/.bashrc\necho 'PROMPT_COMMAND=\"export LAST_DIR=\\$PWD\"' >> ~/.bashrc\nsource ~/.bashrc\necho \"$GREETING\"\n```\n\n" +
+		"```\nhello\n```\n\n```bash\ncd /tmp\necho \"$LAST_DIR\"\n```\n\n```\n/tmp\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings)
+	var outs []string
+	for _, c := range res.Commands {
+		outs = append(outs, strings.TrimSpace(c.Output))
+	}
+	assert.Equal(t, []string{"", "", "", "hello", "", "/tmp"}, outs)
+}
+
+// A variable set without export stays in the session, as in a terminal, and a program
+// that runs `$LOG` in its own shell does not see it; a runner's "exit code: 126" for a
+// script the tutorial wrote is its missing execute bit, and another exit code is another
+// failure; a yes/no question the reader answers yes to; a name a later step defines; a
+// server the tutorial configured under an example domain; an error quoted with an
+// ellipsis in the prose after the step is foreseen; a folder under home that a program
+// does not create; an echo of variables nothing set.
+func TestShellVariablesPromptsAndLaterDefinitions(t *testing.T) {
+	t.Parallel()
+	runner := "#!/bin/sh\n# runs each command in a shell of its own, as hyperfine does\nfor c in \"$@\"; do echo \"Benchmark 1: $c\"; sh -c \"$c\" >/dev/null 2>&1 || { echo \"Error: Command terminated with non-zero exit code: $?.\"; exit 1; }; done\n"
+	ctx := "#!/bin/sh\n# a context tool, with a server to sync to\n" +
+		"case \"$1\" in\n  define) printf 'Define %s? (yes/no) ' \"$2\"; read a; [ \"$a\" = yes ] && touch \"$HOME/.ctx-$2\" && echo defined || { echo 'No changes made.'; exit 1; } ;;\n" +
+		"  config) echo \"server=$3\" > \"$HOME/.ctxrc\" ;;\n  sync) echo 'Server credentials malformed.'; exit 2 ;;\n  prune) echo 'NOTE: No entries older than 4W found, exiting.'; exit 2 ;;\n" +
+		"  *) [ -e \"$HOME/.ctx-$1\" ] || { echo \"Context '$1' not found.\"; exit 2; } ;;\nesac\n"
+	md := "# Tools\n\nSave this as `runner`:\n\n```sh\n" + runner + "```\n\nSave this as `ctx`:\n\n```sh\n" + ctx + "```\n\nSave this as `hello.sh`:\n\n```sh\n#!/bin/sh\necho hi\n```\n\n" +
+		"```bash\nchmod +x runner ctx\nsudo cp runner ctx /usr/local/bin/\nprintf 'x\\n' > app.log\n```\n\n" +
+		"```bash\nrunner ./hello.sh\n```\n\n" +
+		"```bash\nLOG=app.log\necho \"$LOG\"\nrunner 'cat \"$LOG\"'\n```\n\n```\napp.log\n```\n\n" +
+		"```bash\nctx talk\nctx define talk\nctx config server tasks.example.net:53589\nctx sync\n```\n\n" +
+		"```bash\nctx prune\n```\n\nNothing is that old yet, so it only says so (`NOTE: No entries older than … found, exiting.`).\n\n" +
+		"```bash\npython3 -c 'import os, sys; os.mkdir(sys.argv[1])' ~/restore-tests/notes\n```\n\n" +
+		"```bash\necho \"$PROJECT_ENV on port $PROJECT_PORT\"\n```\n\n```\ndev on port 8040\n```\n"
+	res, _ := attempt(t, md, nil)
+	at := func(text string) *loop.Finding { return findingOn(t, res.Findings, md, text) }
+	assert.Contains(t, at("runner ./hello.sh").Fix, "chmod +x hello.sh")
+	unexported := at("runner 'cat")
+	assert.Contains(t, unexported.Problem, "set `LOG` without `export`")
+	assert.Equal(t, []string{"export LOG"}, unexported.Edit.InsertBefore)
+	assert.Contains(t, at("ctx talk").Problem, "is defined only by a later step (line "+strconv.Itoa(lineOf(md, "ctx define talk")))
+	assert.True(t, at("ctx sync").Environment, "a server under example.net is the reader's own")
+	assert.Contains(t, at("~/restore-tests/notes").Fix, "mkdir -p ~/restore-tests")
+	assert.Contains(t, at("PROJECT_ENV").Problem, "`$PROJECT_ENV` and `$PROJECT_PORT` are not set in the session")
+	assert.Len(t, res.Findings, 6, "%+v", res.Findings)
+	var outs []string
+	for _, c := range res.Commands {
+		if c.Line == lineOf(md, "echo \"$LOG\"") || c.Line == lineOf(md, "ctx define talk") {
+			outs = append(outs, strings.TrimSpace(c.Output))
+		}
+	}
+	assert.Equal(t, []string{"app.log", "Define talk? (yes/no) defined"}, outs)
+}
+
+// A program that says a file is not found whose name starts the name of a file the
+// tutorial saved (direnv's `dotenv` reads .env, the secrets are in .env.local) names the
+// same file two ways, and a variable only that file sets is unset for the same reason.
+func TestFileLoadedUnderAShorterName(t *testing.T) {
+	t.Parallel()
+	md := "# Secrets\n\nSave the secrets as `.env.local`:\n\n```ini\nKEY_ONE=1\n```\n\n" +
+		"```bash\nbash -c 'echo \"loader: .env at $PWD/.env not found\"'\n```\n\n```bash\nbash -c 'set -u; echo $KEY_ONE'\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, lineOf(md, "loader:"), f.Line)
+	assert.Contains(t, f.Problem, "but the tutorial saved that file as `.env.local` (line "+strconv.Itoa(lineOf(md, "```ini"))+")")
+	assert.Equal(t, []int{lineOf(md, "set -u")}, f.AlsoAt)
+}
+
+// A check that fails quietly (`-q`) is run again without it to see why, and a `~/` path
+// the error quotes from a file the tutorial wrote is a path the program takes as written.
+func TestQuietCheckAndTildeInAConfigFile(t *testing.T) {
+	t.Parallel()
+	check := "#!/bin/sh\n# checks a config as `haproxy -c` does; -q prints nothing\nq=; [ \"$1\" = -q ] && { q=1; shift; }\n" +
+		"sock=$(sed -n 's/^ *stats socket \\([^ ]*\\).*/\\1/p' \"$1\")\ncase \"$sock\" in /*) echo 'Configuration file is valid' ;; *) [ -n \"$q\" ] || echo \"[ALERT] config : 'stats socket' : missing port specification in '$sock'\" >&2; exit 1 ;; esac\n"
+	md := "# Check\n\nSave this as `check`:\n\n```sh\n" + check + "```\n\nAnd the configuration as `lb.cfg`:\n\n```\nglobal\n    stats socket ~/lb/admin.sock mode 600\n```\n\n" +
+		"```bash\nchmod +x check\n./check -q lb.cfg && echo \"config OK\"\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "missing port specification in '~/lb/admin.sock'")
+	assert.Contains(t, f.Problem, "`~/lb/admin.sock` in `lb.cfg` (line "+strconv.Itoa(lineOf(md, "stats socket ~/lb"))+") starts with `~`")
+	assert.Contains(t, f.Fix, "write the absolute path")
 }

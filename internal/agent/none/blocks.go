@@ -182,7 +182,8 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool,
 		return ss, true
 	}
 	last := lastSentence(lead)
-	if reOutputLead.MatchString(last) {
+	if reOutputLead.MatchString(reNoOutput.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "")) {
+		// (not "Make sure the result really is well-formed XML (no output means it is):")
 		return nil, false
 	}
 	switch {
@@ -276,7 +277,9 @@ func looksLikeShell(cb tutorial.CodeBlock, programs map[string]bool) bool {
 			end = m[1]
 		}
 		n++
-		if w := firstWord(t); !knownCommands[w] && !strings.HasPrefix(w, "./") && !(programs[w] && len(strings.Fields(t)) > 1) {
+		// (or a command of a tool the knowledge table knows, with arguments: `xmllint
+		// --noout messy.xhtml` under "Make sure the result really is well-formed XML")
+		if w := firstWord(t); !knownCommands[w] && !strings.HasPrefix(w, "./") && !((programs[w] || isKnownTool(w)) && len(strings.Fields(t)) > 1) {
 			return false
 		}
 	}

@@ -185,6 +185,14 @@ var systemdCommands = map[string]bool{"systemctl": true, "journalctl": true, "se
 // judge decides what a failed command means: a consequence of an earlier root, an
 // unverifiable step (no network in the sandbox), an environment finding, or a gap.
 func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRecord, output string) {
+	if strings.TrimSpace(output) == "" && !rec.TimedOut {
+		if said, cmd := ss.unquieted(ctx, st, rec); said != "" {
+			// `haproxy -c -q -f x.cfg` exits 1 and says nothing: the reader drops -q to
+			// see why
+			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: fmt.Sprintf("printed nothing; `%s` says why", cmd)})
+			output, rec.Output = said, said
+		}
+	}
 	if why, fix := ss.anticipated(st, output); why != "" {
 		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: "failed as the tutorial foresees right after it (\"" + loop.Clip(why, 100) + "\")"})
 		if fix != "" && !ss.noVerify {
@@ -204,11 +212,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		return
 	}
 	kind, name := loop.MissingDependency(rec.ExitCode, output)
-	if kind == "" && rec.ExitCode == 127 {
+	if kind == "" && rec.ExitCode == 127 && !reUnsetVar.MatchString(output) {
+		// (bash 5.2 exits 127 on `set -u`'s "unbound variable" too: the program ran)
 		kind, name = "command", firstWord(rec.Command)
 	}
 	if m := reShNotFound.FindStringSubmatch(output); kind == "" && m != nil {
-		kind, name = "command", m[1]+m[2] // a program the command runs (tar --zstd runs zstd)
+		kind, name = "command", m[1]+m[2]+m[3] // a program the command runs (tar --zstd runs zstd)
 	}
 	if m := reGitNoSub.FindStringSubmatch(output); kind == "" && m != nil && (firstWord(rec.Command) == "git" || programOf(rec.Command) == "git") && !ss.isMisspeltSub(rec, output) {
 		// "git: 'annex' is not a git command": git runs git-annex, which is not there
@@ -380,6 +389,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.offline = st.block.StartLine
 		return
 	}
+	if host, at := ss.placeholderServer(rec); host != "" {
+		// `task config taskd.server tasks.example.net:53589`, then `task sync`
+		ss.environment(rec, output, fmt.Sprintf("`%s` works with the server line %d configured, `%s`, a placeholder for the reader's own server, which the sandbox does not have", firstLine(rec.Command), at, host),
+			"nothing to change in the tutorial if it says that this step needs the reader's own server")
+		return
+	}
 	if ss.cwdRoot >= 0 {
 		ss.consequence(ss.cwdRoot, rec)
 		ss.taint(rec.Command, ss.cwdRoot)
@@ -480,6 +495,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		return
 	}
 	if r, ok := ss.sameFailure(rec, output); ok {
+		ss.consequence(r, rec)
+		return
+	}
+	if r, ok := ss.varOfUnreadFile(output); ok {
+		// `tide-report`'s TIDE_STATION is in .env.local, which a gap says nothing loads
 		ss.consequence(r, rec)
 		return
 	}
@@ -709,6 +729,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if name, at := ss.unexportedVar(ctx, rec); name != "" {
+			// `LOG=app.log`, then `hyperfine '… "$LOG" …'`: the program's own shell
+			f.Problem += fmt.Sprintf("; `$%s` is inside single quotes, so the program expands it in a shell of its own, and line %d set `%s` without `export`: that shell does not have it", name, at, name)
+			f.Fix = fmt.Sprintf("export the variable at line %d (`export %s`)", at, firstLine(ss.commandAt(at)))
+			f.Edit = &loop.Edit{InsertBefore: []string{"export " + name}}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
 		if script := ss.unexecutable(ctx, rec.Command, output); script != "" {
 			// a script the tutorial wrote runs through another program (a test runner, a
 			// package builder) that needs it executable
@@ -801,6 +830,23 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Problem += fmt.Sprintf("; the tutorial saved `%s` under `%s`, which is not on the interpreter's load path", file, dir)
 			f.Fix = fmt.Sprintf("add `%s` before line %d (or run it from `%s`)", env, rec.Line, dir)
 			f.Edit = &loop.Edit{InsertBefore: []string{env}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
+		if value, file, at := ss.tildeInFile(output); value != "" {
+			// HAProxy 2.6: "'stats socket' : missing port specification in '~/lb/admin.sock'"
+			f.Problem += fmt.Sprintf("; `%s` in `%s` (line %d) starts with `~`, which only a shell expands: the program takes the path as written", value, file, at)
+			f.Fix = fmt.Sprintf("write the absolute path (`%s`) at line %d", path.Join(ss.home, strings.TrimPrefix(value, "~/")), at)
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if at := ss.definedLater(i, rec, output); at != nil {
+			// `task context talk` in one section, `task context define talk …` in a later one
+			f.Problem += fmt.Sprintf("; `%s` is defined only by a later step (line %d: `%s`)", ss.undefinedName(rec, output), at.line, firstLine(at.command.Text))
+			f.Fix = fmt.Sprintf("move `%s` (line %d) before line %d", firstLine(at.command.Text), at.line, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{at.command.Text}}
 			f.Category = "missing step"
 		}
 	}
@@ -1416,7 +1462,11 @@ func failureKey(cmd, output string) string {
 		}
 	}
 	key := reErrorClass.ReplaceAllString(strings.TrimSpace(keyLine(output)), "")
-	return mainWord(cmd) + "\x00" + reDigits.ReplaceAllString(key, "#")
+	status := ""
+	if m := reExitCodeNum.FindStringSubmatch(key); m != nil {
+		status = "\x00" + m[1] // (numbers aside, but not the exit status a runner reports)
+	}
+	return mainWord(cmd) + "\x00" + reDigits.ReplaceAllString(key, "#") + status
 }
 
 // mainWord is the program a command line is about: its first word, or in a pipeline fed
@@ -1733,6 +1783,70 @@ func (ss *session) misspelt(ctx context.Context, name string) string {
 		}
 	}
 	return onlyNear(onPath, name, 1)
+}
+
+// reExampleHost: a host under a domain reserved for examples (RFC 2606); reExampleServer,
+// one given with its port, as a server is (`tasks.example.net:53589`).
+var (
+	reExampleHost   = regexp.MustCompile(`(?i)\b(?:[\w-]+\.)*example\.(?:com|net|org)\b`)
+	reExampleServer = regexp.MustCompile(`(?i)\b(?:[\w-]+\.)*example\.(?:com|net|org):\d+\b`)
+)
+
+// placeholderServer: an earlier command of the same program set it to talk to a server
+// under an example domain (host and port), and the failed command names no host: that
+// server and the line that set it.
+func (ss *session) placeholderServer(rec loop.CommandRecord) (string, int) {
+	prog := programOf(rec.Command)
+	if prog == "" || reURL.MatchString(rec.Command) || reExampleHost.MatchString(rec.Command) {
+		return "", 0
+	}
+	for k := len(ss.res.Commands) - 1; k >= 0; k-- {
+		c := ss.res.Commands[k]
+		if c.Line >= rec.Line || programOf(c.Command) != prog || c.ExitCode != 0 {
+			continue
+		}
+		if h := reExampleServer.FindString(c.Command); h != "" {
+			// (a server with its port, not a page title: `--html-report-title="example.org, …"`)
+			return h, c.Line
+		}
+	}
+	return "", 0
+}
+
+// reNotDefined: a program saying a name the command gives does not exist yet
+// (Taskwarrior 2.6: "Context 'talk' not found.").
+var reNotDefined = regexp.MustCompile(`(?i)\b[\w-]+ ['"‘]([\w.-]+)['"’] (?:not found|not defined|does not exist|doesn't exist|is not defined|unknown)`)
+
+// undefinedName is the name reNotDefined finds in output ("" when none).
+func (ss *session) undefinedName(rec loop.CommandRecord, output string) string {
+	if m := reNotDefined.FindStringSubmatch(output); m != nil && slices.Contains(strings.Fields(rec.Command), m[1]) {
+		return m[1]
+	}
+	return ""
+}
+
+// reDefineVerb: a subcommand that creates or defines what it names.
+var reDefineVerb = regexp.MustCompile(`^(?:define|create|add|new|init|make|set|register|declare)$`)
+
+// definedLater: the program says a name the failed command gives does not exist, and a
+// later step of the same program defines that name (`task context define talk …`).
+func (ss *session) definedLater(i int, rec loop.CommandRecord, output string) *step {
+	name := ss.undefinedName(rec, output)
+	if name == "" || strings.Contains(name, ".") {
+		return nil // (a file's name is another story)
+	}
+	prog := programOf(rec.Command)
+	for j := i + 1; j < len(ss.steps); j++ {
+		s := ss.steps[j]
+		if s.command == nil || s.kind != runStep || programOf(s.command.Text) != prog {
+			continue
+		}
+		f := strings.Fields(firstLine(s.command.Text))
+		if k := slices.Index(f, name); k > 1 && slices.ContainsFunc(f[1:k], func(w string) bool { return reDefineVerb.MatchString(w) }) {
+			return &ss.steps[j]
+		}
+	}
+	return nil
 }
 
 // reUnknownSub: a program refusing its first argument as a subcommand it does not have
@@ -2059,6 +2173,54 @@ func (ss *session) rootAtLine(line int) int {
 // reTimes: the clock times and dates in a log line.
 var reTimes = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]?|\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?`)
 
+// reTildePath: a path starting with `~/` that output quotes.
+var reTildePath = regexp.MustCompile(`['"‘“](~/[^'"’”\s]+)['"’”]`)
+
+// tildeInFile: an error quotes a `~/` path that a file the tutorial wrote holds (a
+// program reading its configuration does not expand `~`): the path, the file and the
+// tutorial line that has it.
+func (ss *session) tildeInFile(output string) (string, string, int) {
+	for _, m := range reTildePath.FindAllStringSubmatch(output, 3) {
+		for _, st := range ss.steps {
+			if st.kind != fileStep {
+				continue
+			}
+			for k, l := range strings.Split(st.content, "\n") {
+				if strings.Contains(l, m[1]) {
+					at := st.block.ContentStartLine + k
+					if strings.TrimSpace(ss.task.Tutorial.Map.Line(at)) != strings.TrimSpace(l) {
+						at = st.line
+					}
+					return m[1], joinDir(st.dir, st.file), at
+				}
+			}
+		}
+	}
+	return "", "", 0
+}
+
+// reQuietFlag: an option that keeps a program from saying what went wrong.
+var reQuietFlag = regexp.MustCompile(`\s(?:-q|--quiet|-qq)(?:\s|$)`)
+
+// unquieted runs a failed one-line command that printed nothing again without its
+// quiet option (no `cd`, no redirection): what it prints then, and that command.
+func (ss *session) unquieted(ctx context.Context, st step, rec loop.CommandRecord) (string, string) {
+	cmd := strings.TrimSpace(rec.Command)
+	if strings.Contains(cmd, "\n") || !reQuietFlag.MatchString(cmd) || strings.Contains(cmd, "cd ") || strings.ContainsAny(cmd, "<>") {
+		return "", ""
+	}
+	loud := strings.TrimSpace(reQuietFlag.ReplaceAllString(cmd+" ", " "))
+	r, err := ss.task.Sandbox.Exec(ctx, ss.request(loud, st.root, 60*time.Second))
+	if err != nil || r.TimedOut || r.ExitCode == 0 {
+		return "", ""
+	}
+	stderr, _ := splitCwd(r.Stderr)
+	return strings.TrimSpace(combine(r.Stdout, stderr)), loud
+}
+
+// reExitCodeNum: the exit status an error line reports.
+var reExitCodeNum = regexp.MustCompile(`(?i)exit (?:code|status):? (\d+)`)
+
 // sameError is the root of an earlier gap whose key error line this output repeats (the
 // same file names it, whatever the time it was logged).
 func (ss *session) sameError(output string) (int, bool) {
@@ -2071,7 +2233,11 @@ func (ss *session) sameError(output string) (int, bool) {
 		if r.finding < 0 || ss.res.Findings[r.finding].Environment {
 			continue
 		}
-		if earlier := norm(keyLine(ss.res.Findings[r.finding].Output)); oneWordApart(earlier, key) || !reSummaryError.MatchString(earlier) && quotesMessage(output, earlier) {
+		earlier := norm(keyLine(ss.res.Findings[r.finding].Output))
+		if a, b := reExitCodeNum.FindStringSubmatch(earlier), reExitCodeNum.FindStringSubmatch(key); a != nil && b != nil && a[1] != b[1] {
+			continue // a runner's "non-zero exit code: 126" and "…: 1" are two failures
+		}
+		if oneWordApart(earlier, key) || !reSummaryError.MatchString(earlier) && quotesMessage(output, earlier) {
 			// (a summary such as "not loaded due to errors." closes different errors alike)
 			return i, true
 		}
@@ -2525,8 +2691,6 @@ func similarDir(have []string, want string) string {
 
 var rePort = regexp.MustCompile(`(?:^|[\s:=])(\d{4,5})\b`)
 
-// madeByFailedScript: the missing path is one a script the tutorial wrote (and whose run
-// failed) mentions, so the failure is a consequence of that run.
 // reEdits: a command that changes a file in place.
 var reEdits = regexp.MustCompile(`^(?:sudo\s+)?(?:sed\s+(?:-\w*\s+)*-i|perl\s+-\w*i|patch\b)|[^>]>>?\s*[\w./~-]+\s*$`)
 
@@ -2564,6 +2728,33 @@ func (ss *session) definedInFile(rec loop.CommandRecord) (string, string, int, s
 // reSourceExt: a program's source file, whose lines are code, not definitions.
 var reSourceExt = regexp.MustCompile(`\.(?:c|h|cc|cpp|go|rs|py|rb|pl|pm|js|ts|java|kt|scala|lua|tcl|sh|bash|zsh|php|hs|ml|ex|exs|erl|clj|scm|rkt|lisp|el|f90|adb|ads|pas|d|nim|v|vhd|sv|cs|swift|m|r|jl|sql)$`)
 
+// reUnsetVar: a shell or program saying a variable is not set.
+var reUnsetVar = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*): (?:unbound variable|parameter not set)|KeyError: '([A-Za-z_][A-Za-z0-9_]*)'`)
+
+// varOfUnreadFile: the failure is a variable not set that a file the tutorial wrote sets
+// (`TIDE_STATION=brest` in .env.local), and an earlier gap names that file: its root.
+func (ss *session) varOfUnreadFile(output string) (int, bool) {
+	m := reUnsetVar.FindStringSubmatch(output)
+	if m == nil {
+		return 0, false
+	}
+	name := m[1] + m[2]
+	for _, st := range ss.steps {
+		if st.kind != fileStep || !slices.ContainsFunc(strings.Split(st.content, "\n"), func(l string) bool {
+			return strings.HasPrefix(strings.TrimPrefix(strings.TrimSpace(l), "export "), name+"=")
+		}) {
+			continue
+		}
+		file := joinDir(st.dir, st.file)
+		for r := len(ss.roots) - 1; r >= 0; r-- {
+			if fi := ss.roots[r].finding; fi >= 0 && strings.Contains(ss.res.Findings[fi].Problem, "`"+file+"`") {
+				return r, true
+			}
+		}
+	}
+	return 0, false
+}
+
 // editNeverMade: a commit finds nothing to record, and an earlier edit the tutorial
 // made failed with a gap of its own: the root of that gap.
 func (ss *session) editNeverMade(output string) (int, bool) {
@@ -2578,6 +2769,8 @@ func (ss *session) editNeverMade(output string) (int, bool) {
 	return 0, false
 }
 
+// madeByFailedScript: the missing path is one a script the tutorial wrote (and whose run
+// failed) mentions, so the failure is a consequence of that run.
 func (ss *session) madeByFailedScript(output string) (int, bool) {
 	m := reMissingPath.FindStringSubmatch(output)
 	if m == nil {
@@ -2650,7 +2843,9 @@ func (ss *session) anticipated(st step, output string) (string, string) {
 		for _, q := range reCodeSpan.FindAllStringSubmatch(sent, -1) {
 			span := q[1]
 			switch {
-			case len(span) >= 6 && strings.Contains(low, strings.ToLower(span)):
+			case len(span) >= 6 && !strings.HasPrefix(span, "-") && strings.Contains(low, strings.ToLower(span)):
+				// (not an option the prose and the error's advice both name: "If a command
+				// fails, hyperfine stops; `--show-output` shows what it printed")
 				seen = true
 			case fix == "" && knownCommands[firstWord(span)] && strings.Contains(span, " "):
 				fix = span
@@ -2660,7 +2855,48 @@ func (ss *session) anticipated(st step, output string) (string, string) {
 			return sent, fix
 		}
 	}
+	for _, sent := range reProseSentence.Split(proseAfter(t, st.block.EndLine), -1) {
+		// "Nothing is that old yet, so it only says so (`NOTE: No increments older than …
+		// found, exiting.`) and warns that it had nothing to do."
+		if !reSaysVerb.MatchString(sent) {
+			continue
+		}
+		for _, q := range reCodeSpan.FindAllStringSubmatch(sent, -1) {
+			if elidedIn(q[1], low) {
+				return sent, ""
+			}
+		}
+	}
 	return "", ""
+}
+
+// reEllipsis: where a quoted message leaves out what varies.
+var reEllipsis = regexp.MustCompile(`…|\.\.\.`)
+
+// reSaysVerb: prose telling what a program says.
+var reSaysVerb = regexp.MustCompile(`(?i)\b(?:says?|prints?|warns?|reports?|answers?|complains?|tells? you)\b`)
+
+// elidedIn: a message quoted with an ellipsis for what varies ("No increments older than
+// … found") is in output: its parts, in order (case aside), at least 12 letters of them.
+func elidedIn(span, output string) bool {
+	parts := reEllipsis.Split(strings.ToLower(span), -1)
+	if len(parts) < 2 {
+		return false
+	}
+	total, at := 0, 0
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		if p == "" || p == "." {
+			continue
+		}
+		i := strings.Index(output[at:], p)
+		if i < 0 {
+			return false
+		}
+		at += i + len(p)
+		total += len(p)
+	}
+	return total >= 12
 }
 
 // reNoLinkLib: the linker missing a library the link names ("cannot find -lpolyml").
@@ -2780,8 +3016,67 @@ func quoteList(xs []string) string {
 	return strings.Join(q, ", ")
 }
 
-// reBadMode: a program refusing a file for its mode.
-var reBadMode = regexp.MustCompile(`(?i)permission denied|bad permissions|not (?:set as )?executable`)
+// reAssignOnly: a command that only sets a shell variable (`LOG=app.log`).
+var reAssignOnly = regexp.MustCompile(`^([A-Za-z_]\w*)=\S*$`)
+
+// unexportedVar: the failed command passes `$NAME` in single quotes to a program that
+// runs it in its own shell, and an earlier command set NAME without exporting it (and
+// nothing exported it since): the name and that command's line.
+func (ss *session) unexportedVar(ctx context.Context, rec loop.CommandRecord) (string, int) {
+	quoted := strings.Join(reSingleQuoted.FindAllString(rec.Command, -1), " ")
+	for _, m := range reEchoVar.FindAllStringSubmatch(quoted, -1) {
+		name := m[1]
+		at := 0
+		for _, c := range ss.res.Commands {
+			if c.Line >= rec.Line || c.ExitCode != 0 {
+				continue
+			}
+			if a := reAssignOnly.FindStringSubmatch(strings.TrimSpace(c.Command)); a != nil && a[1] == name {
+				at = c.Line
+			} else if exports(c.Command, name) {
+				at = 0
+			}
+		}
+		if at > 0 && !ss.exported(ctx, name) {
+			return name, at
+		}
+	}
+	return "", 0
+}
+
+// exports: cmd exports the variable name (`export LOG`, `export A=1 LOG=app.log`).
+func exports(cmd, name string) bool {
+	for _, part := range splitList(cmd) {
+		f := strings.Fields(part)
+		if len(f) < 2 || f[0] != "export" {
+			continue
+		}
+		for _, w := range f[1:] {
+			if n, _, _ := strings.Cut(w, "="); n == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reSingleQuoted: a single-quoted word of a command line.
+var reSingleQuoted = regexp.MustCompile(`'[^']*'`)
+
+// commandAt is the command the session ran at line ("" when none).
+func (ss *session) commandAt(line int) string {
+	for _, c := range ss.res.Commands {
+		if c.Line == line {
+			return c.Command
+		}
+	}
+	return ""
+}
+
+// reBadMode: a program refusing a file for its mode, or a runner reporting the shell's
+// status for a file it could not execute (hyperfine 1.15's "Command terminated with
+// non-zero exit code: 126").
+var reBadMode = regexp.MustCompile(`(?i)permission denied|bad permissions|not (?:set as )?executable|exit (?:code|status):? 126\b`)
 
 // unexecutable is a script the tutorial wrote (it starts with #!) that is not executable
 // and that the failed command needs to run: the output names it beside a permission
@@ -2973,7 +3268,19 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 	}
 	f := loop.Finding{Problem: fmt.Sprintf("`%s` (line %d) fails: Debian has no installable package `%s` (%s)", firstLine(rec.Command), rec.Line, name, keyLine(output)),
 		Fix: fmt.Sprintf("name the package Debian has at line %d, or say where `%s` comes from", rec.Line, name), Category: "command failure"}
-	if len(alts) > 0 {
+	if pkg, _ := ss.providerAmong(ctx, alts, rec.Line); pkg == "" && len(name) >= 3 {
+		// none of them has the command the tutorial runs next (`apt install task`, then
+		// `task version`: not tasksel's task-thai, but taskwarrior): the packages named
+		// after it, one by one
+		if more := ss.namedAfter(ctx, name); len(more) > 0 {
+			if pkg, cmd := ss.providerAmong(ctx, more, rec.Line); pkg != "" {
+				alts = []string{pkg}
+				f.Problem += fmt.Sprintf("; Debian's `%s` provides `%s`, which the tutorial runs next", pkg, cmd)
+				f.Fix = fmt.Sprintf("install `%s` instead of `%s` at line %d", pkg, name, rec.Line)
+			}
+		}
+	}
+	if len(alts) > 0 && f.Fix == fmt.Sprintf("name the package Debian has at line %d, or say where `%s` comes from", rec.Line, name) {
 		f.Problem += fmt.Sprintf("; Debian packages it as %s", quoteList(alts))
 		if pkg, cmd := ss.providerOfLater(ctx, alts, rec.Line); pkg != "" {
 			// `apt install protobuf`, then `protoc`: protobuf-compiler, not the shorter
@@ -2996,12 +3303,31 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 	return true
 }
 
+// namedAfter: up to eight Debian packages whose name is name and more letters
+// (taskwarrior, tasksh and taskd for task).
+func (ss *session) namedAfter(ctx context.Context, name string) []string {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `apt-cache search --names-only "^${n}[a-z]" 2>/dev/null | cut -d' ' -f1 | grep -v -e '-dev$' -e '-doc$' -e '-data$' | head -n 8`,
+		Env: map[string]string{"n": regexp.QuoteMeta(name)}, Timeout: 30 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return nil
+	}
+	return strings.Fields(r.Stdout)
+}
+
 // providerOfLater: of several candidate packages, the one whose .deb puts on PATH a
 // command the tutorial runs after line that is not installed yet, and that command ("",
 // "" when none does or there is one candidate). The reader looks in the packages, as
 // packages.debian.org's file search would: `apt-get download` and `dpkg-deb -c`.
 func (ss *session) providerOfLater(ctx context.Context, pkgs []string, line int) (pkg, cmd string) {
 	if len(pkgs) < 2 {
+		return "", ""
+	}
+	return ss.providerAmong(ctx, pkgs, line)
+}
+
+// providerAmong is providerOfLater for any number of candidates, one included.
+func (ss *session) providerAmong(ctx context.Context, pkgs []string, line int) (pkg, cmd string) {
+	if len(pkgs) == 0 {
 		return "", ""
 	}
 	var later []string
@@ -3364,11 +3690,6 @@ func sameParts(a, b string) bool {
 	return slices.Equal(pa, pb)
 }
 
-// nearName: a relative file that the failed command needs (an argument, or a name the
-// output quotes as missing and a file the tutorial wrote mentions: a script opening
-// marks.csv) does not exist, while the file the tutorial made instead does: one of a
-// very similar name (same extension, one or two characters apart), or the only file of
-// that extension the tutorial wrote there. Both are "" when there is none.
 // insideFirstDir: a relative path the failed command names, said to be missing, starts
 // with the folder the session is in (`data/books.csv` from inside data/) and exists
 // without that first part, and an earlier command of the session went into that folder:
@@ -3400,6 +3721,27 @@ func (ss *session) insideFirstDir(ctx context.Context, rec loop.CommandRecord, o
 	return "", loop.CommandRecord{}
 }
 
+// madeByCommand: an earlier command that worked wrote the file at p (its output
+// redirected there, `-o p`).
+func (ss *session) madeByCommand(p string) bool {
+	for _, c := range ss.res.Commands {
+		if c.ExitCode != 0 {
+			continue
+		}
+		for _, q := range predict(c.Command).paths {
+			if ss.abs(q) == p { // (relative to the folder the session is in now)
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nearName: a relative file that the failed command needs (an argument, or a name the
+// output quotes as missing and a file the tutorial wrote mentions: a script opening
+// marks.csv) does not exist, while the file the tutorial made instead does: one of a
+// very similar name (same extension, one or two characters apart), or the only file of
+// that extension the tutorial wrote there. Both are "" when there is none.
 func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
 	if !reNotThere.MatchString(output) && !reNoSuchInclude.MatchString(output) && !reNoRule.MatchString(output) {
 		return "", ""
@@ -3466,7 +3808,11 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			if levenshtein.ComputeDistance(have, base) <= 2 {
 				return f, path.Join(path.Dir(f), have)
 			}
-			if content, ok := ss.written[path.Join(dir, have)]; ok && !strings.Contains(content, base) && !slices.Contains(strings.Fields(cmd), have) {
+			content, ok := ss.written[path.Join(dir, have)]
+			if !ok && ss.madeByCommand(path.Join(dir, have)) {
+				ok = true // `task export > my-tasks.json`, then `… import tasks.json`
+			}
+			if ok && !strings.Contains(content, base) && !slices.Contains(strings.Fields(cmd), have) {
 				// (not the file that names it, nor one the command reads itself)
 				sameExt = append(sameExt, have)
 				if strings.Contains(have, base) || strings.Contains(base, have) || abbreviates(have, base) {
@@ -3736,7 +4082,8 @@ func aliasPackage(t tool, pkg string) bool {
 var reDirFlag = regexp.MustCompile(`^(?:-path|--output-dir|--outdir|--out-dir|--target-dir|--destdir|--dest|--?output-directory)$`)
 
 // reCannotOpen: how programs say they could not open or write a path.
-var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|cannot (?:write|open|create)|can't (?:write|open|create)|unable to (?:open|write|create)|could not (?:open|write|create)|failed to (?:open|write|create)`)
+// (rdiff-backup 2.2: "Unable to delete and/or create directory …")
+var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|(?:cannot|can't|unable to|could not|failed to) (?:\w+ (?:and/or|or|and) )?(?:write|open|create)`)
 
 // reDirNotExist: a program saying that a relative directory it was given does not exist.
 // reDirNoSuch: a folder (written with its slash) an error line starts with ("gen/: No
@@ -3862,6 +4209,10 @@ func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string
 		switch {
 		case reDirFlag.MatchString(f) && i+1 < len(fields):
 			dirs = append(dirs, strings.Trim(fields[i+1], `"'`))
+		case strings.HasPrefix(f, "~/") && strings.Count(f, "/") >= 2 && !strings.ContainsAny(f, "*?$<>|;&(){}\"',\\"):
+			// a folder under the reader's home (`rdiff-backup restore … ~/restore-tests/x`
+			// makes x, not ~/restore-tests)
+			dirs = append(dirs, path.Dir(f))
 		case strings.Contains(f, "/") && !strings.HasPrefix(f, "/") && !strings.HasPrefix(f, "~") && !strings.HasPrefix(f, "-") && !strings.ContainsAny(f, "*?$<>|;&(){}\"',\\") && !strings.Contains(f, "://") && !reSedScript.MatchString(f):
 			// (not sed's `s/"Hello"/"Hello, CVS"/`)
 			dirs = append(dirs, path.Dir(f))
@@ -3879,10 +4230,10 @@ func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string
 		}
 	}
 	for _, d := range dirs {
-		if d == "." || d == "" || d == ".." || strings.HasPrefix(d, "../..") || strings.HasPrefix(d, "-") || !strings.Contains(output, d) && !strings.Contains(strings.ToLower(output), "no such file or directory") {
+		if d == "." || d == "" || d == ".." || d == "~" || strings.HasPrefix(d, "../..") || strings.HasPrefix(d, "-") || !strings.Contains(output, d) && !strings.Contains(output, ss.abs(d)) && !strings.Contains(strings.ToLower(output), "no such file or directory") {
 			continue
 		}
-		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ ! -e " + shellQuote(d) + " ]", Timeout: 10 * time.Second, User: ss.user})
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ ! -e " + shellQuote(ss.abs(d)) + " ]", Timeout: 10 * time.Second, User: ss.user})
 		if err == nil && r.ExitCode == 0 {
 			return d
 		}
@@ -3925,9 +4276,10 @@ var reBroughtFile = regexp.MustCompile(`(?i)\b(?:(?:they|someone|a colleague|you
 
 // reShNotFound: the shell a program started could not find a program ("/bin/sh: 1:
 // zstd: not found"), or make could not run one (a recipe's or `$(shell pkg-config …)`'s:
-// "make: pkg-config: No such file or directory"), whatever the exit code of the program
-// that started it.
-var reShNotFound = regexp.MustCompile(`(?m)(?:^|\s)(?:(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:\d+: |line \d+: )?([\w.+-]+): (?:command )?not found|^make(?:\[\d+\])?: ([\w.+-]+): (?:No such file or directory|Command not found)$)`)
+// "make: pkg-config: No such file or directory"), or a script sourced by name and line
+// could not (direnv 2.32's stdlib: "environment:812: python: command not found"),
+// whatever the exit code of the program that started it.
+var reShNotFound = regexp.MustCompile(`(?m)(?:^|\s)(?:(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:\d+: |line \d+: )?([\w.+-]+): (?:command )?not found|^make(?:\[\d+\])?: ([\w.+-]+): (?:No such file or directory|Command not found)$|^[\w./~-]+:(?:\d+:| line \d+:) ([\w.+-]+): command not found$)`)
 
 var (
 	reCMakeCompiler = regexp.MustCompile(`No CMAKE_(CXX|C)_COMPILER could be found`)

@@ -15,6 +15,9 @@ import (
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
+// reCalloutTitle: the first line of an Obsidian or GitHub callout, and its title.
+var reCalloutTitle = regexp.MustCompile(`^>\s*\[![\w-]+\][-+]?\s*(.*?)\s*$`)
+
 // leadText is the prose that introduces a block: the paragraph right above it and, when
 // the block sits in a list item, the item's own first paragraph (markup kept, so paths
 // in backticks survive).
@@ -30,6 +33,11 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		l := strings.TrimSpace(raw)
 		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") || strings.HasPrefix(l, "#") || reHighlightClose.MatchString(l) {
 			break
+		}
+		if m := reCalloutTitle.FindStringSubmatch(l); m != nil && m[1] != "" && !strings.ContainsAny(m[1][len(m[1])-1:], ".:!?") {
+			// an Obsidian or GitHub callout's title is a sentence of its own ("> [!danger]
+			// Keep secrets out of git", then "> `.envrc` is fine to commit")
+			l = "> " + m[1] + "."
 		}
 		if m := reSummary.FindStringSubmatch(t.Map.OriginalLine(n)); m != nil && summaryFile(m[1]) != "" {
 			// a collapsed file, named by its summary (a raw HTML line, blank in Line):
@@ -300,18 +308,22 @@ var reNameComment = regexp.MustCompile(`^(?:#|//|--|;+|%)\s*([^\s:,]+)[:,]?(?:\s
 
 // commentNamed is the file a block is when its first comment line (under a `#!` line)
 // starts with the file's name and the lead names that same file in code ("" when not).
-// A shell block counts only with its `#!` line: commands start with comments too.
 func commentNamed(cb tutorial.CodeBlock, lead string) string {
 	lines := strings.Split(strings.TrimSpace(cb.Content), "\n")
 	shebang := strings.HasPrefix(lines[0], "#!")
 	if shebang {
 		lines = lines[1:]
 	}
-	if len(lines) == 0 || cb.Shell && !shebang {
+	if len(lines) == 0 {
 		return ""
 	}
 	m := reNameComment.FindStringSubmatch(strings.TrimSpace(lines[0]))
 	if m == nil || !looksLikePath(m[1]) {
+		return ""
+	}
+	if cb.Shell && !shebang && (!strings.HasSuffix(strings.TrimSpace(lead), ":") || strings.Contains(strings.Join(lines[1:], "\n"), path.Base(m[1]))) {
+		// commands start with comments too: a shell block is the file only under a lead
+		// that presents it ("`.envrc` in the project root:") and when it does not use it
 		return ""
 	}
 	for _, q := range rePathTick.FindAllStringSubmatch(lead, -1) {
@@ -333,8 +345,9 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 	if cb.Shell && !strings.HasPrefix(strings.TrimSpace(cb.Content), "#!") {
 		return "" // (a script with its `#!` line is a file: "And the script, `tally.zsh`:")
 	}
-	if m := reCaptionAlone.FindStringSubmatch(t); m != nil && looksLikePath(m[1]) {
-		// a paragraph that is only the file's name, "**`src/wordcount.h`**"
+	if m := reCaptionAlone.FindStringSubmatch(t); m != nil && (looksLikePath(m[1]) || strings.HasPrefix(strings.TrimSpace(cb.Content), "#!") && reBareName.MatchString(path.Base(m[1])) && !strings.Contains(m[1], "://")) {
+		// a paragraph that is only the file's name, "**`src/wordcount.h`**" (or a
+		// script's, "`bin/tide-report`:" over its `#!` line)
 		return m[1]
 	}
 	if !strings.HasSuffix(t, ":") {

@@ -95,7 +95,33 @@ func failureProblem(rec loop.CommandRecord, output string) string {
 	if key == "" {
 		return fmt.Sprintf("`%s` (line %d) failed with exit code %d and printed nothing", firstLine(rec.Command), rec.Line, rec.ExitCode)
 	}
+	if onlyWarnings(output) {
+		// HTML Tidy 5.6 exits 1 when it printed warnings and 2 for errors
+		return fmt.Sprintf("`%s` (line %d) exited with status %d after printing only warnings (%s)", firstLine(rec.Command), rec.Line, rec.ExitCode, key)
+	}
 	return fmt.Sprintf("`%s` (line %d) fails: %s", firstLine(rec.Command), rec.Line, key)
+}
+
+// reWarningLine: a line a program prints as a warning; reErrorWordOnly, one that says
+// error or fatal.
+var (
+	reWarningLine   = regexp.MustCompile(`(?i)\bwarn(?:ing)?\b`)
+	reErrorWordOnly = regexp.MustCompile(`(?i)\b(?:error|fatal)\b`)
+)
+
+// onlyWarnings: every line of output is a warning, and there is at least one.
+func onlyWarnings(output string) bool {
+	n := 0
+	for _, l := range strings.Split(output, "\n") {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if !reWarningLine.MatchString(l) || reErrorWordOnly.MatchString(l) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 var (

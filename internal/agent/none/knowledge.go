@@ -218,6 +218,12 @@ func knownTool(command string) (tool, bool) {
 	return tool{}, false
 }
 
+// isKnownTool: command is a command of a tool of the knowledge table.
+func isKnownTool(command string) bool {
+	_, ok := knownTool(command)
+	return ok
+}
+
 // sameTool reports whether two commands come from one tool (npm and npx: Node.js).
 func sameTool(a, b string) bool {
 	return a == b || toolOf(a).Name == toolOf(b).Name

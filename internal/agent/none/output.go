@@ -312,6 +312,42 @@ func quoteShort(s string) string {
 	return "“" + loop.Clip(q, 80) + "”"
 }
 
+// reEchoVar: a variable a command expands (`$TIDEWATCH_PORT`, `${DB_URL}`).
+var reEchoVar = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
+
+// shellOwnVars are set in every shell, whatever the tutorial does.
+var shellOwnVars = map[string]bool{"HOME": true, "USER": true, "PATH": true, "PWD": true, "SHELL": true, "LOGNAME": true, "HOSTNAME": true, "OLDPWD": true, "LANG": true, "TERM": true, "UID": true, "RANDOM": true}
+
+// unsetEchoed: an echo or printf of variables printed a shorter line than the one the
+// tutorial shows, and those variables are not set in the session: why, with the error
+// line the shell printed around it ("direnv: error … .envrc is blocked"), "" otherwise.
+func (ss *session) unsetEchoed(ctx context.Context, cmd, shown, got string) string {
+	if w := firstWord(cmd); w != "echo" && w != "printf" || strings.ContainsAny(cmd, "|>") || strings.TrimSpace(shown) == "" {
+		return ""
+	}
+	want, have := strings.TrimSpace(firstLine(strings.TrimSpace(shown))), strings.TrimSpace(firstLine(strings.TrimSpace(got)))
+	if len(have) >= len(want) {
+		return ""
+	}
+	var unset []string
+	for _, m := range reEchoVar.FindAllStringSubmatch(cmd, -1) {
+		if !shellOwnVars[m[1]] && !slices.Contains(unset, "`$"+m[1]+"`") && !ss.exported(ctx, m[1]) {
+			unset = append(unset, "`$"+m[1]+"`")
+		}
+	}
+	if len(unset) == 0 {
+		return ""
+	}
+	why := fmt.Sprintf("`%s` printed %s, where the tutorial shows %s: %s %s not set in the session", firstLine(cmd), quoteShort(have), quoteShort(want), strings.Join(unset, " and "), plural(len(unset), "is", "are"))
+	for _, l := range strings.Split(got, "\n") {
+		if l = strings.TrimSpace(l); l != have && reErrorLine.MatchString(l) {
+			why += "; the shell also printed “" + loop.Clip(l, 200) + "”"
+			break
+		}
+	}
+	return why
+}
+
 // checkOutput records a mismatch between a command's shown and real output.
 // logged is what a server the tutorial started logged as errors meanwhile ("" when
 // nothing): the cause of a wrong answer, or a consequence of an earlier gap.
@@ -326,12 +362,28 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		return
 	}
 	problem := outputMismatch(rec.Command, shown, output)
+	if problem == "" {
+		problem = ss.unsetEchoed(ctx, rec.Command, shown, output)
+	}
 	gone := 0
 	if problem == "" {
 		if name, at := ss.claimedGone(rec.Line, shown, output); name != "" {
 			// "so that `old.tmp` is removed from the mirror", and the listing still has it
 			problem = fmt.Sprintf("the tutorial says `%s` is gone (line %d) and shows it no longer listed, but `%s` still lists it", name, at, firstLine(rec.Command))
 			gone = at
+		}
+	}
+	if problem == "" {
+		if said, wrote, at := ss.missedWritten(output); said != "" {
+			// direnv's `dotenv` reads .env, and the tutorial saved the secrets as .env.local
+			problem = fmt.Sprintf("`%s` printed “%s”, but the tutorial saved that file as `%s` (line %d): it names the same file two ways", firstLine(rec.Command), loop.Clip(said, 160), wrote, at)
+		}
+	}
+	if problem == "" {
+		if names, at, para := ss.saidAbsent(st, shown, output); len(names) > 0 {
+			// "No `build/bundle.js`, no `debug.log`: rg reads the shop's `.gitignore`", and
+			// ripgrep outside a Git repository lists them
+			problem = fmt.Sprintf("`%s` printed %s, which the tutorial says it leaves out (line %d: “%s”)", firstLine(rec.Command), strings.Join(names, ", "), at, loop.Clip(para, 200))
 		}
 	}
 	if problem == "" && ss.ownProgram(rec.Command) {
@@ -870,6 +922,68 @@ func serverLines(output string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// reMissingLine: an output line saying a file is not there.
+var reMissingLine = regexp.MustCompile(`(?i)not found|no such file`)
+
+// missedWritten: a line of output says a file is not found whose name is the start of a
+// file the tutorial wrote in the session's folder (`.env` for `.env.local`), and there is
+// no such file: that line, the written file and the line that wrote it.
+func (ss *session) missedWritten(output string) (string, string, int) {
+	for _, l := range strings.Split(output, "\n") {
+		if !reMissingLine.MatchString(l) {
+			continue
+		}
+		for _, tok := range strings.Fields(l) {
+			tok = strings.Trim(tok, "'\"‘’“”:,()")
+			base := path.Base(tok)
+			if len(base) < 3 || !looksLikePath(base) && !strings.HasPrefix(base, ".") {
+				continue
+			}
+			for _, st := range ss.steps {
+				w := path.Base(st.file)
+				if st.kind != fileStep || w == base || !strings.HasPrefix(w, base+".") && !strings.HasPrefix(w, base+"-") {
+					continue
+				}
+				if _, ok := ss.written[path.Join(ss.cwd, base)]; ok || path.Dir(ss.abs(joinDir(st.dir, st.file))) != ss.cwd {
+					continue
+				}
+				return strings.TrimSpace(l), joinDir(st.dir, st.file), st.line
+			}
+		}
+	}
+	return "", "", 0
+}
+
+// reNoItem: prose naming, in code, what a listing does not have ("No `debug.log`").
+var reNoItem = regexp.MustCompile("(?i)(?:^|[,;:]\\s*|\\.\\s+)no `([^`\\s]+)`")
+
+// saidAbsent: the paragraph right after the command's block says, item by item, what
+// the listing leaves out ("No `build/bundle.js`, no `node_modules/`, …"), and the command
+// printed some of them where the shown output does not: those names (in code), the
+// paragraph's line and its text.
+func (ss *session) saidAbsent(st step, shown, got string) ([]string, int, string) {
+	t := ss.task.Tutorial
+	if shown == "" || got == "" || t == nil || st.block.EndLine <= 0 {
+		return nil, 0, ""
+	}
+	para := proseAfter(t, st.block.EndLine)
+	var names []string
+	for _, m := range reNoItem.FindAllStringSubmatch(para, -1) {
+		name := strings.TrimSuffix(m[1], "/")
+		if strings.Contains(got, name) && !strings.Contains(shown, name) {
+			names = append(names, "`"+m[1]+"`")
+		}
+	}
+	if len(names) == 0 {
+		return nil, 0, ""
+	}
+	at := st.block.EndLine + 1
+	for at < t.Map.LineCount() && strings.TrimSpace(t.Map.Line(at)) == "" {
+		at++
+	}
+	return names, at, para
 }
 
 // reGoneWord: prose saying a step removes something ("so that `old.tmp` is removed from

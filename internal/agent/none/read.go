@@ -481,7 +481,69 @@ func read(t *tutorial.Tutorial) []step {
 		}
 	}
 	skipPreviews(steps)
+	followNeeded(steps)
 	return steps
+}
+
+// followNeeded runs the optional blocks that make what later steps use and nothing else
+// makes: "If you don't want to try this on your real notes first, make a small practice
+// folder:" on a fresh machine, where there are no notes, before `rdiff-backup backup
+// ~/notes …`.
+func followNeeded(steps []step) {
+	for i := range steps {
+		s := &steps[i]
+		if s.kind != skipStep || s.command == nil || !strings.HasPrefix(s.reason, "an alternative or example") && !strings.HasPrefix(s.reason, "optional") {
+			continue
+		}
+		var made []string
+		for j := range steps {
+			if steps[j].block.StartLine == s.block.StartLine && steps[j].command != nil {
+				for _, p := range predict(steps[j].command.Text).paths {
+					if strings.HasPrefix(p, "~/") || strings.HasPrefix(p, "/") {
+						made = append(made, p, path.Dir(p))
+					}
+				}
+			}
+		}
+		if len(made) == 0 || madeBefore(steps, s.block.StartLine, made) || !usedLater(steps, s.line, made) {
+			continue
+		}
+		for j := range steps {
+			if t := &steps[j]; t.block.StartLine == s.block.StartLine && t.command != nil && t.kind == skipStep {
+				t.kind, t.reason = runStep, "followed although optional ("+t.reason+"): later steps use what it makes, and no other step makes it"
+			}
+		}
+	}
+}
+
+// madeBefore: a step of an earlier block that runs makes one of the paths.
+func madeBefore(steps []step, block int, paths []string) bool {
+	for _, s := range steps {
+		if s.block.StartLine >= block || s.kind != runStep || s.command == nil {
+			continue
+		}
+		for _, p := range predict(s.command.Text).paths {
+			if slices.Contains(paths, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// usedLater: a step after line that runs names one of the paths (not "~" or "/").
+func usedLater(steps []step, line int, paths []string) bool {
+	for _, s := range steps {
+		if s.line <= line || s.kind != runStep || s.command == nil {
+			continue
+		}
+		for _, p := range paths {
+			if p != "~" && p != "/" && p != "." && refersTo(s.command.Text, p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // skipPreviews skips commands that run a script the tutorial only creates later (a
@@ -568,11 +630,11 @@ var reAbove = regexp.MustCompile("(?i)\\b(?:just |right |directly )?(?:above|bef
 // `main.rkt`", "update the handler of `app.js`").
 var reChangePart = regexp.MustCompile("(?i)\\b(?:chang|updat|modif|edit|rewrit|replac|adjust)(?:e|es|y|ies|ing|ying)?\\s+(?:the|its|your)\\s+[\\w -]{1,40}?\\s+(?:in|of)\\s+`([^`\\s]+)`")
 
-// reSaveItIn: prose right under a file's block that says which folder it goes in.
 // reCreateIn: the lead says to create the block's file in a folder it gives by an
 // absolute or home path.
 var reCreateIn = regexp.MustCompile("(?i)\\b(?:create|save|write|put|place|keep|store)\\b[^.;:]*?\\bin\\s+`([~/][\\w./~-]*)`")
 
+// reSaveItIn: prose right under a file's block that says which folder it goes in.
 var reSaveItIn = regexp.MustCompile("(?i)^\\s*(?:save|put|place|keep) (?:it|this|the (?:file|script|program)) (?:in|into|under|to) (?:the folder |the directory )?`([~./]?[\\w./~-]+)`")
 
 // ranBlock: the last step read is a command of block b (an untagged block read as
@@ -653,8 +715,8 @@ var (
 	// after it ("Confirm request details: yes", "Proceed? [y/N] y")
 	reConfirmTyped = regexp.MustCompile(`(?i)^(?:.*\b(?:confirm|continue|proceed|are you sure|overwrite|really)\b[^:?]*[:?]|.*[\[(](?:y/n|yes/no)[\])]\s*[:?]?)\s+(yes|y|no|n)\s*$`)
 	// reAnswerYes: the prose tells the reader what to type at the question ("Answer `yes`
-	// when asked to confirm")
-	reAnswerYes = regexp.MustCompile("(?i)\\b(?:answer|type|enter|reply)\\s+[`'\"“]?(yes|y)[`'\"”]?\\s+(?:when|at|to)\\b")
+	// when asked to confirm", "Type `yes` and press Enter")
+	reAnswerYes = regexp.MustCompile("(?i)\\b(?:answer|type|enter|reply)\\s+[`'\"“]?(yes|y)[`'\"”]?\\s+(?:when|at|to|and press (?:enter|return))\\b")
 )
 
 // confirmAnswers are what the reader types at a command's confirmation questions: the

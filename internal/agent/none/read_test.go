@@ -1032,3 +1032,28 @@ func TestFilesNamedByCommentSummaryAndBoldCaption(t *testing.T) {
 	assert.Equal(t, []string{"sh setup.sh", `bzr whoami "Ada <ada@student.example.ac.uk>"`}, run, "%v", skipped)
 	assert.Contains(t, skipped["docker rm <id>"], "needs a value the reader substitutes", "an id that is not the reader's own stays a placeholder")
 }
+
+// On a Q&A page the asker's block that makes the file the followed answer works on is
+// run; an optional practice folder that later steps use, and that nothing else makes, is
+// made; an Obsidian callout's title is a sentence of its own; a shell block presented as
+// a file its comment names is that file; a script named alone over its `#!` line is a
+// file; a purpose clause does not make a `$` session output, nor "no output means it is"
+// an untagged block.
+func TestSetupBlocksCalloutsAndFilesNamedAlone(t *testing.T) {
+	t.Parallel()
+	qa := "# Benchmark one-liners\n\nFor testing I generate a fake log:\n\n```bash\nseq 5 > app.log\n```\n\nThen I time:\n\n```bash\ntime grep -c 1 app.log\n```\n\n## 2 Answers\n\n" +
+		"**▲ 4** · ✔ *Accepted*\n\nUse hyperfine:\n\n```bash\nhyperfine 'grep -c 1 app.log'\n```\n\n---\n\nOr loop:\n\n```bash\nfor i in 1 2; do time grep 1 app.log; done\n```\n"
+	run, _, skipped, _ := readMD(t, qa)
+	assert.Equal(t, []string{"seq 5 > app.log", "hyperfine 'grep -c 1 app.log'"}, run, "%v", skipped)
+
+	md := "# Notes\n\nIf you don't want to try this on your real notes first, make a small practice folder:\n\n```bash\nmkdir -p ~/notes\nprintf 'milk\\n' > ~/notes/list.txt\n```\n\n" +
+		"```bash\nrdiff-backup backup ~/notes ~/backups/notes\n```\n\n" +
+		"> [!danger] Keep secrets out of git\n> `.envrc` is fine to commit; the secrets file is not.\n\n```bash\nprintf '.env.local\\n' >> .gitignore\n```\n\n" +
+		"`.envrc` in the project root:\n\n```bash\n# .envrc for tidewatch\nexport TIDEWATCH_ENV=dev\n```\n\n" +
+		"`bin/tide-report`:\n\n```bash\n#!/usr/bin/env bash\necho report\n```\n\n" +
+		"Search the whole tree, sorted by path so that everyone's output looks the same:\n\n```console\n$ rg --sort path TODO\ndocs/setup.md\n```\n\n" +
+		"Make sure the result really is well-formed XML (no output means it is):\n\n```\nxmllint --noout messy.xhtml\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"mkdir -p ~/notes", "printf 'milk\\n' > ~/notes/list.txt", "rdiff-backup backup ~/notes ~/backups/notes", "printf '.env.local\\n' >> .gitignore", "rg --sort path TODO", "xmllint --noout messy.xhtml"}, run, "%v", skipped)
+	assert.Equal(t, []string{".envrc", "bin/tide-report"}, files)
+}

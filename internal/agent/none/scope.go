@@ -105,7 +105,7 @@ type qaPart struct {
 // Answers** · Sorted by: …"); reAcceptedAnswer marks the asker's pick.
 var (
 	reAnswersHeading = regexp.MustCompile(`^(?:#{1,6}\s*|\*\*)?\d+\s+Answers?\b`)
-	reAcceptedAnswer = regexp.MustCompile(`(?i)\baccepted answer\b`)
+	reAcceptedAnswer = regexp.MustCompile(`(?i)\baccepted answer\b|[✔✓]\s*[*_]{0,2}accepted\b`)
 )
 
 // qaParts finds the question and the answers of a Q&A page, each answer ending at a
@@ -125,7 +125,6 @@ func qaParts(m *tutorial.LineMap) []qaPart {
 	if head == 0 {
 		return nil
 	}
-	parts := []qaPart{{from: 1, to: head, why: "the question's own commands (a Q&A page: the answers start at line " + strconv.Itoa(head) + ")"}}
 	var answers [][2]int
 	start := head + 1
 	for ln := head + 1; ln <= n+1; ln++ {
@@ -150,12 +149,57 @@ func qaParts(m *tutorial.LineMap) []qaPart {
 			followed = i // the first answer with steps, when none is marked accepted
 		}
 	}
+	why := "the question's own commands (a Q&A page: the answers start at line " + strconv.Itoa(head) + ")"
+	var parts []qaPart
+	from := 1
+	if followed >= 0 {
+		for _, b := range questionSetup(m, head, answers[followed]) {
+			// the asker's block that makes the file the answer works on ("For testing I
+			// generate a fake log: … > app.log") is the reader's first step
+			parts = append(parts, qaPart{from: from, to: b[0] - 1, why: why})
+			from = b[1] + 1
+		}
+	}
+	parts = append(parts, qaPart{from: from, to: head, why: why})
 	for i, a := range answers {
 		if i != followed {
 			parts = append(parts, qaPart{from: a[0], to: a[1], why: "another answer of the Q&A page (the reader follows the one at line " + strconv.Itoa(answers[max(followed, 0)][0]) + ")"})
 		}
 	}
 	return parts
+}
+
+// reMadeFile: a command line that writes a file by redirection (`… > app.log`) or makes
+// one (`touch notes.txt`).
+var reMadeFile = regexp.MustCompile(`(?m)(?:[^>]>|\btouch)\s*([\w./~-]+)\s*$`)
+
+// questionSetup: the fenced blocks of a Q&A page's question (before line head) that make
+// a file the followed answer names, as line spans.
+func questionSetup(m *tutorial.LineMap, head int, answer [2]int) [][2]int {
+	var said []string
+	for ln := answer[0]; ln <= answer[1]; ln++ {
+		said = append(said, m.Line(ln))
+	}
+	text := strings.Join(said, "\n")
+	var out [][2]int
+	for ln := 1; ln < head; ln++ {
+		b, ok := m.BlockAt(ln)
+		if !ok || b.Kind != tutorial.KindFencedCode || b.StartLine != ln {
+			continue
+		}
+		var content []string
+		for l := b.StartLine + 1; l < b.EndLine; l++ {
+			content = append(content, m.Line(l))
+		}
+		for _, f := range reMadeFile.FindAllStringSubmatch(strings.Join(content, "\n"), -1) {
+			if name := path.Base(f[1]); len(name) >= 3 && strings.Contains(text, name) {
+				out = append(out, [2]int{b.StartLine, b.EndLine})
+				break
+			}
+		}
+		ln = b.EndLine
+	}
+	return out
 }
 
 // hasCode: a code block starts in the span.

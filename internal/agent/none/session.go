@@ -34,7 +34,15 @@ var prelude = strings.Join([]string{
 	// root acting for the learner's sudo has root's programs too (sudo's secure_path)
 	`if [ -n "${__smile_owner:-}" ]; then PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"; fi`,
 	`if ! command -v sudo >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then sudo() { while [ "${1#-}" != "$1" ]; do shift; done; "$@"; }; fi`,
-	`__smile_save() { __smile_rc=$?; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_|SMILE_EXEC_ID'"${__smile_owner:+|PATH}"')='; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; __smile_mine; return $__smile_rc; }`,
+	// a terminal's ~/.bashrc runs whole when sourced; Debian's returns at once in a shell
+	// that is not interactive (`case $- in *i*)`), so the session reads it without that guard
+	`__smile_bashrc() { if [ -r "$1" ]; then eval "$(sed -e '/^case \$- in/,/^esac/d' -e '/^\[ -z "\$PS1" \] && return/d' "$1")"; else . "$1"; fi; }`,
+	// and before the next prompt it runs PROMPT_COMMAND, where hooks live (direnv's loads
+	// the folder's .envrc): at the end of each command, in the reader's own shell only
+	`__smile_save() { __smile_rc=$?; if [ -n "${PROMPT_COMMAND:-}" ] && [ -z "${__smile_owner:-}" ]; then eval "$PROMPT_COMMAND" >&2; fi; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_|SMILE_EXEC_ID'"${__smile_owner:+|PATH}"')='; declare -p PROMPT_COMMAND 2>/dev/null; __smile_vars; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; __smile_mine; return $__smile_rc; }`,
+	// the shell's own variables the tutorial set without export (`LOG=app.log`), which a
+	// terminal keeps for the next command: not bash's, not read-only, not the session's
+	`__smile_vars() { local v; v=$(comm -23 <(compgen -v | sort -u) <({ compgen -e; readonly -p | sed -n 's/^declare -[a-zA-Z]* \([A-Za-z_][A-Za-z0-9_]*\).*/\1/p'; } | sort -u) | grep -v -E '^(BASH.*|COMP.*|FUNCNAME|GROUPS|PIPESTATUS|DIRSTACK|EPOCH.*|SRANDOM|RANDOM|SECONDS|LINENO|HISTCMD|HOSTTYPE|MACHTYPE|OSTYPE|IFS|OPTIND|OPTERR|OPTARG|PS[0-4]|PROMPT_COMMAND|_|__smile_.*|COLUMNS|LINES|MAILCHECK)$'); [ -z "$v" ] || declare -p $v 2>/dev/null; }`,
 	// run as root for the learner's sudo (session.asRoot): the session stays theirs, and
 	// what a mixed line made in their folders is theirs
 	`__smile_mine() { [ -n "${__smile_owner:-}" ] || return 0; chown "$__smile_owner:" "$__smile_s.env" "$__smile_s.cwd" 2>/dev/null; [ -z "${__smile_fix:-}" ] || find ` + loop.WorkMount + ` "$HOME" -xdev -user 0 -cnewer "$__smile_s.stamp" -exec chown -h "$__smile_owner:" {} + 2>/dev/null; return 0; }`,
@@ -45,11 +53,23 @@ var prelude = strings.Join([]string{
 // every default: pipelines fail when any part fails, editors and pagers do not wait,
 // and standard input is a few dozen empty lines (Enter at each prompt: apt's and npx's
 // "continue?", ssh-keygen's file and passphrase, "Press ENTER"), then end of input.
-const noninteractive = `set -o pipefail; export GIT_EDITOR=true EDITOR=true VISUAL=true PAGER=cat GIT_PAGER=cat DEBIAN_FRONTEND=noninteractive GIT_TERMINAL_PROMPT=0 npm_config_yes=true PIP_RETRIES=1 PIP_DEFAULT_TIMEOUT=15 npm_config_fetch_retries=1; if [ -w /etc/apt/apt.conf.d ] && [ ! -e /etc/apt/apt.conf.d/90smile-assume-yes ]; then echo 'APT::Get::Assume-Yes "true";' > /etc/apt/apt.conf.d/90smile-assume-yes; fi; exec < <(printf '\n%.0s' $(seq 64)); `
+//
+// ripgrep (and The Silver Searcher) search standard input instead of the folder when it is
+// a pipe: at the reader's terminal it is not, so they get /dev/null instead of those
+// empty lines (a pipe the tutorial feeds them, `cat x | rg y`, stays theirs).
+const noninteractive = `set -o pipefail; export GIT_EDITOR=true EDITOR=true VISUAL=true PAGER=cat GIT_PAGER=cat DEBIAN_FRONTEND=noninteractive GIT_TERMINAL_PROMPT=0 npm_config_yes=true PIP_RETRIES=1 PIP_DEFAULT_TIMEOUT=15 npm_config_fetch_retries=1; if [ -w /etc/apt/apt.conf.d ] && [ ! -e /etc/apt/apt.conf.d/90smile-assume-yes ]; then echo 'APT::Get::Assume-Yes "true";' > /etc/apt/apt.conf.d/90smile-assume-yes; fi; exec < <(printf '\n%.0s' $(seq 64)); __smile_in=$(readlink /proc/self/fd/0); rg() { if [ "$(readlink /proc/self/fd/0)" = "$__smile_in" ]; then command rg "$@" < /dev/null; else command rg "$@"; fi; }; ag() { if [ "$(readlink /proc/self/fd/0)" = "$__smile_in" ]; then command ag "$@" < /dev/null; else command ag "$@"; fi; }; `
 
 // script is one command run in the session.
 func script(command string) string {
-	return prelude + noninteractive + command + "\n"
+	return prelude + noninteractive + interactiveRC(command) + "\n"
+}
+
+// reSourceBashrc: a command that reads ~/.bashrc into the current shell.
+var reSourceBashrc = regexp.MustCompile(`(^|[;&|(]\s*|\n\s*)(?:source|\.)\s+((?:~|\$HOME|\$\{HOME\})/\.bashrc)\b`)
+
+// interactiveRC reads ~/.bashrc in command as a terminal does (the prelude's __smile_bashrc).
+func interactiveRC(command string) string {
+	return reSourceBashrc.ReplaceAllString(command, "${1}__smile_bashrc ${2}")
 }
 
 // backgroundScript starts a never-ending command (a server) in the background with its

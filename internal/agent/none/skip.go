@@ -101,7 +101,9 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	// the sentence says of the block
 	// nor are words in code ("write the summary into a `reports` folder:")
 	// and "no output means it is valid" says the command prints nothing
-	bare := reNoOutput.ReplaceAllString(reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code"), "")
+	// and a purpose clause is not either ("sorted by path so that everyone's output looks
+	// the same:")
+	bare := reSoThat.ReplaceAllString(reNoOutput.ReplaceAllString(reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code"), ""), "")
 	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !reMakeClause.MatchString(last) && !explainsOptions(last, cb) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
@@ -184,6 +186,8 @@ var reEitherOr = regexp.MustCompile(`(?i)\beither\b|\b\w+ or \w+ command|one of 
 var (
 	reNotYet        = regexp.MustCompile(`(?i)if you (?:have not|haven't|did not|didn't)`)
 	reRunLeadStrong = regexp.MustCompile(`(?i)\b(run|type|enter|execute)\b`)
+	// reSoThat: a purpose clause, to the end of the sentence
+	reSoThat = regexp.MustCompile(`(?i)\bso that\b[^.:]*`)
 )
 
 // alternativeSection skips sub-sections that are alternatives to one already followed:

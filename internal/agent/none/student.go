@@ -443,6 +443,11 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		// "Confirm request details: yes" in the session the tutorial shows, or "Answer
 		// `yes` when asked": the reader types it
 		st.answers = confirmAnswers(cmd.Output, lastSentence(st.lead))
+		if len(st.answers) == 0 && cmd.EndLine >= st.block.EndLine-1 && ss.task.Tutorial != nil {
+			// the block's last command, and the paragraph right after it says what to type
+			// ("… offers to create one. Type `yes` and press Enter:")
+			st.answers = confirmAnswers("", proseAfter(ss.task.Tutorial, st.block.EndLine))
+		}
 	}
 	if len(st.answers) > 0 {
 		// a setup wizard: the reader types the answers the tutorial shows
@@ -483,6 +488,14 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		background = true
 		if r, err = ss.task.Sandbox.Exec(ctx, ss.backgroundRequest(cmd.Text, st.root, timeout)); err != nil {
 			return fmt.Errorf("run line %d in the background: %w", cmd.StartLine, err)
+		}
+	}
+	if !background && st.repl == "" && len(st.answers) == 0 && !r.TimedOut && reYesNoAsked.MatchString(r.Stdout+r.Stderr) && (r.ExitCode != 0 || reDeclined.MatchString(r.Stdout+r.Stderr)) {
+		// Taskwarrior's "Delete task 2 'Renew library card'? (yes/no)": Enter alone says
+		// no; the reader, doing what the tutorial does, says yes
+		if r2, err := ss.task.Sandbox.Exec(ctx, ss.request("{ "+exec+"\n} < <(yes yes | head -n 32)", st.root, timeout)); err == nil && !r2.TimedOut {
+			r = r2
+			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "answered yes at the program's yes/no question, as the reader doing this step would"})
 		}
 	}
 	if !background && st.repl == "" && (r.ExitCode != 0 && r.ExitCode != 126 && r.ExitCode != 127 && !r.TimedOut) && reEarlyReader.MatchString(cmd.Text) {
@@ -962,6 +975,13 @@ const aptListsScript = `if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 
 // reBackgroundPid: the pid backgroundScript reports for a command left running.
 var reBackgroundPid = regexp.MustCompile(`left running in the background as pid (\d+)`)
 
+// reYesNoAsked: a program asking a yes/no question; reDeclined: what it says when the
+// answer was no (Taskwarrior 2.6: "Task not deleted.", "No changes made.").
+var (
+	reYesNoAsked = regexp.MustCompile(`(?i)\((?:yes/no|y/n)\)|\[(?:y/n|Y/n|y/N)\]`)
+	reDeclined   = regexp.MustCompile(`(?i)\bnot (?:deleted|removed|modified|changed|added|done)\b|\bno changes made\b|\baborted\b|\bcancel+ed\b`)
+)
+
 // reStopServer: prose telling the reader to stop what runs in the foreground ("Stop
 // Gunicorn with Ctrl+C before you go on", "Press Ctrl-C to stop the server").
 var reStopServer = regexp.MustCompile(`(?i)\b(?:stop|quit|kill|shut (?:it )?down|interrupt)\b[^.]*\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b|\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b[^.]*\b(?:to stop|to quit|before you go on|before continuing)\b|\bstop the (?:[\w-]+ ){0,2}(?:server|app|service|process|daemon|listener)\b`)
@@ -1047,6 +1067,11 @@ func reportedError(cmd, output, shown string) string {
 		}
 		cmd = strings.TrimSpace(segs[len(segs)-1])
 	}
+	if parts := splitList(cmd); len(parts) > 1 && !strings.Contains(cmd, "||") && !textPrinters[firstWord(parts[len(parts)-1])] {
+		// `echo 'layout python' > .envrc && direnv allow`: the last program speaks (not
+		// the `echo "exit status: $?"` after `./status;`)
+		cmd = strings.TrimSpace(parts[len(parts)-1])
+	}
 	if textPrinters[firstWord(cmd)] || strings.HasPrefix(strings.TrimSpace(cmd), "!") {
 		return ""
 	}
@@ -1070,6 +1095,11 @@ func reportedError(cmd, output, shown string) string {
 		if p := m[1] + m[2]; (m[1] == "" || refersTo(cmd, p)) && !strings.Contains(strings.ToLower(shown), "no such file") && !strings.Contains(strings.ToLower(shown), "missing") {
 			return strings.TrimSpace(m[0])
 		}
+	}
+	if m := reShNotFound.FindStringSubmatch(output); m != nil && !strings.Contains(shown, "not found") {
+		// `direnv allow` exits 0 although the `layout python` it ran could not find
+		// python ("environment:812: python: command not found")
+		return strings.TrimSpace(m[0])
 	}
 	if l := reIgnoredArgs.FindString(output); l != "" && !reIgnoredArgs.MatchString(shown) {
 		// sqlite3 3.40's `.mode box … --linelimit 3`: "extra argument: \"3\"", the whole

@@ -94,7 +94,8 @@ func predict(cmd string) products {
 		}
 		// any command's -o/--output FILE and > FILE
 		for i, a := range fields {
-			if (a == "-o" || a == "--output" || a == ">" || a == ">>" || reOutDirFlag.MatchString(a) || a == "-d" && compilers[w]) && i+1 < len(fields) && w != "curl" && w != "wget" {
+			if (a == "-o" || a == "--output" || a == ">" || a == ">>" || reOutDirFlag.MatchString(a) || a == "-d" && compilers[w]) && i+1 < len(fields) && w != "curl" && w != "wget" && !strings.HasPrefix(strings.Trim(fields[i+1], `"'`), "/dev/") {
+				// (not /dev/null, which every `> /dev/null` names and none makes)
 				p.paths = append(p.paths, strings.Trim(fields[i+1], `"'`))
 			}
 		}
