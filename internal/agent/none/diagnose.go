@@ -729,10 +729,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
-		if name, at := ss.unexportedVar(ctx, rec); name != "" {
+		if name, at, set := ss.unexportedVar(ctx, rec); name != "" {
 			// `LOG=app.log`, then `hyperfine '… "$LOG" …'`: the program's own shell
 			f.Problem += fmt.Sprintf("; `$%s` is inside single quotes, so the program expands it in a shell of its own, and line %d set `%s` without `export`: that shell does not have it", name, at, name)
-			f.Fix = fmt.Sprintf("export the variable at line %d (`export %s`)", at, firstLine(ss.commandAt(at)))
+			f.Fix = fmt.Sprintf("export the variable at line %d (`export %s`)", at, set)
 			f.Edit = &loop.Edit{InsertBefore: []string{"export " + name}}
 			f.Category = "command failure"
 		}
@@ -2187,11 +2187,7 @@ func (ss *session) tildeInFile(output string) (string, string, int) {
 			}
 			for k, l := range strings.Split(st.content, "\n") {
 				if strings.Contains(l, m[1]) {
-					at := st.block.ContentStartLine + k
-					if strings.TrimSpace(ss.task.Tutorial.Map.Line(at)) != strings.TrimSpace(l) {
-						at = st.line
-					}
-					return m[1], joinDir(st.dir, st.file), at
+					return m[1], joinDir(st.dir, st.file), ss.blockLine(st, k)
 				}
 			}
 		}
@@ -2715,14 +2711,23 @@ func (ss *session) definedInFile(rec loop.CommandRecord) (string, string, int, s
 			if len(f) < 2 || !words[strings.TrimRight(f[0], ":=")] || strings.HasPrefix(l, "#") {
 				continue
 			}
-			at := st.block.ContentStartLine + i
-			if strings.TrimSpace(ss.task.Tutorial.Map.Line(at)) != strings.TrimSpace(l) {
-				at = st.line
-			}
-			return strings.TrimRight(f[0], ":="), joinDir(st.dir, st.file), at, strings.Join(f, " ")
+			return strings.TrimRight(f[0], ":="), joinDir(st.dir, st.file), ss.blockLine(st, i), strings.Join(f, " ")
 		}
 	}
 	return "", "", 0, ""
+}
+
+// blockLine is the tutorial line of line k of what a file step writes, as tutorialLine
+// finds it for a written file: the block's own line, when it shows that line as written
+// (else the step's line).
+func (ss *session) blockLine(st step, k int) int {
+	lines := strings.Split(st.content, "\n")
+	if k < len(lines) && k < len(st.block.ContentLines) {
+		if ln := st.block.ContentLines[k]; strings.TrimSpace(ss.task.Tutorial.Map.Line(ln)) == strings.TrimSpace(lines[k]) {
+			return ln
+		}
+	}
+	return st.line
 }
 
 // reSourceExt: a program's source file, whose lines are code, not definitions.
@@ -2745,11 +2750,19 @@ func (ss *session) varOfUnreadFile(output string) (int, bool) {
 		}) {
 			continue
 		}
-		file := joinDir(st.dir, st.file)
-		for r := len(ss.roots) - 1; r >= 0; r-- {
-			if fi := ss.roots[r].finding; fi >= 0 && strings.Contains(ss.res.Findings[fi].Problem, "`"+file+"`") {
-				return r, true
-			}
+		file := "`" + joinDir(st.dir, st.file) + "`"
+		if r, ok := ss.latestGap(func(f loop.Finding) bool { return strings.Contains(f.Problem, file) }); ok {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// latestGap is the newest root with a gap of its own that ok accepts.
+func (ss *session) latestGap(ok func(loop.Finding) bool) (int, bool) {
+	for r := len(ss.roots) - 1; r >= 0; r-- {
+		if fi := ss.roots[r].finding; fi >= 0 && ok(ss.res.Findings[fi]) {
+			return r, true
 		}
 	}
 	return 0, false
@@ -2761,12 +2774,7 @@ func (ss *session) editNeverMade(output string) (int, bool) {
 	if !reNothingToCommit.MatchString(output) {
 		return 0, false
 	}
-	for i := len(ss.roots) - 1; i >= 0; i-- {
-		if fi := ss.roots[i].finding; fi >= 0 && reEdits.MatchString(strings.TrimSpace(ss.res.Findings[fi].Command)) {
-			return i, true
-		}
-	}
-	return 0, false
+	return ss.latestGap(func(f loop.Finding) bool { return reEdits.MatchString(strings.TrimSpace(f.Command)) })
 }
 
 // madeByFailedScript: the missing path is one a script the tutorial wrote (and whose run
@@ -2805,15 +2813,9 @@ func (ss *session) failedIdentity(output string) (int, bool) {
 	if !reGitIdentity.MatchString(output) {
 		return 0, false
 	}
-	for r := len(ss.roots) - 1; r >= 0; r-- {
-		if fi := ss.roots[r].finding; fi >= 0 {
-			c := ss.res.Findings[fi].Command
-			if firstWord(c) == "git" && strings.Contains(c, " config") && strings.Contains(c, "user.") {
-				return r, true
-			}
-		}
-	}
-	return 0, false
+	return ss.latestGap(func(f loop.Finding) bool {
+		return firstWord(f.Command) == "git" && strings.Contains(f.Command, " config") && strings.Contains(f.Command, "user.")
+	})
 }
 
 var (
@@ -3021,27 +3023,26 @@ var reAssignOnly = regexp.MustCompile(`^([A-Za-z_]\w*)=\S*$`)
 
 // unexportedVar: the failed command passes `$NAME` in single quotes to a program that
 // runs it in its own shell, and an earlier command set NAME without exporting it (and
-// nothing exported it since): the name and that command's line.
-func (ss *session) unexportedVar(ctx context.Context, rec loop.CommandRecord) (string, int) {
+// nothing exported it since): the name, that command's line and the command.
+func (ss *session) unexportedVar(ctx context.Context, rec loop.CommandRecord) (string, int, string) {
 	quoted := strings.Join(reSingleQuoted.FindAllString(rec.Command, -1), " ")
 	for _, m := range reEchoVar.FindAllStringSubmatch(quoted, -1) {
-		name := m[1]
-		at := 0
+		name, at, set := m[1], 0, ""
 		for _, c := range ss.res.Commands {
 			if c.Line >= rec.Line || c.ExitCode != 0 {
 				continue
 			}
 			if a := reAssignOnly.FindStringSubmatch(strings.TrimSpace(c.Command)); a != nil && a[1] == name {
-				at = c.Line
+				at, set = c.Line, strings.TrimSpace(c.Command)
 			} else if exports(c.Command, name) {
 				at = 0
 			}
 		}
 		if at > 0 && !ss.exported(ctx, name) {
-			return name, at
+			return name, at, set
 		}
 	}
-	return "", 0
+	return "", 0, ""
 }
 
 // exports: cmd exports the variable name (`export LOG`, `export A=1 LOG=app.log`).
@@ -3062,16 +3063,6 @@ func exports(cmd, name string) bool {
 
 // reSingleQuoted: a single-quoted word of a command line.
 var reSingleQuoted = regexp.MustCompile(`'[^']*'`)
-
-// commandAt is the command the session ran at line ("" when none).
-func (ss *session) commandAt(line int) string {
-	for _, c := range ss.res.Commands {
-		if c.Line == line {
-			return c.Command
-		}
-	}
-	return ""
-}
 
 // reBadMode: a program refusing a file for its mode, or a runner reporting the shell's
 // status for a file it could not execute (hyperfine 1.15's "Command terminated with
@@ -3268,19 +3259,20 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 	}
 	f := loop.Finding{Problem: fmt.Sprintf("`%s` (line %d) fails: Debian has no installable package `%s` (%s)", firstLine(rec.Command), rec.Line, name, keyLine(output)),
 		Fix: fmt.Sprintf("name the package Debian has at line %d, or say where `%s` comes from", rec.Line, name), Category: "command failure"}
+	named := false // the package that has the command the tutorial runs next, found
 	if pkg, _ := ss.providerAmong(ctx, alts, rec.Line); pkg == "" && len(name) >= 3 {
 		// none of them has the command the tutorial runs next (`apt install task`, then
 		// `task version`: not tasksel's task-thai, but taskwarrior): the packages named
 		// after it, one by one
 		if more := ss.namedAfter(ctx, name); len(more) > 0 {
 			if pkg, cmd := ss.providerAmong(ctx, more, rec.Line); pkg != "" {
-				alts = []string{pkg}
+				alts, named = []string{pkg}, true
 				f.Problem += fmt.Sprintf("; Debian's `%s` provides `%s`, which the tutorial runs next", pkg, cmd)
 				f.Fix = fmt.Sprintf("install `%s` instead of `%s` at line %d", pkg, name, rec.Line)
 			}
 		}
 	}
-	if len(alts) > 0 && f.Fix == fmt.Sprintf("name the package Debian has at line %d, or say where `%s` comes from", rec.Line, name) {
+	if len(alts) > 0 && !named {
 		f.Problem += fmt.Sprintf("; Debian packages it as %s", quoteList(alts))
 		if pkg, cmd := ss.providerOfLater(ctx, alts, rec.Line); pkg != "" {
 			// `apt install protobuf`, then `protoc`: protobuf-compiler, not the shorter
