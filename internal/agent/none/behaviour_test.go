@@ -2203,3 +2203,23 @@ func TestQuietCheckAndTildeInAConfigFile(t *testing.T) {
 	assert.Contains(t, f.Problem, "`~/lb/admin.sock` in `lb.cfg` (line "+strconv.Itoa(lineOf(md, "stats socket ~/lb"))+") starts with `~`")
 	assert.Contains(t, f.Fix, "write the absolute path")
 }
+
+// gdb shows frames without source lines for a program built without -g (output as gdb 13.1
+// on bookworm prints it, recorded in a smile-lite container): the gap is that backtrace,
+// its fix the compile step, and a later `print` that fails for the same reason folds in.
+func TestDebuggerWithoutDebuggingInformation(t *testing.T) {
+	t.Parallel()
+	gdb := "#!/bin/sh\n# gdb 13.1's answers for a program built without -g\ncase \"$*\" in\n*print*) echo '#1  0x00005648b4f571e6 in main ()'; echo 'No symbol table is loaded.  Use the \"file\" command.' >&2; exit 1 ;;\n" +
+		"*) echo 'Program received signal SIGSEGV, Segmentation fault.'; echo '0x000055d641a3c187 in count_words ()'; echo '#0  0x000055d641a3c187 in count_words ()'; echo '#1  0x000055d641a3c1e6 in main ()' ;;\nesac\n"
+	md := "# Debug\n\nSave this as `tools/gdb`:\n\n```sh\n" + gdb + "```\n\nSave this one as `tools/cc`:\n\n```sh\n#!/bin/sh\n# a compiler: cc -O0 -o OUT SRC\ncp \"$4\" \"$3\"\n```\n\n" +
+		"```bash\nchmod +x tools/gdb tools/cc\nexport PATH=\"$PWD/tools:$PATH\"\necho 'int main(void) { return 0; }' > wc.c\ncc -O0 -o wc wc.c\n```\n\n" +
+		"```bash\ngdb -batch -ex run -ex bt ./wc\n```\n\n```\n#0  0x0000555555555187 in count_words (line=0x0) at wc.c:8\n#1  0x00005555555551e6 in main () at wc.c:25\n```\n\n" +
+		"```bash\ngdb -batch -ex run -ex \"print i\" ./wc 2>/dev/null\n```\n\n```\n$1 = 2\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, lineOf(md, "-ex bt ./wc"), f.Line)
+	assert.Contains(t, f.Problem, "the program has no debugging information")
+	assert.Contains(t, f.Fix, "add `-g` to the compile command at line "+strconv.Itoa(lineOf(md, "cc -O0 -o wc wc.c")))
+	assert.Equal(t, []int{lineOf(md, "print i")}, f.AlsoAt)
+}

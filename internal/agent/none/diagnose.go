@@ -205,10 +205,23 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if debuggers[firstWord(rec.Command)] {
+		if r, ok := ss.noSymbols[ss.abs(debuggee(rec.Command))]; ok && (reFrameBare.MatchString(output) || strings.Contains(output, "No symbol")) {
+			// `print i` in a program gdb already found without debugging information
+			ss.consequence(r, rec)
+			return
+		}
+		if why := noSymbols(rec.Command, firstNonEmpty(st.command.Output, st.expected), output); why != "" {
+			f := loop.Finding{Problem: why, Category: "command failure"}
+			prog := ss.symbolsFix(&f, rec.Command)
+			ss.noSymbols[ss.abs(prog)] = ss.addFinding(rec, f, output)
+			return
+		}
+	}
 	if f, ok := ss.relativeElsewhere(ctx, rec.Command, output, rec.Line); ok {
 		// `varnishd -f lab.vcl` with lab.vcl right here: the program looks elsewhere
 		r := ss.addFinding(rec, f, output)
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	kind, name := loop.MissingDependency(rec.ExitCode, output)
@@ -253,7 +266,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		if f := (loop.Finding{Problem: failureProblem(rec, output)}); strings.Contains(name, "/") && ss.insideFix(ctx, &f, rec, output) {
 			r := ss.addFinding(rec, f, output)
-			ss.taint(rec.Command, r)
+			ss.taint(rec, r)
 			return
 		}
 		if strings.Contains(name, "/") && ss.prevFailed && ss.lastFailRoot >= 0 {
@@ -276,12 +289,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		if f, ok := ss.pipFromDebian(ctx, rec, output); ok {
 			// `python3 -m pip install --user pillow` on Debian 12: python3-pil
 			r := ss.addFinding(rec, f, output)
-			ss.taint(rec.Command, r)
+			ss.taint(rec, r)
 			return
 		}
 		r := ss.missingCommand(ctx, i, st, rec, output, name)
 		ss.missing[t] = r
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	if r, ok := ss.taintedToolOf(rec.Command); ok {
@@ -338,7 +351,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// an earlier command of the same recipe could not run (no network): the rest of
 		// the recipe depends on it
 		ss.consequence(blockRoot, rec)
-		ss.taint(rec.Command, blockRoot)
+		ss.taint(rec, blockRoot)
 		if cdTarget(rec.Command) != "" {
 			ss.cwdRoot = blockRoot // `cd smalltalk` after a clone that could not run
 		}
@@ -347,26 +360,26 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if m := reAsked.FindString(output); m != "" {
 		// the command waited for an answer; the run answers no prompt (stdin is closed)
 		r := ss.unverified(rec, "asked for input at a prompt (\""+loop.Clip(strings.TrimSpace(m), 60)+"\"); the run answers no prompt, so its outcome says nothing")
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	if rec.TimedOut && isPackageInstall(rec.Command) && !reAsked.MatchString(output) {
 		// apt was still unpacking when the step's time ran out: the sandbox's disk or
 		// mirror was slow, which says nothing about the tutorial
 		r := ss.unverified(rec, fmt.Sprintf("the package install was still running after %s, the time the run gives an install; a slow disk or mirror says nothing about the tutorial", rec.Duration.Round(time.Second)))
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	if rec.TimedOut && typedSession(rec.Command) {
 		// `nc localhost 11211`, then lines the reader types: nobody types here
 		r := ss.unverified(rec, "an interactive session with a server (`"+firstWord(rec.Command)+"`) waits for what the reader types; the run types nothing, so its outcome says nothing")
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	if m := reNeedsTerminal.FindString(output); m != "" {
 		// a full-screen program (a text-mode IDE, an editor) that found no terminal
 		r := ss.unverified(rec, "needs an interactive terminal (\""+loop.Clip(strings.TrimSpace(m), 60)+"\"); the run has none, so its outcome says nothing")
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	if rePublish.MatchString(rec.Command) && !notPublishers[programOf(rec.Command)] && !reGitRef.MatchString(output) {
@@ -374,7 +387,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// branch that does not exist fails before any remote is asked)
 		r := ss.environment(rec, output, "publishes to the reader's own remote (a GitHub repository, a package registry) with their credentials, which the sandbox does not have",
 			"nothing to change in the tutorial if it says what the step needs (a repository with push access, an account)")
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	if _, apt := aptInstall(rec.Command); kind == "package" && apt && ss.wrongPackage(ctx, st, rec, output, name) {
@@ -382,7 +395,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	if reNetwork.MatchString(output) || networkExit(rec) || reRemoteGit.MatchString(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))) && (!reGitLocal.MatchString(output) || reURL.MatchString(rec.Command)) {
 		r := ss.unverified(rec, "needs the network, which the sandbox does not have ("+keyLine(output)+")")
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		if cdTarget(rec.Command) != "" {
 			ss.cwdRoot = r
 		}
@@ -397,7 +410,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	if ss.cwdRoot >= 0 {
 		ss.consequence(ss.cwdRoot, rec)
-		ss.taint(rec.Command, ss.cwdRoot)
+		ss.taint(rec, ss.cwdRoot)
 		return
 	}
 	r, ok := 0, false
@@ -431,7 +444,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	if ok {
 		ss.consequence(r, rec)
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		if cdTarget(rec.Command) != "" {
 			ss.cwdRoot = r
 		}
@@ -441,7 +454,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	case ss.user == "" && reNotAsRoot.MatchString(output):
 		r := ss.environment(rec, output, "refuses to run as root, which the sandbox's shell is (its container cannot use sudo); the reader runs it as an ordinary user",
 			"nothing to change in the tutorial; run smile-loop with an image whose learner user can use sudo to check these steps")
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		ss.taintTools[toolOf(firstWord(rec.Command)).Name] = r // it refuses every time
 		return
 	case reSystemd.MatchString(output):
@@ -523,7 +536,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			Edit:     &loop.Edit{InsertBefore: []string{"cd .."}},
 			Category: "missing step",
 		}, output)
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		ss.cwdRoot = r
 		return
 	}
@@ -542,7 +555,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Edit = &loop.Edit{InsertBefore: []string{"cp " + shellQuote(near) + " " + shellQuote(missing)}}
 		}
 		r := ss.addFinding(rec, f, output)
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		ss.taintMissingArgs(ctx, rec.Command, r)
 		if segs := ss.segments[ss.abs(near)]; len(segs) > 0 && path.Dir(near) != path.Dir(missing) && !strings.Contains(rec.Command, missing) && !reNoSuchInclude.MatchString(output) {
 			// (a name a program looked for in a folder of its own, an include, stays on
@@ -570,13 +583,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// tool going on from a state that step left broken, or a query that finds nothing
 		// (`git config user.name` after the step that was to set it failed)
 		ss.consequence(ss.lastFailRoot, rec)
-		ss.taint(rec.Command, ss.lastFailRoot)
+		ss.taint(rec, ss.lastFailRoot)
 		return
 	}
 	if reNotThere.MatchString(output) && reBroughtFile.MatchString(st.lead) {
 		// "To import someone else's public key that they sent you:": nothing here has it
 		r := ss.unverified(rec, "needs a file the reader gets from someone else (\""+loop.Clip(lastSentence(st.lead), 80)+"\")")
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	if r, ok := ss.sameBranchGap(output); ok {
@@ -612,13 +625,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.consequence(r, rec)
 			return
 		}
-		ss.taint(rec.Command, ss.unverified(rec, fmt.Sprintf("needs the passphrase the reader typed at line %d's prompt (the sandbox answered it with an empty line)", ss.promptedAt)))
+		ss.taint(rec, ss.unverified(rec, fmt.Sprintf("needs the passphrase the reader typed at line %d's prompt (the sandbox answered it with an empty line)", ss.promptedAt)))
 		return
 	}
 	if f, ok := ss.pipFromDebian(ctx, rec, output); ok {
 		// pip refusing Debian 12's system Python: Debian's package of the library
 		r := ss.addFinding(rec, f, output)
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	if file := ss.lockedAnnexed(ctx, output); file != "" {
@@ -629,14 +642,14 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			Edit:     &loop.Edit{InsertBefore: []string{"git annex unlock " + shellQuote(file)}},
 			Category: "missing step",
 		}, output)
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	denied, dir, owner, made := ss.notOwned(ctx, rec, output)
 	if r, ok := ss.madeBySudoFix(dir); ok && made == 0 {
 		// the folder an earlier gap's fix made with sudo: root's, as that gap's fix leaves it
 		ss.consequence(r, rec)
-		ss.taint(rec.Command, r)
+		ss.taint(rec, r)
 		return
 	}
 	f := loop.Finding{Problem: failureProblem(rec, output)}
@@ -1141,7 +1154,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	r = ss.addFinding(rec, f, output)
-	ss.taint(rec.Command, r)
+	ss.taint(rec, r)
 	if earlyAt > 0 {
 		ss.earlyUse[earlyAt] = r
 	}
@@ -2521,7 +2534,8 @@ var reCannotFind = regexp.MustCompile(`(?i)cannot find|can't find|could not find
 // would have been, had that step worked.
 func (ss *session) compiledModule(ln int, output string) bool {
 	key := keyLine(output)
-	if !reCannotFind.MatchString(key) {
+	if !reCannotFind.MatchString(key) || ss.recovered[ln] {
+		// (a step that worked once the reader fixed it built its module)
 		return false
 	}
 	for _, c := range ss.res.Commands {
@@ -3283,7 +3297,7 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 		f.Fix = fmt.Sprintf("install `%s` instead of `%s` at line %d", alts[0], name, rec.Line)
 	}
 	root := ss.addFinding(rec, f, output)
-	ss.taint(rec.Command, root)
+	ss.taint(rec, root)
 	if len(alts) == 0 || ss.noVerify {
 		return true
 	}

@@ -93,6 +93,9 @@ func outputMismatch(cmd, shown, got string) string {
 			return fmt.Sprintf("the tutorial shows `%s` printing %s, but it printed %s", firstLine(cmd), quoteShort(want), quoteShort(have))
 		}
 	}
+	if why := noSymbols(cmd, shown, got); why != "" {
+		return why
+	}
 	if shown == "" || quiet[firstWord(cmd)] || reVersionCmd.MatchString(cmd) || strings.Contains(shown, "...") || strings.Contains(shown, "…") ||
 		reVersionish.MatchString(shown) || reDate.MatchString(shown) {
 		return "" // banners, versions and dates differ from machine to machine
@@ -116,6 +119,80 @@ func outputMismatch(cmd, shown, got string) string {
 		return fmt.Sprintf("the tutorial shows `%s` listing %s, but the command did not list %s", firstLine(cmd), strings.Join(missing, ", "), plural(len(missing), "it", "them"))
 	}
 	return ""
+}
+
+// reFrameAt: a debugger's stack frame or stop with its source file and line ("#1
+// 0x… in main () at wordcount.c:25", "Breakpoint 1, count_words (line=0x0) at
+// wordcount.c:6"); reFrameBare: one without them ("#0  0x… in count_words ()"), all a
+// program built without debugging information lets gdb say.
+var (
+	reFrameAt   = regexp.MustCompile(`(?m)(?:^#\d+\s+(?:0x[0-9a-f]+ in )?|^Breakpoint \d+, )[\w:<>~]+ \([^)\n]*\) at [\w./-]+:\d+`)
+	reFrameBare = regexp.MustCompile(`(?m)^#\d+\s+0x[0-9a-f]+ in [\w:<>~]+ \(\)`)
+)
+
+// debuggers: programs that show a program's frames by source line when it was built with
+// debugging information.
+var debuggers = map[string]bool{"gdb": true, "gdb-multiarch": true, "lldb": true, "cgdb": true}
+
+// noSymbols: the tutorial shows the debugger naming source files and lines, and it named
+// none (or said "No symbol table is loaded"): the program was built without -g.
+func noSymbols(cmd, shown, got string) string {
+	if !debuggers[firstWord(cmd)] || !reFrameAt.MatchString(shown) || reFrameAt.MatchString(got) {
+		return ""
+	}
+	if !reFrameBare.MatchString(got) && !strings.Contains(got, "No symbol table is loaded") {
+		return ""
+	}
+	had := firstNonEmpty(reFrameBare.FindString(got), "No symbol table is loaded")
+	return fmt.Sprintf("the tutorial shows `%s` naming source files and lines (%s), but it names none (%s): the program has no debugging information", firstLine(cmd), quoteShort(reFrameAt.FindString(shown)), quoteShort(strings.Join(strings.Fields(had), " ")))
+}
+
+// debuggee is the program a debugger command runs (`gdb -batch -ex run ./wordcount`,
+// `gdb --args ./wc x.txt`): its last argument, or the one after --args ("" when none).
+func debuggee(cmd string) string {
+	w := strings.Fields(strings.Split(cmd, "2>")[0])
+	if i := slices.Index(w, "--args"); i >= 0 && i+1 < len(w) {
+		return w[i+1]
+	}
+	for i := len(w) - 1; i > 0; i-- {
+		if prev := w[i-1]; !strings.HasPrefix(w[i], "-") && !strings.HasPrefix(prev, "-") || prev == "-batch" || prev == "-q" || prev == "--batch" {
+			return w[i]
+		}
+	}
+	return ""
+}
+
+// builtWithout: the command that built prog (`gcc … -o wordcount …`) and its line, to
+// build it again with -g (nil when none ran).
+func (ss *session) builtWithout(prog string) *loop.CommandRecord {
+	base := path.Base(prog)
+	for i := len(ss.res.Commands) - 1; i >= 0; i-- {
+		c := ss.res.Commands[i]
+		for _, part := range splitList(c.Command) {
+			w := strings.Fields(part)
+			if len(w) == 0 || !reCompiler.MatchString(w[0]+" ") || slices.ContainsFunc(w, func(a string) bool { return strings.HasPrefix(a, "-g") }) {
+				continue
+			}
+			for j, a := range w {
+				if a == "-o"+base || a == "-o" && j+1 < len(w) && path.Base(w[j+1]) == base {
+					return &c
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// symbolsFix points f's fix at the compile step that left out -g and returns the program
+// the debugger ran.
+func (ss *session) symbolsFix(f *loop.Finding, cmd string) string {
+	prog := debuggee(cmd)
+	f.Fix = "build the program with debugging information (add `-g` to its compile command) before this step"
+	if c := ss.builtWithout(prog); c != nil {
+		f.Problem += fmt.Sprintf("; `%s` (line %d) compiled it without `-g`", firstLine(c.Command), c.Line)
+		f.Fix = fmt.Sprintf("add `-g` to the compile command at line %d (`%s`), so that gdb can show source lines and variables", c.Line, firstLine(c.Command))
+	}
+	return prog
 }
 
 // emptiedBefore: the command printed nothing where the tutorial shows the contents of a
@@ -472,6 +549,10 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		f.Problem += "; " + why
 		f.Fix = fix
 	}
+	prog := ""
+	if noSymbols(rec.Command, shown, output) != "" {
+		prog = ss.symbolsFix(&f, rec.Command)
+	}
 	if strings.Contains(problem, "; the failure: ") {
 		// a test the tutorial shows passing fails: the code under test (or the test) is wrong
 		f.Fix = fmt.Sprintf("correct the code the tutorial has the reader write (or the test) so that the failing test passes, or show at line %d the failure the reader will see", rec.Line)
@@ -533,6 +614,9 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	}
 	// a later request that finds nothing listening goes back to the state this shows
 	ss.lastRoot = ss.addFinding(rec, f, output)
+	if prog != "" {
+		ss.noSymbols[ss.abs(prog)] = ss.lastRoot
+	}
 	if sv != nil {
 		ss.moveTo(ss.lastRoot, sv.line, "the server started at line %d logs the error, about its own command line")
 		if host != "" {

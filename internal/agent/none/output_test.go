@@ -32,6 +32,8 @@ func TestOutputMismatch(t *testing.T) {
 		{"a page the tutorial shows", "curl http://localhost:8080/", "<h1>It works</h1>", "<!DOCTYPE html><html><h1>It works</h1></html>", ""},
 		{"a history graph's revisions", "hg log -G", "o 1 Add salt\n@ 0 Start", "@ 0 Add salt", ""},
 		{"package installs vary", "sudo apt-get install -y jq", "0 upgraded, 2 newly installed, 0 to remove", "0 upgraded, 0 newly installed, 0 to remove", ""},
+		{"a backtrace without source lines", "gdb -batch -ex run -ex bt ./wc", "#0  0x0000555555555187 in count (line=0x0) at wc.c:8\n#1  0x00005555555551e6 in main () at wc.c:25", "#0  0x000055d641a3c187 in count ()\n#1  0x000055d641a3c1e6 in main ()", "names none (“#0 0x000055d641a3c187 in count ()”): the program has no debugging information"},
+		{"a backtrace with other addresses", "gdb -batch -ex run -ex bt ./wc", "#0  0x0000555555555187 in count (line=0x0) at wc.c:8", "#0  0x000055d641a3c187 in count (line=0x0) at wc.c:8", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -114,4 +116,11 @@ func TestOtherLinesOfTheTutorialsOwnProgram(t *testing.T) {
 	assert.Empty(t, otherLines("~/backup-demo.sh", "wrote /home/sam/backups/demo-2024-02-11.tar.zst", "wrote /home/learner/backups/demo-2026-11-27.tar.zst"))
 	assert.Empty(t, otherLines("./hello", "Hello from /home/sam", "Hello from /home/learner"))
 	assert.Empty(t, otherLines("./count words.txt", "the 5\ncat 4", "the 5\ncat 3"), "one line in common: a change, not another program")
+}
+
+func TestDebuggee(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "./wordcount", debuggee(`gdb -batch -ex run -ex "frame 1" -ex "print i" ./wordcount 2>/dev/null`))
+	assert.Equal(t, "./wc", debuggee("gdb -q --args ./wc notes.txt"))
+	assert.Equal(t, "./wordcount", debuggee("gdb -batch -x crash.gdb ./wordcount"))
 }

@@ -97,6 +97,7 @@ type session struct {
 	servers        []server             // commands that start servers, in order
 	recovered      map[int]bool         // lines whose step worked once the reader applied its gap's fix
 	hostRoots      map[string]int       // a server (scheme, host and port) that speaks HTTPS to plain HTTP: its root
+	noSymbols      map[string]int       // a program a debugger found without debugging information: its root
 	movedUp        map[int]int          // a later step run early as a failed step's fix: its line → that step's line
 	replCells      map[string][]string  // interpreter → the cells typed into it that worked
 	replOut        map[string]string    // interpreter → what those cells printed
@@ -257,7 +258,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
 	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, foldedRun: -1,
 		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, earlyUse: map[int]int{},
-		recovered: map[int]bool{}, hostRoots: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}}
+		recovered: map[int]bool{}, hostRoots: map[string]int{}, noSymbols: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}}
 }
 
 // Attempt follows the whole tutorial once.
@@ -829,9 +830,14 @@ func (ss *session) abs(p string) string {
 	return path.Join(ss.cwd, p)
 }
 
-// taint marks what a failed command was meant to produce as depending on root r.
-func (ss *session) taint(cmd string, r int) {
-	p := predict(cmd)
+// taint marks what a failed command was meant to produce as depending on root r, unless
+// the fix the reader applied made the step work after all (`gcc -o wordcount …` once gcc
+// is installed: wordcount is there).
+func (ss *session) taint(rec loop.CommandRecord, r int) {
+	if ss.recovered[rec.Line] {
+		return
+	}
+	p := predict(rec.Command)
 	for _, x := range p.paths {
 		if _, ok := ss.taintPaths[ss.abs(x)]; !ok {
 			ss.taintPaths[ss.abs(x)] = r
