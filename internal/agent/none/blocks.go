@@ -68,6 +68,9 @@ var rePersonal = regexp.MustCompile(`(?i)<\s*(?:your[ _-]?)?(?:full[ _-]?|first[
 // ("" when the command has none).
 func substitutePersonal(cmd string) (string, string) {
 	var used []string
+	if markupSearch(cmd) {
+		return cmd, "" // `grep '<name>' ridge.gpx`: an element of the file
+	}
 	out := rePersonal.ReplaceAllStringFunc(cmd, func(m string) string {
 		used = append(used, m)
 		l := strings.ToLower(m)
@@ -217,6 +220,28 @@ func promptLines(lines []string) bool {
 		}
 	}
 	return false
+}
+
+// reBareCommand: a line that reads as a command and not as output: a lower-case program
+// name (after sudo) and its arguments, no "name:" label, no table of capitals.
+var reBareCommand = regexp.MustCompile(`^(?:sudo\s+)?[a-z][a-z0-9._+-]*(?:\s+[^:\s][^\n]*)?$`)
+
+// bareCommands: every line of a prompt-less console block reads as a command, and one
+// of them at least has arguments (`equivs-build lab-tools`, then `lab-hello`).
+func bareCommands(lines []string) bool {
+	n, args := 0, false
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "# ") {
+			continue
+		}
+		if !reBareCommand.MatchString(t) || strings.HasSuffix(t, ":") {
+			return false
+		}
+		n++
+		args = args || len(strings.Fields(t)) > 1
+	}
+	return n > 0 && args
 }
 
 // reAptLine: a Debian package-manager command, which nothing but a shell runs.

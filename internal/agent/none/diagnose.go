@@ -274,6 +274,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.consequence(ss.lastFailRoot, rec)
 			return
 		}
+		if ss.aptSourceRoot >= 0 && ss.wroteNamed(name) {
+			// `lab-hello`, a script the tutorial packaged, from the package apt could not
+			// find in the tutorial's own repository
+			ss.consequence(ss.aptSourceRoot, rec)
+			return
+		}
 		if cmd, ln := ss.inlineInstall(name, rec.Line); cmd != "" && !ss.noVerify && ss.recover(ctx, st, []string{cmd}) {
 			// "| Debian / Ubuntu | `sudo apt install mercurial` |": the reader ran it
 			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: fmt.Sprintf("installed with `%s`, which the prose gives at line %d", cmd, ln)})
@@ -390,6 +396,21 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec, r)
 		return
 	}
+	if f, ok := ss.localAptSource(ctx, rec, output); ok {
+		// `sudo apt update` with a `file:` source whose distribution the repository does
+		// not serve: no network is involved (the same source line again later)
+		if ss.aptSourceRoot >= 0 {
+			ss.consequence(ss.aptSourceRoot, rec)
+			return
+		}
+		ss.aptSourceRoot = ss.addFinding(rec, f, output)
+		return
+	}
+	if _, apt := aptInstall(rec.Command); kind == "package" && apt && ss.aptSourceRoot >= 0 {
+		// the package comes from the tutorial's own repository, which apt could not read
+		ss.consequence(ss.aptSourceRoot, rec)
+		return
+	}
 	if _, apt := aptInstall(rec.Command); kind == "package" && apt && ss.wrongPackage(ctx, st, rec, output, name) {
 		return // "E: Unable to locate package …", "… has no installation candidate"
 	}
@@ -400,6 +421,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.cwdRoot = r
 		}
 		ss.offline = st.block.StartLine
+		return
+	}
+	if m := reNoDevice.FindString(output); m != "" {
+		// `gpsbabel -i garmin -f usb:`: "Found no Garmin USB devices."
+		r := ss.environment(rec, output, fmt.Sprintf("`%s` talks to a device plugged into the reader's machine (“%s”), which the sandbox does not have", firstLine(rec.Command), strings.TrimSpace(m)),
+			"nothing to change in the tutorial if it says that this step needs the device")
+		ss.taint(rec, r)
 		return
 	}
 	if host, at := ss.placeholderServer(rec); host != "" {
@@ -742,7 +770,8 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
-		if name, at, set := ss.unexportedVar(ctx, rec); name != "" {
+		if name, at, set := ss.unexportedVar(ctx, rec); name != "" && singleQuotedVar(rec.Command, output) == "" {
+			// (not when the error quotes `$SHIFT` as written: no shell expanded it)
 			// `LOG=app.log`, then `hyperfine '… "$LOG" …'`: the program's own shell
 			f.Problem += fmt.Sprintf("; `$%s` is inside single quotes, so the program expands it in a shell of its own, and line %d set `%s` without `export`: that shell does not have it", name, at, name)
 			f.Fix = fmt.Sprintf("export the variable at line %d (`export %s`)", at, set)
@@ -871,6 +900,26 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Problem += fmt.Sprintf("; `%s` is not a subcommand of `%s`: it is `%s` misspelt (the tutorial runs `%s %s` at line %d)", bad, prog, right, prog, right, at)
 			f.Fix = fmt.Sprintf("write `%s %s` at line %d", prog, right, rec.Line)
 			f.Edit = &loop.Edit{Replace: strings.Replace(strings.TrimSpace(rec.Command), " "+bad, " "+right, 1)}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if v := singleQuotedVar(rec.Command, output); v != "" {
+			// gpsbabel's `-x 'track,move=$SHIFT'`: "invalid value in move option \"$SHIFT\""
+			with := doubleQuoted(strings.TrimSpace(rec.Command), v)
+			f.Problem += fmt.Sprintf("; `%s` is inside single quotes, so the shell passes it on as written, not its value", v)
+			f.Fix = fmt.Sprintf("use double quotes around the argument with `%s` at line %d (`%s`)", v, rec.Line, firstLine(with))
+			f.Edit = &loop.Edit{Replace: with}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if bad, right, kind := ss.misspeltValue(ctx, rec, output); right != "" {
+			// gpsbabel's "Unknown filter 'simplfy,count=6'", and `gpsbabel -h` lists simplify
+			with := strings.Replace(strings.TrimSpace(rec.Command), bad, right, 1)
+			f.Problem += fmt.Sprintf("; `%s` is no %s `%s` knows: its help lists `%s`", bad, kind, programOf(rec.Command), right)
+			f.Fix = fmt.Sprintf("write `%s` instead of `%s` at line %d (`%s`)", right, bad, rec.Line, firstLine(with))
+			f.Edit = &loop.Edit{Replace: with}
 			f.Category = "command failure"
 		}
 	}
@@ -2159,11 +2208,28 @@ func (ss *session) dependsOnTainted(cmd string) (int, bool) {
 		if strings.HasPrefix(p, ss.cwd+"/") {
 			rel = strings.TrimPrefix(p, ss.cwd+"/")
 		}
-		if refersTo(cmd, rel) || refersTo(cmd, p) {
+		if (refersTo(cmd, rel) || refersTo(cmd, p)) && !writesOnly(cmd, rel) {
 			return r, true
 		}
 	}
 	return 0, false
+}
+
+// writesOnly: cmd names p only as what it writes (`-o gpx` after a failed `… -o gpx`
+// predicted a file gpx): it does not need p to exist.
+func writesOnly(cmd, p string) bool {
+	w := strings.Fields(cmd)
+	named := false
+	for i, a := range w {
+		if strings.Trim(a, `"'`) != p {
+			continue
+		}
+		if i == 0 || w[i-1] != "-o" && w[i-1] != "--output" && w[i-1] != ">" {
+			return false
+		}
+		named = true
+	}
+	return named
 }
 
 var (
@@ -2494,7 +2560,7 @@ func (ss *session) failedOn(rec loop.CommandRecord) (int, bool) {
 				out = c.Output
 			}
 		}
-		if ss.compiledModule(rt.line, rec.Output) {
+		if ss.compiledModule(rt.line, rec.Command, rec.Output) {
 			return r, true
 		}
 		qs := reQuotedName.FindAllStringSubmatch(out, -1)
@@ -2532,7 +2598,7 @@ var reCannotFind = regexp.MustCompile(`(?i)cannot find|can't find|could not find
 // of the tutorial's (`coqc … theories/Evens.v`), and the error in output says that the
 // module of that name is not there ("Cannot find library Tut.Evens in loadpath"): it
 // would have been, had that step worked.
-func (ss *session) compiledModule(ln int, output string) bool {
+func (ss *session) compiledModule(ln int, cmd, output string) bool {
 	key := keyLine(output)
 	if !reCannotFind.MatchString(key) || ss.recovered[ln] {
 		// (a step that worked once the reader fixed it built its module)
@@ -2548,7 +2614,8 @@ func (ss *session) compiledModule(ln int, output string) bool {
 			if path.Ext(f) == "" || len(stem) < 4 || strings.HasPrefix(f, "-") {
 				continue
 			}
-			if _, ok := ss.written[ss.abs(f)]; ok && regexp.MustCompile(`\b`+regexp.QuoteMeta(stem)+`\b`).MatchString(output) {
+			if _, ok := ss.written[ss.abs(f)]; ok && !namesStem(cmd, stem) && regexp.MustCompile(`\b`+regexp.QuoteMeta(stem)+`\b`).MatchString(output) {
+				// (not a file of the command's own named after it: `-F export/ridge-loop.kml`)
 				return true
 			}
 		}
@@ -3839,6 +3906,21 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		}
 	}
 	for _, f := range names {
+		// `equivs-build lab-tools` after the tutorial wrote lab-tools.ctl: the name
+		// without the extension the file was saved with
+		if b := path.Base(f); reBareName.MatchString(b) && len(b) >= 4 && !strings.HasPrefix(f, "/") {
+			var same []string
+			for p := range ss.written {
+				if path.Dir(p) == path.Join(ss.cwd, path.Dir(f)) && path.Ext(p) != "" && strings.TrimSuffix(path.Base(p), path.Ext(p)) == b {
+					same = append(same, p)
+				}
+			}
+			if len(same) == 1 {
+				return f, ss.rel(same[0])
+			}
+		}
+	}
+	for _, f := range names {
 		if w := ss.elsewhereBelow(ctx, cmd, output, f); w != "" {
 			return f, w
 		}
@@ -4786,6 +4868,11 @@ func (ss *session) derivedFromFailed(output string) (int, bool) {
 				if a = path.Base(strings.Trim(a, `"'`)); !strings.HasPrefix(a, "-") && looksLikePath(a) && strings.HasPrefix(missing, a+".") && !strings.Contains(missing[len(a)+1:], ".") {
 					return i, true
 				}
+				if reBareName.MatchString(a) && len(a) >= 4 && strings.HasPrefix(missing, a+"_") && path.Ext(missing) != "" {
+					// lab-tools_1.0_all.deb after `equivs-build lab-tools` failed: the
+					// package that build was to make
+					return i, true
+				}
 			}
 		}
 	}
@@ -4869,4 +4956,138 @@ func (ss *session) recordBefore() *loop.CommandRecord {
 		return &ss.res.Commands[n-2]
 	}
 	return nil
+}
+
+// reLocalFetch: apt failing to read a repository on the disk ("E: Failed to fetch
+// file:/home/learner/repo/dists/bookworm/main/binary-amd64/Packages  File not found",
+// "The repository 'file:/home/learner/repo bookworm Release' does not have a Release
+// file"): the repository's folder and the distribution the source line names.
+var reLocalFetch = regexp.MustCompile(`file:(/[^\s']+?)/dists/([\w.-]+)/|'file:(/[^\s']+?)/? ([\w.-]+) Release'`)
+
+// localAptSource: apt could not read a `file:` repository the tutorial made, because its
+// source line names a distribution the repository's dists/ folder does not have.
+func (ss *session) localAptSource(ctx context.Context, rec loop.CommandRecord, output string) (loop.Finding, bool) {
+	m := reLocalFetch.FindStringSubmatch(output)
+	if m == nil || !reAptLine.MatchString(strings.TrimSpace(rec.Command)) && !strings.Contains(rec.Command, "apt update") && !strings.Contains(rec.Command, "apt-get update") {
+		return loop.Finding{}, false
+	}
+	root, suite := m[1]+m[3], m[2]+m[4]
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "ls -1 " + shellQuote(root+"/dists"), Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return loop.Finding{}, false // no dists/ at all: an earlier step did not export it
+	}
+	served := strings.Fields(r.Stdout)
+	if len(served) == 0 || slices.Contains(served, suite) {
+		return loop.Finding{}, false
+	}
+	f := loop.Finding{
+		Problem: fmt.Sprintf("`%s` cannot read the tutorial's own repository: its apt source line names the distribution `%s`, but %s/dists has only %s (“%s”)",
+			firstLine(rec.Command), suite, sameHome(root), codeList(served), keyLineOf(output, m[0])),
+		Fix:      fmt.Sprintf("write `%s` instead of `%s` in the apt source line", served[0], suite),
+		Category: "command failure",
+	}
+	for i := len(ss.res.Commands) - 1; i >= 0; i-- {
+		c := ss.res.Commands[i]
+		if strings.Contains(c.Command, "deb ") && strings.Contains(c.Command, " "+suite+" ") {
+			f.Fix = fmt.Sprintf("write `%s` instead of `%s` in the apt source line at line %d", served[0], suite, c.Line)
+			if with := strings.Replace(c.Command, " "+suite+" ", " "+served[0]+" ", 1); len(served) == 1 {
+				f.Fix += fmt.Sprintf(" (`%s`)", firstLine(with))
+			}
+			break
+		}
+	}
+	return f, true
+}
+
+// codeList is names as code, joined with commas.
+func codeList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = "`" + n + "`"
+	}
+	return strings.Join(q, ", ")
+}
+
+// wroteNamed: the tutorial wrote a file of that name, somewhere.
+func (ss *session) wroteNamed(name string) bool {
+	for p := range ss.written {
+		if path.Base(p) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// reSingleQuotedVar: a shell variable inside single quotes in a command.
+var reSingleQuotedVar = regexp.MustCompile(`'[^'\n]*?(\$\{?[A-Za-z_]\w*\}?)[^'\n]*'`)
+
+// singleQuotedVar is a `$VAR` the command has inside single quotes and the program's
+// error quotes as written: the shell never put its value in ("" when not so).
+func singleQuotedVar(cmd, output string) string {
+	for _, m := range reSingleQuotedVar.FindAllStringSubmatch(cmd, -1) {
+		if strings.Contains(output, m[1]) && !strings.Contains(cmd, "awk") && !strings.Contains(cmd, "sh -c") && !strings.Contains(cmd, "perl") {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// doubleQuoted is cmd with the single-quoted argument holding v in double quotes.
+func doubleQuoted(cmd, v string) string {
+	return reSingleQuotedVar.ReplaceAllStringFunc(cmd, func(q string) string {
+		if !strings.Contains(q, v) || strings.Contains(q, `"`) {
+			return q
+		}
+		return `"` + q[1:len(q)-1] + `"`
+	})
+}
+
+// reUnknownValue: a program refusing a name given to one of its options ("Unknown filter
+// 'simplfy,count=6'", "unknown format: jsno", "invalid output format 'yml'").
+var reUnknownValue = regexp.MustCompile(`(?i)\b(?:unknown|invalid|unsupported|unrecognized) (?:output |input )?(filter|format|file type|type|module|codec|encoder|style|theme|mode|method|target|plugin|lexer|language)\b:?\s*["'‘“]?([A-Za-z][\w-]{2,})`)
+
+// misspeltValue: the program refuses a name given on its command line, and its help
+// lists exactly one name two edits or fewer from it: the misspelt name, the one meant and
+// what kind of name it is.
+func (ss *session) misspeltValue(ctx context.Context, rec loop.CommandRecord, output string) (string, string, string) {
+	m := reUnknownValue.FindStringSubmatch(output)
+	prog := programOf(rec.Command)
+	if m == nil || !strings.Contains(rec.Command, m[2]) || !reDebianName.MatchString(path.Base(prog)) {
+		return "", "", ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && { " + shellQuote(prog) + " -h; " + shellQuote(prog) + " --help; } 2>&1 | head -n 2000", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil {
+		return "", "", ""
+	}
+	words := map[string]bool{}
+	for _, w := range reHelpWord.FindAllString(r.Stdout, -1) {
+		if w = strings.ToLower(w); len(w) >= 4 {
+			words[w] = true
+		}
+	}
+	if words[strings.ToLower(m[2])] {
+		return "", "", "" // a name it lists: refused for some other reason
+	}
+	if right := onlyNear(words, m[2], 2); right != "" && levenshtein.ComputeDistance(right, m[2]) <= len(m[2])/3 {
+		return m[2], right, strings.ToLower(m[1])
+	}
+	return "", "", ""
+}
+
+// reHelpWord: a word of a program's help text.
+var reHelpWord = regexp.MustCompile(`[A-Za-z][\w-]*`)
+
+// reNoDevice: a program finding no hardware device to talk to.
+var reNoDevice = regexp.MustCompile(`(?im)^.*\b(?:(?:found )?no [\w -]{0,30}(?:usb|serial|bluetooth|midi|audio|sound|video|camera|scanner|printer|garmin|gps)[\w ]{0,20}devices?(?: (?:found|detected|connected|available))?|no (?:usb|serial) devices? (?:found|detected)|cannot open (?:usb|serial) (?:device|port)|/dev/tty(?:USB|ACM)\d+: No such file or directory)\b.*$`)
+
+// namesStem: cmd names a file whose name without its extension is stem
+// (`-F export/ridge-loop.kml` for ridge-loop).
+func namesStem(cmd, stem string) bool {
+	for _, f := range strings.Fields(cmd) {
+		f = strings.Trim(f, `"'`)
+		if b := path.Base(f); looksLikePath(f) && strings.TrimSuffix(b, path.Ext(b)) == stem {
+			return true
+		}
+	}
+	return false
 }

@@ -191,7 +191,7 @@ var (
 var (
 	// a verb telling the reader to put the block into a file; the path must follow it in
 	// the same sentence
-	reWriteVerb = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append|insert|keep|store|wrote|created|saved|added|pasted|placed|edited|appended|kept|stored)\b`)
+	reWriteVerb = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append|insert|keep|store|export|wrote|created|saved|added|pasted|placed|edited|appended|kept|stored|exported)\b`)
 	// "Create a file with this content:" without saying which
 	reNamelessFile = regexp.MustCompile(`(?i)\b(create|save|put|paste|write|set up|add)\b[^.:]*\bfile\b`)
 	// "Insert this line at the very top of greet.scm", "as the first line of run.sh"
@@ -271,7 +271,10 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 			p := sentence[m[2]:m[3]]
 			// a script saved under a bare name ("save the script as `csvsum`")
 			script := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!") && reBareName.MatchString(path.Base(p)) && !strings.Contains(p, "://")
-			if m[0] > v[0] && (looksLikePath(p) || script) {
+			// a file in a folder with no extension ("Create `conf/distributions` with this
+			// content:" over an untagged block)
+			bare := !cb.Shell && strings.Contains(p, "/") && !strings.HasPrefix(p, "http") && reBareName.MatchString(path.Base(p)) && reWithContent.MatchString(sentence[m[1]:])
+			if m[0] > v[0] && (looksLikePath(p) || script || bare) {
 				// a shell block is file content only when the prose says to create or save it
 				shebang := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!")
 				// (or names a file of the block's own shell, "Put this in `flags.zsh`:", or
@@ -427,6 +430,10 @@ var reThatFile = regexp.MustCompile(`(?i)^\w+\s+(?:that|this|the) file\b|^\w+\s+
 var reNegated = regexp.MustCompile(`(?i)\b(?:never|not|don't|do not|doesn't|no need to)\s+(?:\w+\s+)?$`)
 
 var reBareName = regexp.MustCompile(`^[a-z][\w-]*$`)
+
+// reWithContent: words after a path that say the block is what it holds ("with this
+// content", "containing", "with the following lines").
+var reWithContent = regexp.MustCompile(`(?i)^\W*(?:with (?:this|these|the following|the)\b|containing\b|that (?:holds|contains)\b)`)
 
 // reFilenameCaption: a lead that ends with a "Filename: name" caption, which names a
 // file even without an extension (mdBook's "Filename: dune-project").

@@ -278,6 +278,9 @@ func placeholder(cmd string) string {
 		if strings.HasPrefix(p, "<") && (htmlTags[strings.ToLower(strings.Trim(p, "<>"))] || strings.Contains(cmd, "</"+strings.Trim(p, "<>")+">")) {
 			continue // markup the command writes (`echo '<h1>Hi</h1>' > index.html`)
 		}
+		if strings.HasPrefix(p, "<") && !strings.Contains(p, " ") && inSingleQuotes(cmd, m[0]) && markupSearch(cmd) {
+			continue // an element searched for in a markup file (`grep -c '<Placemark>' x.kml`)
+		}
 		if strings.HasPrefix(strings.ToLower(p), "example.") {
 			start := strings.LastIndexAny(cmd[:m[0]], " \t'\"") + 1
 			if f := strings.Fields(cmd); !strings.Contains(cmd[start:m[0]], "://") && (!networkTools[firstWord(cmd)] || len(f) > 1 && f[1] == "config") {
@@ -287,6 +290,16 @@ func placeholder(cmd string) string {
 		return p
 	}
 	return ""
+}
+
+// reMarkupFile: an argument naming a file of XML or HTML markup.
+var reMarkupFile = regexp.MustCompile(`\S\.(?:xml|html?|xhtml|svg|gpx|kml|rss|atom|xsd|xslt?|plist|pom|csproj|xaml|tcx)(?:\s|$|[;|&)])`)
+
+// markupSearch: a text search (grep, sed, awk…) in a markup file, where `<name>` is an
+// element, not a placeholder.
+func markupSearch(cmd string) bool {
+	w := firstWord(cmd)
+	return (textPrinters[w] || w == "rg" || w == "xmllint") && reMarkupFile.MatchString(cmd)
 }
 
 // withoutHeredocText is cmd without the text of its here-documents.

@@ -124,3 +124,17 @@ func TestDebuggee(t *testing.T) {
 	assert.Equal(t, "./wc", debuggee("gdb -q --args ./wc notes.txt"))
 	assert.Equal(t, "./wordcount", debuggee("gdb -batch -x crash.gdb ./wordcount"))
 }
+
+func TestSingleQuotedVariablesFormatsAndDevices(t *testing.T) {
+	t.Parallel()
+	cmd := "gpsbabel -i gpx -f a.gpx -x 'track,move=$SHIFT' -o gpx -F b.gpx"
+	assert.Equal(t, "$SHIFT", singleQuotedVar(cmd, `trackfilter-time: invalid value in move option "$SHIFT"!`))
+	assert.Empty(t, singleQuotedVar(cmd, "trackfilter-time: invalid value in move option"), "an error that does not quote it as written")
+	assert.Equal(t, `gpsbabel -i gpx -f a.gpx -x "track,move=$SHIFT" -o gpx -F b.gpx`, doubleQuoted(cmd, "$SHIFT"))
+	assert.NotContains(t, predict(cmd).paths, "gpx", "-i gpx … -o gpx name formats")
+	assert.Contains(t, predict("gcc -o wordcount wordcount.c").paths, "wordcount")
+	assert.True(t, writesOnly("cc -O2 -o hello hello.c", "hello"))
+	assert.False(t, writesOnly("./hello -o x hello", "hello"))
+	assert.NotEmpty(t, reNoDevice.FindString("Found no Garmin USB devices."))
+	assert.Empty(t, reNoDevice.FindString("No such file or directory"))
+}

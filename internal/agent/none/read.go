@@ -408,7 +408,14 @@ func read(t *tutorial.Tutorial) []step {
 				repl = nil
 			}
 		case shell:
-			ss := shellSteps(cb, lead, "")
+			heuristic := ""
+			if lines := strings.Split(cb.Content, "\n"); cb.Console && len(cb.Commands) == 0 && !promptLines(lines) && len(cb.ContentLines) >= len(lines) && (looksLikeShell(cb, programs) || bareCommands(lines) && !reOutputLead.MatchString(lastSentence(lead))) {
+				// a codelab's `console` block of bare commands (`mkdir -p ~/x`, `cd ~/x`):
+				// no prompt to tell them from output, and every line is a command
+				cb.Commands = tutorial.SplitCommands(lines, cb.ContentLines, false)
+				heuristic = "a console block without prompts, every line a known command"
+			}
+			ss := shellSteps(cb, lead, heuristic)
 			repl = nil
 			for i := range ss {
 				// DigitalOcean's `super_user` fence: commands typed in root's shell

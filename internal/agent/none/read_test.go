@@ -1057,3 +1057,21 @@ func TestSetupBlocksCalloutsAndFilesNamedAlone(t *testing.T) {
 	assert.Equal(t, []string{"mkdir -p ~/notes", "printf 'milk\\n' > ~/notes/list.txt", "rdiff-backup backup ~/notes ~/backups/notes", "printf '.env.local\\n' >> .gitignore", "rg --sort path TODO", "xmllint --noout messy.xhtml"}, run, "%v", skipped)
 	assert.Equal(t, []string{".envrc", "bin/tide-report"}, files)
 }
+
+// A codelab's `console` blocks hold bare commands (no prompt) and its `output` blocks
+// what they print; a file in a folder with no extension is named by "with this
+// content"; an exported spreadsheet is a file; `<name>` searched for in a GPX file is an
+// element, not the reader's name.
+func TestPromptlessConsoleBareFileAndMarkupSearch(t *testing.T) {
+	t.Parallel()
+	md := "# Lab\n\nMake a folder:\n\n```console\nmkdir -p ~/lab/conf\ncd ~/lab\nequivs-control lab-tools.ctl\n```\n\n" +
+		"Build it:\n\n```console\nequivs-build lab-tools.ctl\n```\n\nThe end should look like this:\n\n```console\ndpkg-deb: building package 'lab-tools'\n```\n\n" +
+		"Create `conf/distributions` with this content:\n\n```\nCodename: lab\nComponents: main\n```\n\n" +
+		"Export the huts list as **`huts.csv`**:\n\n```text\nname,lat,lon\nAlp,46.5,7.9\n```\n\n" +
+		"```bash\ngrep '<name>' ridge.gpx\ngrep -c '<Placemark>' export/ridge.kml\ngit config user.name '<your-name>'\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"mkdir -p ~/lab/conf", "cd ~/lab", "equivs-control lab-tools.ctl", "equivs-build lab-tools.ctl",
+		"grep '<name>' ridge.gpx", "grep -c '<Placemark>' export/ridge.kml", "git config user.name 'Ada'"}, run)
+	assert.Equal(t, []string{"conf/distributions", "huts.csv"}, files)
+	assert.Contains(t, skipped, "dpkg-deb: building package 'lab-tools'")
+}

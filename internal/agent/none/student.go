@@ -98,6 +98,7 @@ type session struct {
 	recovered      map[int]bool         // lines whose step worked once the reader applied its gap's fix
 	hostRoots      map[string]int       // a server (scheme, host and port) that speaks HTTPS to plain HTTP: its root
 	noSymbols      map[string]int       // a program a debugger found without debugging information: its root
+	aptSourceRoot  int                  // the gap that left apt unable to read the tutorial's own repository (-1 when none)
 	movedUp        map[int]int          // a later step run early as a failed step's fix: its line → that step's line
 	replCells      map[string][]string  // interpreter → the cells typed into it that worked
 	replOut        map[string]string    // interpreter → what those cells printed
@@ -256,7 +257,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 // newSession is a session at the start of the tutorial, in the work directory, with
 // nothing run and nothing failed yet.
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
-	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, foldedRun: -1,
+	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, foldedRun: -1, aptSourceRoot: -1,
 		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, earlyUse: map[int]int{},
 		recovered: map[int]bool{}, hostRoots: map[string]int{}, noSymbols: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}}
 }
@@ -625,6 +626,14 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	if len(ss.roots) > before {
 		ss.lastFailRoot = len(ss.roots) - 1
 	}
+	went := false
+	if failRoot := ss.lastFailRoot; failRoot >= 0 {
+		defer func() {
+			if !went && !ss.recovered[rec.Line] {
+				ss.taintAbsent(ctx, rec, failRoot)
+			}
+		}()
+	}
 	ss.lastFailTool = firstWord(cmd.Text)
 	if background && len(ss.servers) > 0 {
 		ss.servers[len(ss.servers)-1].root = max(ss.lastRootOf(before), 0)
@@ -641,6 +650,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	// wentOn: the reader got past this failure, so what follows runs from the state the
 	// tutorial meant; later failures are its own and nothing more depends on this one
 	wentOn := func() {
+		went = true
 		ss.lastRoot, ss.lastFailRoot, ss.lastFailedStep, ss.cwdRoot = prevRoot, prevFailRoot, prevFailed, prevCwdRoot
 		ss.lastFailTool = ""
 	}
@@ -808,6 +818,36 @@ var clientRequest = map[string]bool{"curl": true, "wget": true, "http": true, "h
 // sessionBuiltin: commands that change the shell itself, which a background subshell
 // would lose (whatever the prose says of the block they are in).
 var sessionBuiltin = map[string]bool{"export": true, "cd": true, "source": true, ".": true, "alias": true, "set": true, "unset": true, "shopt": true, "umask": true}
+
+// taintAbsent marks the files a failed command names that are not there after it (what
+// it was to write, `-F ridge-6.gpx`, or an input it lacked) as depending on root r: a
+// later step that uses them fails because of it.
+func (ss *session) taintAbsent(ctx context.Context, rec loop.CommandRecord, r int) {
+	var args []string
+	for _, part := range splitList(rec.Command) {
+		for _, a := range strings.Fields(part)[1:] {
+			if a = strings.Trim(a, `"'`); !strings.HasPrefix(a, "-") && !strings.Contains(a, "://") && looksLikePath(a) && !strings.HasPrefix(a, "~") {
+				args = append(args, a)
+			}
+		}
+	}
+	if len(args) == 0 {
+		return
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
+	}
+	res, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " 2>/dev/null && for f in " + strings.Join(quoted, " ") + `; do [ -e "$f" ] || printf '%s\n' "$f"; done`, Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || res.ExitCode != 0 {
+		return
+	}
+	for _, a := range strings.Fields(res.Stdout) {
+		if _, ok := ss.taintPaths[ss.abs(a)]; !ok {
+			ss.taintPaths[ss.abs(a)] = r
+		}
+	}
+}
 
 // clearTaint: a step that worked produced what it names, whatever failed before.
 func (ss *session) clearTaint(cmd string) {

@@ -28,6 +28,18 @@ var reOutDirFlag = regexp.MustCompile(`^(?:--out-?dir|--output-dir(?:ectory)?|--
 // compilers whose -d names the folder the compiled classes go to (javac -d classes).
 var compilers = map[string]bool{"javac": true, "kotlinc": true, "scalac": true, "groovyc": true, "clojurec": true, "valac": true}
 
+// formatPair: the command has `-i` with a bare word and the `-o` value is one too (no
+// extension, no folder): an input and an output format, not files.
+func formatPair(fields []string, out string) bool {
+	bare := func(v string) bool { return v != "" && !strings.ContainsAny(v, "./~") && !strings.HasPrefix(v, "-") }
+	for i, f := range fields {
+		if f == "-i" && i+1 < len(fields) && bare(fields[i+1]) && bare(strings.SplitN(out, ",", 2)[0]) {
+			return true
+		}
+	}
+	return false
+}
+
 // predict reads what a command line produces.
 func predict(cmd string) products {
 	var p products
@@ -94,6 +106,9 @@ func predict(cmd string) products {
 		}
 		// any command's -o/--output FILE and > FILE
 		for i, a := range fields {
+			if a == "-o" && i+1 < len(fields) && formatPair(fields, fields[i+1]) {
+				continue // gpsbabel's `-i gpx … -o kml`: formats, not files
+			}
 			if (a == "-o" || a == "--output" || a == ">" || a == ">>" || reOutDirFlag.MatchString(a) || a == "-d" && compilers[w]) && i+1 < len(fields) && w != "curl" && w != "wget" && !strings.HasPrefix(strings.Trim(fields[i+1], `"'`), "/dev/") {
 				// (not /dev/null, which every `> /dev/null` names and none makes)
 				p.paths = append(p.paths, strings.Trim(fields[i+1], `"'`))
