@@ -176,6 +176,39 @@ var mystCode = map[string]bool{"code-block": true, "code": true, "sourcecode": t
 // blocks and not the text of one outer block, as MyST renders them. Directives inside a
 // rewritten one are rewritten too; directives without a block inside stay as they are.
 // Line count and order are kept.
+// reAnnotatedClose: a closing fence with a Killercoda action after it ("```{{exec}}"),
+// which CommonMark would not take as closing the block.
+var reAnnotatedClose = regexp.MustCompile(`^(\s*(?:` + "`{3,}" + `|~{3,}))\{\{[^}]*\}\}\s*$`)
+
+// annotatedFences closes fenced blocks whose closing fence carries a Killercoda action
+// (`{{exec}}`, `{{copy}}`): the fence alone, the line count unchanged.
+func annotatedFences(src []byte) []byte {
+	if !bytes.Contains(src, []byte("}}")) {
+		return src
+	}
+	lines := strings.Split(string(src), "\n")
+	fence, opened := "", 0
+	for i, l := range lines {
+		trim := strings.TrimSpace(l)
+		if fence == "" {
+			if strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~") {
+				fence, opened = trim[:len(trim)-len(strings.TrimLeft(trim, trim[:1]))], i
+			}
+			continue
+		}
+		if m := reAnnotatedClose.FindStringSubmatch(l); m != nil && strings.HasPrefix(strings.TrimSpace(m[1]), fence) {
+			lines[i] = m[1]
+			if strings.Contains(l, "exec") && strings.TrimSpace(lines[opened]) == fence {
+				lines[opened] += "bash" // {{exec}}: the page runs it in the terminal
+			}
+			fence = ""
+		} else if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {
+			fence = ""
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
 func mystFences(src []byte) []byte {
 	if !bytes.Contains(src, []byte("{")) {
 		return src

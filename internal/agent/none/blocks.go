@@ -572,6 +572,14 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 		ln = end
 	}
 	blocks = append(blocks, directiveBodies(t, blocks)...)
+	for ln := 1; ln <= n; ln++ {
+		// Killercoda's `sudo apt-get update`{{exec}}: an inline command the page runs
+		if m := reInlineExec.FindStringSubmatch(t.Map.Line(ln)); m != nil {
+			lines, nos := []string{m[1]}, []int{ln}
+			blocks = append(blocks, tutorial.CodeBlock{Block: tutorial.Block{Kind: tutorial.KindFencedCode, StartLine: ln, EndLine: ln, Info: "bash", Text: m[1]},
+				Lang: "bash", Shell: true, Content: m[1], ContentStartLine: ln, ContentLines: nos, Commands: tutorial.SplitCommands(lines, nos, false)})
+		}
+	}
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].StartLine < blocks[j].StartLine })
 	for i, cb := range blocks {
 		// kramdown's attribute list on the line after a block belongs to it (Jekyll:
@@ -625,6 +633,7 @@ var reBlockIAL = regexp.MustCompile(`^\s*\{:\s*([^{}]*?)\s*\}\s*$`)
 
 var (
 	// Hugo {{< highlight bash >}} … {{< /highlight >}}, Jekyll {% highlight bash %} … {% endhighlight %}
+	reInlineExec     = regexp.MustCompile("^\\s*`([^`]+)`\\{\\{\\s*exec(?:ute)?(?:\\s[^}]*)?\\}\\}\\s*$")
 	reHighlightOpen  = regexp.MustCompile(`^\s*(?:\{\{[<%]|\{%-?)\s*highlight\s+(\w+)`)
 	reHighlightClose = regexp.MustCompile(`^\s*(?:\{\{[<%]\s*/\s*highlight\s*[>%]\}\}|\{%-?\s*endhighlight\s*-?%\})`)
 	// a Docsy tab whose content is code in the language it names (closed by reHugoTabX)

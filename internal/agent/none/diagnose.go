@@ -625,7 +625,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
-	if tok, at := ss.laterMaker(i, rec, output); at != nil {
+	if tok, at := ss.laterMaker(i, rec, output); at != nil && (strings.Contains(tok, "/") || ss.findFile(ctx, path.Base(tok)) == "") {
+		// (not when the file is there already, in a folder below: the reader is in the
+		// wrong folder, as the missing-cd check below says)
 		// `mcopy … ::/DOCS` right before `mmd … ::/DOCS`, `m4 -R site.m4f` before the
 		// step that freezes it: the steps are in the wrong order
 		where := ""

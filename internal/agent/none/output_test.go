@@ -138,3 +138,9 @@ func TestSingleQuotedVariablesFormatsAndDevices(t *testing.T) {
 	assert.NotEmpty(t, reNoDevice.FindString("Found no Garmin USB devices."))
 	assert.Empty(t, reNoDevice.FindString("No such file or directory"))
 }
+
+func TestErrorAboutALineOfTheFileRead(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "reminders.rem(11): Expecting time after AT", reportedError("remind -q reminders.rem 2026-12-15", "Stand-up at 9:15\nreminders.rem(11): Expecting time after AT", "Stand-up at 9:15\nSwimming"))
+	assert.Empty(t, reportedError("remind -q other.rem", "reminders.rem(11): Expecting time after AT", ""), "a file the command does not name")
+}

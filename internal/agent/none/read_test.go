@@ -1075,3 +1075,14 @@ func TestPromptlessConsoleBareFileAndMarkupSearch(t *testing.T) {
 	assert.Equal(t, []string{"conf/distributions", "huts.csv"}, files)
 	assert.Contains(t, skipped, "dpkg-deb: building package 'lab-tools'")
 }
+
+// A Killercoda scenario: inline `commands`{{exec}}, a block whose closing fence carries
+// {{exec}} (run in the terminal) and one with {{copy}} (text to paste, not run).
+func TestKillercodaExecAnnotations(t *testing.T) {
+	t.Parallel()
+	md := "# Step 1\n\n`sudo apt-get install -y remind`{{exec}}\n\nAppend two lines:\n\n```\ncat >> notes.rem <<'EOF'\nREM Mon MSG Review\nEOF\n```{{exec}}\n\n" +
+		"In the **Editor** tab, create `~/lab/holidays.rem`:\n\n```\nOMIT 25 Dec MSG Christmas\n```{{copy}}\n\n`remind notes.rem 2026-12-14`{{exec}}\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt-get install -y remind", "cat >> notes.rem <<'EOF'\nREM Mon MSG Review\nEOF", "remind notes.rem 2026-12-14"}, run)
+	assert.Equal(t, []string{"~/lab/holidays.rem"}, files)
+}

@@ -1072,6 +1072,9 @@ var reOSErrorLine = regexp.MustCompile(`(?m)^.*(?:\[Errno \d+\] [A-Z][^\n]*|: Pe
 // "warning: crash.gdb: …" too), or a quoted path after "Missing …".
 var reInputMissing = regexp.MustCompile(`(?m)^(?:[\w-]+: )?([\w./~-]+\.\w+): No such file or directory$|^Missing [A-Za-z ]{1,30} '([\w./~-]+/[\w.-]+)'$`)
 
+// reFileLineError: an error about a line of a file, written `file(line): message`.
+var reFileLineError = regexp.MustCompile(`(?m)^([\w./~-]+\.\w+)\((\d+)\): [A-Z][^\n]*$`)
+
 // reDiffLine: a line of a diff in any of its formats ("> new", "+new", "@@ -1 +1 @@",
 // "3c3").
 var reDiffLine = regexp.MustCompile(`(?m)^(?:[<>] |[-+][^-+]|@@ |\d+(?:,\d+)?[acd]\d+(?:,\d+)?$)`)
@@ -1141,6 +1144,11 @@ func reportedError(cmd, output, shown string) string {
 		if p := m[1] + m[2]; (m[1] == "" || refersTo(cmd, p)) && !strings.Contains(strings.ToLower(shown), "no such file") && !strings.Contains(strings.ToLower(shown), "missing") {
 			return strings.TrimSpace(m[0])
 		}
+	}
+	if m := reFileLineError.FindStringSubmatch(output); m != nil && refersTo(cmd, m[1]) && !strings.Contains(shown, m[0]) {
+		// remind's "reminders.rem(11): Expecting time after AT", exit 0: a line of the
+		// file it read was refused
+		return strings.TrimSpace(m[0])
 	}
 	if m := reShNotFound.FindStringSubmatch(output); m != nil && !strings.Contains(shown, "not found") {
 		// `direnv allow` exits 0 although the `layout python` it ran could not find
