@@ -5027,7 +5027,19 @@ var reSingleQuotedVar = regexp.MustCompile(`'[^'\n]*?(\$\{?[A-Za-z_]\w*\}?)[^'\n
 // error quotes as written: the shell never put its value in ("" when not so).
 func singleQuotedVar(cmd, output string) string {
 	for _, m := range reSingleQuotedVar.FindAllStringSubmatch(cmd, -1) {
-		if strings.Contains(output, m[1]) && !strings.Contains(cmd, "awk") && !strings.Contains(cmd, "sh -c") && !strings.Contains(cmd, "perl") {
+		if !strings.Contains(output, m[1]) || strings.Contains(cmd, "awk") || strings.Contains(cmd, "sh -c") || strings.Contains(cmd, "perl") {
+			continue
+		}
+		// (not a runner echoing the command it runs in a shell of its own: hyperfine's
+		// "Benchmark 1: gzip -1 -c "$LOG" > /dev/null")
+		others := 0
+		line := reHelpWord.FindAllString(keyLineOf(output, m[1]), -1)
+		for _, w := range reHelpWord.FindAllString(strings.Replace(m[0], m[1], " ", 1), -1) {
+			if slices.Contains(line, w) {
+				others++
+			}
+		}
+		if others < 2 {
 			return m[1]
 		}
 	}

@@ -144,3 +144,8 @@ func TestErrorAboutALineOfTheFileRead(t *testing.T) {
 	assert.Equal(t, "reminders.rem(11): Expecting time after AT", reportedError("remind -q reminders.rem 2026-12-15", "Stand-up at 9:15\nreminders.rem(11): Expecting time after AT", "Stand-up at 9:15\nSwimming"))
 	assert.Empty(t, reportedError("remind -q other.rem", "reminders.rem(11): Expecting time after AT", ""), "a file the command does not name")
 }
+
+func TestARunnerEchoingItsCommandKeepsTheVariable(t *testing.T) {
+	t.Parallel()
+	assert.Empty(t, singleQuotedVar(`hyperfine -P level 1 9 'gzip -{level} -c "$LOG" > /dev/null'`, "Benchmark 1: gzip -1 -c \"$LOG\" > /dev/null\nError: Command terminated with non-zero exit code: 1."))
+}
