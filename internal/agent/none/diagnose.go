@@ -5032,6 +5032,9 @@ func singleQuotedVar(cmd, output string) string {
 		}
 		// (not a runner echoing the command it runs in a shell of its own: hyperfine's
 		// "Benchmark 1: gzip -1 -c "$LOG" > /dev/null")
+		if strings.Contains(keyLineOf(output, m[1]), m[0][1:len(m[0])-1]) {
+			continue // the quoted text as written: the command echoed
+		}
 		others := 0
 		line := reHelpWord.FindAllString(keyLineOf(output, m[1]), -1)
 		for _, w := range reHelpWord.FindAllString(strings.Replace(m[0], m[1], " ", 1), -1) {
