@@ -632,8 +632,9 @@ func directiveBodies(t *tutorial.Tutorial, have []tutorial.CodeBlock) []tutorial
 var reBlockIAL = regexp.MustCompile(`^\s*\{:\s*([^{}]*?)\s*\}\s*$`)
 
 var (
+	// Killercoda's inline command the page runs: `sudo apt-get update`{{exec}}
+	reInlineExec = regexp.MustCompile("^\\s*`([^`]+)`\\{\\{\\s*exec(?:ute)?(?:\\s[^}]*)?\\}\\}\\s*$")
 	// Hugo {{< highlight bash >}} … {{< /highlight >}}, Jekyll {% highlight bash %} … {% endhighlight %}
-	reInlineExec     = regexp.MustCompile("^\\s*`([^`]+)`\\{\\{\\s*exec(?:ute)?(?:\\s[^}]*)?\\}\\}\\s*$")
 	reHighlightOpen  = regexp.MustCompile(`^\s*(?:\{\{[<%]|\{%-?)\s*highlight\s+(\w+)`)
 	reHighlightClose = regexp.MustCompile(`^\s*(?:\{\{[<%]\s*/\s*highlight\s*[>%]\}\}|\{%-?\s*endhighlight\s*-?%\})`)
 	// a Docsy tab whose content is code in the language it names (closed by reHugoTabX)

@@ -626,10 +626,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		return
 	}
 	if tok, at := ss.laterMaker(i, rec, output); at != nil && (strings.Contains(tok, "/") || ss.findFile(ctx, path.Base(tok)) == "") {
-		// (not when the file is there already, in a folder below: the reader is in the
-		// wrong folder, as the missing-cd check below says)
 		// `mcopy … ::/DOCS` right before `mmd … ::/DOCS`, `m4 -R site.m4f` before the
-		// step that freezes it: the steps are in the wrong order
+		// step that freezes it: the steps are in the wrong order (not when the file is
+		// there already, in a folder below: the reader is in the wrong folder, as the
+		// missing-cd check below says)
 		where := ""
 		if h := ss.task.Tutorial.Map.HeadingPath(at.line); len(h) > 0 && section(ss.task.Tutorial, at.line) != section(ss.task.Tutorial, rec.Line) {
 			where = ", under “" + h[len(h)-1] + "”"
@@ -4970,7 +4970,7 @@ var reLocalFetch = regexp.MustCompile(`file:(/[^\s']+?)/dists/([\w.-]+)/|'file:(
 // source line names a distribution the repository's dists/ folder does not have.
 func (ss *session) localAptSource(ctx context.Context, rec loop.CommandRecord, output string) (loop.Finding, bool) {
 	m := reLocalFetch.FindStringSubmatch(output)
-	if m == nil || !reAptLine.MatchString(strings.TrimSpace(rec.Command)) && !strings.Contains(rec.Command, "apt update") && !strings.Contains(rec.Command, "apt-get update") {
+	if m == nil || !strings.Contains(rec.Command, "apt") {
 		return loop.Finding{}, false
 	}
 	root, suite := m[1]+m[3], m[2]+m[4]
@@ -4984,7 +4984,7 @@ func (ss *session) localAptSource(ctx context.Context, rec loop.CommandRecord, o
 	}
 	f := loop.Finding{
 		Problem: fmt.Sprintf("`%s` cannot read the tutorial's own repository: its apt source line names the distribution `%s`, but %s/dists has only %s (“%s”)",
-			firstLine(rec.Command), suite, sameHome(root), codeList(served), keyLineOf(output, m[0])),
+			firstLine(rec.Command), suite, sameHome(root), "`"+strings.Join(served, "`, `")+"`", keyLineOf(output, m[0])),
 		Fix:      fmt.Sprintf("write `%s` instead of `%s` in the apt source line", served[0], suite),
 		Category: "command failure",
 	}
@@ -4999,15 +4999,6 @@ func (ss *session) localAptSource(ctx context.Context, rec loop.CommandRecord, o
 		}
 	}
 	return f, true
-}
-
-// codeList is names as code, joined with commas.
-func codeList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = "`" + n + "`"
-	}
-	return strings.Join(q, ", ")
 }
 
 // wroteNamed: the tutorial wrote a file of that name, somewhere.
@@ -5032,11 +5023,12 @@ func singleQuotedVar(cmd, output string) string {
 		}
 		// (not a runner echoing the command it runs in a shell of its own: hyperfine's
 		// "Benchmark 1: gzip -1 -c "$LOG" > /dev/null")
-		if strings.Contains(keyLineOf(output, m[1]), m[0][1:len(m[0])-1]) {
+		said := keyLineOf(output, m[1])
+		if strings.Contains(said, m[0][1:len(m[0])-1]) {
 			continue // the quoted text as written: the command echoed
 		}
 		others := 0
-		line := reHelpWord.FindAllString(keyLineOf(output, m[1]), -1)
+		line := reHelpWord.FindAllString(said, -1)
 		for _, w := range reHelpWord.FindAllString(strings.Replace(m[0], m[1], " ", 1), -1) {
 			if slices.Contains(line, w) {
 				others++
@@ -5072,12 +5064,12 @@ func (ss *session) misspeltValue(ctx context.Context, rec loop.CommandRecord, ou
 	if m == nil || !strings.Contains(rec.Command, m[2]) || !reDebianName.MatchString(path.Base(prog)) {
 		return "", "", ""
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && { " + shellQuote(prog) + " -h; " + shellQuote(prog) + " --help; } 2>&1 | head -n 2000", Timeout: 10 * time.Second, User: ss.user})
-	if err != nil {
+	help, ok := ss.programHelp(ctx, []string{prog})
+	if !ok {
 		return "", "", ""
 	}
 	words := map[string]bool{}
-	for _, w := range reHelpWord.FindAllString(r.Stdout, -1) {
+	for _, w := range reHelpWord.FindAllString(help, -1) {
 		if w = strings.ToLower(w); len(w) >= 4 {
 			words[w] = true
 		}
