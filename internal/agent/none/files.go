@@ -71,7 +71,9 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		}
 		l = reEmphPath.ReplaceAllStringFunc(l, func(m string) string {
 			// *lib/todo.rb* and **Rakefile** name files as `lib/todo.rb` does
-			if inner := strings.Trim(m, "*_"); looksLikePath(inner) {
+			// (a colon or comma only in a full path: **~/mail/cur/1699.M1P2.host:2,S**,
+			// a Maildir file with its flags, not *e.g.,*)
+			if inner := strings.Trim(m, "*_"); looksLikePath(inner) && (!strings.ContainsAny(inner, ":,") || strings.HasPrefix(inner, "/") || strings.HasPrefix(inner, "~/")) {
 				return "`" + inner + "`"
 			}
 			return m
@@ -185,7 +187,7 @@ var reListItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s+`)
 var (
 	reInlineTag = regexp.MustCompile(`(?i)^<(?:span|p|strong|em|b|i|code|small|figcaption|div)\b`)
 	reTag       = regexp.MustCompile(`<[^<>]+>`)
-	reEmphPath  = regexp.MustCompile(`(?:\*\*?|\b__?)[\w./~-]+(?:\*\*?|__?\b)`)
+	reEmphPath  = regexp.MustCompile(`(?:\*\*?|\b__?)[\w./~:,-]+(?:\*\*?|__?\b)`)
 )
 
 var (
@@ -202,8 +204,11 @@ var (
 	// ```js [vite.config.js] (VitePress), ```rust,file=src/main.rs
 	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name|caption)=["']?([^"'\s}]+)|\[([^\]\s]+)\]`)
 	reFilenameLine = regexp.MustCompile("(?i)(?:^|[\\s*_])(?:filename|file):[*_]{0,2}\\s*`?([~\\w./-]+)`?")
-	reListing      = regexp.MustCompile(`<Listing[^>]*file-name="([^"]+)"`)
-	knownNames     = map[string]bool{"Dockerfile": true, "Makefile": true, "Procfile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "Caddyfile": true, "Jenkinsfile": true, ".env": true,
+	// knitr's cat engine writes the chunk to the file its options name (R Markdown,
+	// Bookdown): ```{cat, engine.opts = list(file = "data/ref.fa")}
+	reKnitrFile = regexp.MustCompile(`^\{cat\b[^}]*\bengine\.opts\s*=\s*list\([^)]*\bfile\s*=\s*["']([^"']+)["']`)
+	reListing   = regexp.MustCompile(`<Listing[^>]*file-name="([^"]+)"`)
+	knownNames  = map[string]bool{"Dockerfile": true, "Makefile": true, "Procfile": true, "Gemfile": true, "Vagrantfile": true, "Justfile": true, "Caddyfile": true, "Jenkinsfile": true, ".env": true,
 		"Rakefile": true, "Brewfile": true, "Pipfile": true, "Containerfile": true, "Taskfile": true, "Snakefile": true, "Earthfile": true,
 		"Guardfile": true, "Capfile": true, "Podfile": true, "Berksfile": true}
 )
@@ -226,6 +231,9 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	}
 	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
 		return m[1], "", appendsTo(lead, m[1]), true
+	}
+	if m := reKnitrFile.FindStringSubmatch(cb.Info); m != nil && !strings.HasSuffix(m[1], "/") {
+		return m[1], "", false, true
 	}
 	if m := reTypeInto.FindStringSubmatch(lastSentence(lead)); m != nil && looksLikePath(m[1]) && !cb.Shell {
 		// "Type the program into `hello.asm` (comments start with `;`):"
@@ -506,7 +514,7 @@ func looksLikePath(s string) bool {
 	if knownNames[base] {
 		return true
 	}
-	if (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/")) && strings.Count(s, "/") >= 2 && !strings.ContainsAny(s, " :") {
+	if (strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~/")) && strings.Count(s, "/") >= 2 && !strings.Contains(s, " ") && colonInName(s) {
 		return true // an absolute path, extension or not: /etc/nginx/sites-available/hello
 	}
 	if strings.HasPrefix(s, "http") {
@@ -517,6 +525,17 @@ func looksLikePath(s string) bool {
 	}
 	dot := strings.LastIndexByte(base, '.')
 	return dot > 0 && dot < len(base)-1 && !strings.Contains(base[dot+1:], " ")
+}
+
+// colonInName: a path's colon, if it has one, is part of its file name, as in a Maildir
+// file's flags (`cur/1699258500.M101P4242.host:2,S`), not a list of paths
+// (`/usr/lib:/lib`) nor a file and a line number (`/etc/app.conf:12`).
+func colonInName(s string) bool {
+	before, after, ok := strings.Cut(path.Base(s), ":")
+	if !strings.Contains(s, ":") {
+		return true
+	}
+	return ok && before != "" && after != "" && !strings.ContainsAny(after, ":/") && strings.Trim(after, "0123456789") != ""
 }
 
 func ensureNL(s string) string {
@@ -795,8 +814,9 @@ func (ss *session) tutorialLine(p string, n int) int {
 
 // reFileLine: an error naming a line of a file ("While parsing file \"x.journal\", line
 // 17", "File \"app.py\", line 3", "calc.y:31:", "main.go:12:5:", OpenSCAD's "syntax
-// error in file bracket.scad, line 16").
-var reFileLine = regexp.MustCompile(`(?m)(?:(?:parsing file|File) "([^"]+)"|\bin file ([\w./+-]+\.\w+)), line (\d+)|(?:^|[\s(])((?:/|\./|~/)?[\w./+-]+\.\w+):(\d+)(?::\d+)?:`)
+// error in file bracket.scad, line 16", htslib's "Parse error reading \"data/targets.bed\" at
+// line 1").
+var reFileLine = regexp.MustCompile(`(?m)(?:(?:parsing file|File) "([^"]+)"|\bin file ([\w./+-]+\.\w+)), line (\d+)|(?:^|[\s(])((?:/|\./|~/)?[\w./+-]+\.\w+):(\d+)(?::\d+)?:|(?i:reading|parsing|in) "([^"]+)" at line (\d+)`)
 
 // contentLine is the tutorial line inside a block the tutorial wrote to a file that the
 // output's error points at, the last such reference winning (0 when none).
@@ -809,7 +829,7 @@ func (ss *session) contentLine(output string) int {
 func (ss *session) contentLineOf(output string) (int, string) {
 	at, file := 0, ""
 	for _, m := range reFileLine.FindAllStringSubmatch(output, -1) {
-		name, num := firstNonEmpty(m[1], m[2], m[4]), firstNonEmpty(m[3], m[5])
+		name, num := firstNonEmpty(m[1], m[2], m[4], m[6]), firstNonEmpty(m[3], m[5], m[7])
 		n, err := strconv.Atoi(num)
 		if err != nil {
 			continue
@@ -843,6 +863,12 @@ func (ss *session) relocate(r int, output string) {
 		f.Fix = fmt.Sprintf("write the comment at line %d with `%s` instead of `%s`", ln, other, mark)
 		return
 	}
+	if headerRow(ss.written[file]) && text == firstContentLine(ss.written[file]) {
+		// "chrom start end name" over rows of a name and numbers, in a BED file
+		f.Problem += "; that line is a row of column names (a header), and the program reads every line as data"
+		f.Fix = fmt.Sprintf("remove the header row (line %d) from the file, or mark it as a comment if the format has comments", ln)
+		return
+	}
 	if !strings.Contains(f.Fix, fmt.Sprintf("line %d", ln)) {
 		f.Fix = fmt.Sprintf("correct line %d of the file the tutorial has the reader write (`%s`), then ", ln, loop.Clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(ln)), 60)) + f.Fix
 	}
@@ -863,6 +889,50 @@ func (ss *session) moveTo(r, ln int, why string) {
 	f.Line, f.EndLine = ln, ln
 	f.Quote = strings.TrimSpace(ss.task.Tutorial.Map.Line(ln))
 }
+
+// firstContentLine is the first line of content that is not blank, trimmed.
+func firstContentLine(content string) string {
+	for _, l := range strings.Split(content, "\n") {
+		if t := strings.TrimSpace(l); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// headerRow: a table's first line holds only names where the rows below it have numbers,
+// as many fields each ("chrom start end name" over "chr1 40 60 snp_window").
+func headerRow(content string) bool {
+	var rows [][]string
+	for _, l := range strings.Split(content, "\n") {
+		if f := strings.Fields(l); len(f) > 0 {
+			rows = append(rows, f)
+		}
+	}
+	if len(rows) < 2 || len(rows[0]) < 2 {
+		return false
+	}
+	for _, w := range rows[0] {
+		if !reHeaderName.MatchString(w) {
+			return false
+		}
+	}
+	numbers := false
+	for _, r := range rows[1:] {
+		if len(r) != len(rows[0]) {
+			return false
+		}
+		for _, w := range r {
+			if _, err := strconv.ParseFloat(w, 64); err == nil {
+				numbers = true
+			}
+		}
+	}
+	return numbers
+}
+
+// reHeaderName: a column's name (letters first, no digits standing alone).
+var reHeaderName = regexp.MustCompile(`^#?[A-Za-z][\w.-]*$`)
 
 // commentMarks are what comments start with in the languages tutorials write.
 var commentMarks = []string{"//", "#", "--", ";", "%"}

@@ -659,20 +659,46 @@ func attachOutput(steps []step, out tutorial.CodeBlock) {
 			continue
 		}
 		if s.kind == runStep && s.block.EndLine < out.StartLine && out.StartLine-s.block.EndLine <= 6 && s.command.Output == "" {
-			s.expected = out.Content
+			s.expected = knitrOutput(out.Content)
 		}
 		return
 	}
 }
 
+// knitrOutput is an output block without the comment knitr puts before every line of a
+// chunk's output ("#> chr1	120", or "## " by default) when every line has it.
+func knitrOutput(content string) string {
+	lines := strings.Split(content, "\n")
+	for _, prefix := range []string{"#>", "##"} {
+		all := false
+		for _, l := range lines {
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			if all = l == prefix || strings.HasPrefix(l, prefix+" "); !all {
+				break
+			}
+		}
+		if !all {
+			continue
+		}
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = strings.TrimPrefix(strings.TrimPrefix(l, prefix), " ")
+		}
+		return strings.Join(out, "\n")
+	}
+	return content
+}
+
 // offeredDefault: the default a program offers at its question ("[en]", "(Y/n)", "[.]");
 // reDefault finds it, reOffered finds a question with it offered right after
-// ("Continue? [Y/n] y", "Project name [demo]: blog").
+// ("Continue? [Y/n] y", "Project name [demo]: blog"; not a log line's "LOG5[ui]: …").
 const offeredDefault = `(?:\[[^\]\n]{0,40}\]|\((?i:y/n|yes/no|n/y|no/yes)\))`
 
 var (
 	reDefault = regexp.MustCompile(offeredDefault)
-	reOffered = regexp.MustCompile(`(?i)\?\s*` + offeredDefault + `(.*)$|\w\s*` + offeredDefault + `:(.*)$`)
+	reOffered = regexp.MustCompile(`(?i)\?\s*` + offeredDefault + `(.*)$|\w\s+` + offeredDefault + `:(.*)$`)
 )
 
 // shownAnswers reads a shown interactive session (what a setup wizard asks and what the

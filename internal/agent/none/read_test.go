@@ -706,6 +706,7 @@ func TestShownAnswers(t *testing.T) {
 		{"one question is not a session", "Create account 'ada'? (y/n) y\nAccount created.", nil},
 		{"log lines in brackets", "[2026-11-26 10:02:11 +0000] [2301] [INFO] Starting gunicorn 20.1.0\n[2026-11-26 10:02:11 +0000] [2301] [INFO] Listening at: http://127.0.0.1:8000", nil},
 		{"a shell session", "$ ./setup.sh\n> Name? Ada\n> Port? [80] 8080", nil},
+		{"a log's thread names", "2026.11.21 10:02:11 LOG5[ui]: stunnel 5.68 on x86_64-pc-linux-gnu platform\n2026.11.21 10:02:11 LOG5[ui]: Configuration successful", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, shownAnswers(tc.session))
@@ -1085,4 +1086,38 @@ func TestKillercodaExecAnnotations(t *testing.T) {
 	run, files, _, _ := readMD(t, md)
 	assert.Equal(t, []string{"sudo apt-get install -y remind", "cat >> notes.rem <<'EOF'\nREM Mon MSG Review\nEOF", "remind notes.rem 2026-12-14"}, run)
 	assert.Equal(t, []string{"~/lab/holidays.rem"}, files)
+}
+
+// An R Markdown / Bookdown chapter: a knitr `cat` chunk writes the file its engine
+// options name, outputs carry knitr's "#> " comment, and a Maildir file is named in bold
+// with its flags after the colon.
+func TestKnitrChunksAndMaildirNames(t *testing.T) {
+	t.Parallel()
+	md := "# Toy\n\n```{bash, label=\"project\"}\nmkdir -p data\n```\n\nThe `cat` chunk below writes `data/ref.fa` when the book is built.\n\n" +
+		"```{cat, engine.opts = list(file = \"data/ref.fa\")}\n>chr1\nGATTACA\n```\n\n```{bash, label=\"faidx\"}\ncut -f 1-2 data/ref.fa\n```\n\n```\n#> >chr1\n#> GATTACA\n```\n\n" +
+		"**~/mail/inbox/cur/1699258500.M101P4242.host:2,S**\n\n```\nFrom: a@example.org\nSubject: hi\n\nHello.\n```\n\n*e.g.,* nothing else:\n\n```bash\nls\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var files []string
+	expected := map[string]string{}
+	for _, s := range read(tut) {
+		switch s.kind {
+		case fileStep:
+			files = append(files, s.file)
+		case runStep:
+			expected[s.command.Text] = s.expected
+		}
+	}
+	assert.Equal(t, []string{"data/ref.fa", "~/mail/inbox/cur/1699258500.M101P4242.host:2,S"}, files)
+	assert.Equal(t, ">chr1\nGATTACA", expected["cut -f 1-2 data/ref.fa"], "knitr's comment is not output")
+}
+
+func TestKnitrOutputAndPathsWithColons(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "[1] 2\n\nok", knitrOutput("## [1] 2\n\n## ok"))
+	assert.Equal(t, "#> a\nb", knitrOutput("#> a\nb"), "only when every line has it")
+	assert.True(t, looksLikePath("~/mail/cur/1699.M1P2.host:2,RS"))
+	assert.True(t, looksLikePath("/var/mail/cur/1699.M1P2.host:2,"))
+	assert.False(t, looksLikePath("/srv/www/host:8080"), "a host and a port")
+	assert.False(t, looksLikePath("/usr/lib:/lib/x"), "a list of paths")
 }
