@@ -2223,3 +2223,60 @@ func TestDebuggerWithoutDebuggingInformation(t *testing.T) {
 	assert.Contains(t, f.Fix, "add `-g` to the compile command at line "+strconv.Itoa(lineOf(md, "cc -O0 -o wc wc.c")))
 	assert.Equal(t, []int{lineOf(md, "print i")}, f.AlsoAt)
 }
+
+// Faults a reader finds by asking the system, each in a tool of the tutorial's own made
+// to answer as the real one does: a subcommand misspelt where only the program's help
+// lists the right one (notmuch 0.37's "Error: Unknown command 'adress' (see \"notmuch
+// help\")"), a header row in a table the tool parses (htslib 1.16's "[bed_read] Parse
+// error reading \"t.bed\" at line 1"; the next command refusing the same file folds in),
+// `../` paths meant from inside a folder just made, and a pid file in a folder another
+// user owns, named on the line before stunnel 5.68's "create: Permission denied (13)".
+func TestHelpListsTheSubcommandHeaderRowsAndFolders(t *testing.T) {
+	t.Parallel()
+	nm := "#!/bin/sh\ncase \"$1\" in\n--help|help) printf 'Usage: nm <command> [args...]\\n\\n  search        Search for messages.\\n  address       Get addresses from messages.\\n' ;;\n" +
+		"address) echo 'Ada <ada@example.org>' ;;\n*) echo \"Error: Unknown command '$1' (see \\\"nm help\\\")\" >&2; exit 1 ;;\nesac\n"
+	bed := "#!/bin/sh\n# bed FILE: counts the rows of a BED file\nf=$(echo \"$@\" | tr ' ' '\\n' | grep '\\.bed$')\nif head -n 1 \"$f\" | grep -q '^[A-Za-z]*\t[0-9]'; then wc -l < \"$f\"; else echo \"[bed_read] Parse error reading \\\"$f\\\" at line 1\" >&2; exit 1; fi\n"
+	tun := "#!/bin/sh\n# tun CONF: writes the pid file CONF names\np=$(sed -n 's/^pid = //p' \"$1\")\nif ! ( : > \"$p\" ) 2>/dev/null; then echo \"LOG3[ui]: Cannot create pid file $p\"; echo 'LOG3[ui]: create: Permission denied (13)'; exit 1; fi\n"
+	md := "# Tools\n\nSave this as `tools/nm`:\n\n```sh\n" + nm + "```\n\nSave this as `tools/bed`:\n\n```sh\n" + bed + "```\n\nSave this as `tools/tun`:\n\n```sh\n" + tun + "```\n\n" +
+		"```bash\nsudo install -m 755 tools/* /usr/local/bin/\nmkdir -p data\n```\n\n## Addresses\n\n```bash\nnm adress --output=sender\n```\n\n" +
+		"## Targets\n\nSave this as `data/t.bed`:\n\n```\nchrom\tstart\tend\nchr1\t40\t60\n```\n\n```bash\nbed -c data/t.bed\n```\n\n```bash\nbed --sum data/t.bed\n```\n\n" +
+		"## Calls\n\n```bash\nmkdir -p calls\ncat ../data/t.bed > copy.bed\n```\n\n" +
+		"## Tunnel\n\nSave this as `client.conf`:\n\n```ini\npid = /run/tun-lab/client.pid\n```\n\n```bash\ntun client.conf\n```\n"
+	res, _ := attempt(t, md, nil)
+	sub := findingOn(t, res.Findings, md, "nm adress")
+	assert.Contains(t, sub.Problem, "it is `address` misspelt (`nm --help` lists `address`)")
+	hdr := findingOn(t, res.Findings, md, "bed -c data/t.bed")
+	assert.Contains(t, hdr.Problem, "a row of column names (a header)")
+	assert.Equal(t, []int{lineOf(md, "bed --sum")}, hdr.AlsoAt)
+	up := findingOn(t, res.Findings, md, "cat ../data/t.bed")
+	assert.Contains(t, up.Fix, "add `cd calls` before line")
+	pid := findingOn(t, res.Findings, md, "tun client.conf")
+	assert.Contains(t, pid.Fix, "in `client.conf`")
+	assert.NotEqual(t, "environment assumption", pid.Category)
+	assert.Len(t, res.Findings, 4, "%+v", res.Findings)
+}
+
+// A command no package of its own name holds is looked up in the archive's Contents
+// index, as packages.debian.org's search would (bookworm: bgzip is in tabix), and an
+// apt install of a name Debian lacks gets the package of the command run next.
+func TestContentsIndexNamesThePackage(t *testing.T) {
+	t.Parallel()
+	md := "# Compress\n\n```bash\necho '>chr1' > ref.fa\nsudo apt-get update -qq\n```\n\n```bash\nbgzip -k ref.fa\n```\n"
+	res, _ := attempt(t, md, nil)
+	f := findingOn(t, res.Findings, md, "bgzip -k")
+	assert.Contains(t, f.Fix, "sudo apt-get install -y tabix")
+	assert.NotContains(t, f.Problem, "misspelt")
+}
+
+// A TLS client refusing a certificate made for another name: the reader looks at what
+// the server sends (openssl s_client) and uses a name it holds.
+func TestCertificateForAnotherName(t *testing.T) {
+	t.Parallel()
+	md := "# TLS\n\n```bash\nopenssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj /CN=localhost -addext subjectAltName=DNS:localhost -keyout k.pem -out c.pem 2>/dev/null\n```\n\n" +
+		"```bash\nopenssl s_server -quiet -accept 8643 -cert c.pem -key k.pem -www\n```\n\nLeave it running. In a second terminal:\n\n```bash\ncurl -sS --cacert c.pem https://127.0.0.1:8643/\n```\n"
+	res, _ := attempt(t, md, nil)
+	f := findingOn(t, res.Findings, md, "curl -sS --cacert")
+	assert.Contains(t, f.Problem, "issued for `DNS:localhost` only")
+	assert.Contains(t, f.Fix, "https://localhost:8643/")
+	assert.Contains(t, f.Fix, "`IP:127.0.0.1`")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net"
 	"path"
 	"regexp"
 	"slices"
@@ -232,7 +233,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if m := reShNotFound.FindStringSubmatch(output); kind == "" && m != nil {
 		kind, name = "command", m[1]+m[2]+m[3] // a program the command runs (tar --zstd runs zstd)
 	}
-	if m := reGitNoSub.FindStringSubmatch(output); kind == "" && m != nil && (firstWord(rec.Command) == "git" || programOf(rec.Command) == "git") && !ss.isMisspeltSub(rec, output) {
+	if m := reGitNoSub.FindStringSubmatch(output); kind == "" && m != nil && (firstWord(rec.Command) == "git" || programOf(rec.Command) == "git") && !ss.isMisspeltSub(ctx, rec, output) {
 		// "git: 'annex' is not a git command": git runs git-annex, which is not there
 		kind, name = "command", "git-"+m[1]
 	}
@@ -853,6 +854,20 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if host, names, with := ss.certNameMismatch(ctx, rec, output); names != "" {
+			// curl's "no alternative certificate subject name matches target host name
+			// '127.0.0.1'" for a certificate made for localhost only
+			f.Problem += fmt.Sprintf("; the server's certificate is issued for %s only (its subjectAltName), not for `%s`, the host the URL names", names, host)
+			kind := "DNS"
+			if net.ParseIP(host) != nil {
+				kind = "IP"
+			}
+			f.Fix = fmt.Sprintf("use a name the certificate holds in the URL at line %d (`%s`), or add `%s:%s` to the certificate's subjectAltName", rec.Line, firstLine(with), kind, host)
+			f.Edit = &loop.Edit{Replace: with}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
 		ss.insideFix(ctx, &f, rec, output)
 	}
 	if f.Edit == nil {
@@ -895,11 +910,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
-		if bad, right, at := ss.misspeltSubcommand(rec, output); right != "" {
+		if bad, right, at := ss.misspeltSubcommand(ctx, rec, output); right != "" {
 			// `bzr stauts` where the tutorial runs `bzr status` later (Breezy's own guess
 			// is "stats")
 			prog := programOf(rec.Command)
-			f.Problem += fmt.Sprintf("; `%s` is not a subcommand of `%s`: it is `%s` misspelt (the tutorial runs `%s %s` at line %d)", bad, prog, right, prog, right, at)
+			if at > 0 {
+				f.Problem += fmt.Sprintf("; `%s` is not a subcommand of `%s`: it is `%s` misspelt (the tutorial runs `%s %s` at line %d)", bad, prog, right, prog, right, at)
+			} else {
+				f.Problem += fmt.Sprintf("; `%s` is not a subcommand of `%s`: it is `%s` misspelt (`%s --help` lists `%s`)", bad, prog, right, prog, right)
+			}
 			f.Fix = fmt.Sprintf("write `%s %s` at line %d", prog, right, rec.Line)
 			f.Edit = &loop.Edit{Replace: strings.Replace(strings.TrimSpace(rec.Command), " "+bad, " "+right, 1)}
 			f.Category = "command failure"
@@ -1144,6 +1163,16 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil && moved == "" && !varUnset {
+		if dir, at, rel := ss.upFromMadeDir(ctx, rec); dir != "" {
+			// `mkdir -p calls`, then `bcftools mpileup -f ../data/ref.fa …` still in the
+			// project folder: the ../ paths are meant from inside calls/
+			f.Problem += fmt.Sprintf("; `%s` is not there from `%s`, but it is from `%s`, which line %d makes and no step changes into", rel, ss.homeRel(ss.cwd), dir, at)
+			f.Fix = fmt.Sprintf("add `cd %s` before line %d", dir, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
+			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil && moved == "" && !varUnset {
 		dir := firstNonEmpty(ss.missingParent(ctx, output), ss.missingArgDir(ctx, rec.Command, output))
 		if project := ss.dirOneDown(ctx, dir); project != "" {
 			// docs/ is not here but in the project the step before made (mkdocs new
@@ -1236,10 +1265,18 @@ func (ss *session) notOwned(ctx context.Context, rec loop.CommandRecord, output 
 		return "", "", "", 0
 	}
 	var m []string
-	for _, l := range strings.Split(output, "\n") {
+	lines := strings.Split(output, "\n")
+	for i, l := range lines {
 		if reNeedsRoot.MatchString(l) {
 			if m = reDeniedPath.FindStringSubmatch(l); m != nil {
 				break
+			}
+			if i > 0 && reCannotOpen.MatchString(lines[i-1]) {
+				// the path on the line before: stunnel's "Cannot create pid file
+				// /run/stunnel4/client.pid", then "create: Permission denied (13)"
+				if m = reDeniedPath.FindStringSubmatch(lines[i-1]); m != nil {
+					break
+				}
 			}
 		}
 	}
@@ -1565,6 +1602,9 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	if reOnPurpose.MatchString(lastSentence(st.lead)) {
 		return true // "Try it on purpose:"
 	}
+	if reKnitrError.MatchString(st.block.Info) {
+		return true // an R Markdown chunk that keeps its error: ```{bash, error=TRUE}
+	}
 	if st.command != nil && strings.HasSuffix(strings.TrimSpace(st.lead), ":") && saysItFails(lastSentence(st.lead), st.command.Text, ss.programs()) {
 		return true // "par2 notices the damage and exits with status 1:"
 	}
@@ -1721,6 +1761,13 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 			fmt.Sprintf("%s is a prerequisite the tutorial names (line %d), but the learner image does not have it (`%s`: command not found), so the steps that need it could not be checked", t.Name, ln, name),
 			fmt.Sprintf("nothing to change in the tutorial; install %s before the run with smile.json's setup list (e.g. `%s`) or use an image that has it", t.Name, setup))
 	}
+	if s := ownAccountSetup(st.lead); s != "" {
+		// "To pull mail from an IMAP account, configure isync for your provider and run
+		// it before indexing:": the reader's own account, set up outside the tutorial
+		return ss.environment(rec, output,
+			fmt.Sprintf("`%s` is for the reader's own account, which the tutorial leaves them to set up (“%s”); the sandbox has neither the tool nor the account", name, loop.Clip(s, 120)),
+			"nothing to change in the tutorial if it links to the tool's set-up guide")
+	}
 	if r, ok := ss.failedPathStep(ctx, name); ok {
 		// `fish_add_path ~/bin` failed (no such folder yet), then `tally` was installed
 		// into ~/bin: it is not on PATH because of that failure
@@ -1774,6 +1821,9 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 	}
 	if t.Debian == "" && t.Guide == "" {
 		if pkg := ss.debianPackage(ctx, name); pkg != "" {
+			t.Debian = "sudo apt-get install -y " + pkg
+		} else if pkg := ss.commandPackage(ctx, name); pkg != "" {
+			// `bgzip`, which Debian ships in tabix
 			t.Debian = "sudo apt-get install -y " + pkg
 		} else if right := ss.misspelt(ctx, name); right != "" {
 			// `cyhton3 -3 -a fib.pyx` where the tutorial runs cython3 everywhere else
@@ -1922,15 +1972,15 @@ var reUnknownSub = regexp.MustCompile(`(?i)unknown (?:sub)?command:?\s*["'‘]([
 
 // isMisspeltSub: misspeltSubcommand finds the subcommand meant (`git stauts` where the
 // tutorial runs `git status`: a typo, not a git-stauts to install).
-func (ss *session) isMisspeltSub(rec loop.CommandRecord, output string) bool {
-	_, right, _ := ss.misspeltSubcommand(rec, output)
+func (ss *session) isMisspeltSub(ctx context.Context, rec loop.CommandRecord, output string) bool {
+	_, right, _ := ss.misspeltSubcommand(ctx, rec, output)
 	return right != ""
 }
 
 // misspeltSubcommand: the failed command's first argument is a subcommand its program
 // refuses, and the tutorial runs the program elsewhere with the one subcommand two edits
 // or fewer away: the misspelt word, the word meant and the line that runs it.
-func (ss *session) misspeltSubcommand(rec loop.CommandRecord, output string) (string, string, int) {
+func (ss *session) misspeltSubcommand(ctx context.Context, rec loop.CommandRecord, output string) (string, string, int) {
 	m := reUnknownSub.FindStringSubmatch(output)
 	if m == nil {
 		return "", "", 0
@@ -1964,6 +2014,22 @@ func (ss *session) misspeltSubcommand(rec loop.CommandRecord, output string) (st
 	}
 	if right := onlyNear(used, bad, 2); right != "" {
 		return bad, right, lines[right]
+	}
+	// none the tutorial runs: the one its help lists (`notmuch adress`, and `notmuch
+	// --help` lists address)
+	help, ok := ss.programHelp(ctx, []string{prog})
+	if !ok || len(bad) < 4 {
+		return "", "", 0
+	}
+	listed := map[string]bool{}
+	for _, w := range reHelpWord.FindAllString(help, -1) {
+		listed[w] = true
+	}
+	if listed[bad] {
+		return "", "", 0
+	}
+	if right := onlyNear(listed, bad, 2); right != "" && levenshtein.ComputeDistance(right, bad) <= len(bad)/3 {
+		return bad, right, 0
 	}
 	return "", "", 0
 }
@@ -3354,6 +3420,15 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 				f.Fix = fmt.Sprintf("install `%s` instead of `%s` at line %d", pkg, name, rec.Line)
 			}
 		}
+		if !named {
+			// nor any named like it: the package that holds the command the tutorial runs
+			// next (`apt install htslib`, then `bgzip`: Debian's tabix)
+			if cmd, pkg := ss.laterCommandPackage(ctx, rec.Line); pkg != "" {
+				alts, named = []string{pkg}, true
+				f.Problem += fmt.Sprintf("; `%s`, which the tutorial runs next, is in Debian's `%s`", cmd, pkg)
+				f.Fix = fmt.Sprintf("install `%s` instead of `%s` at line %d", pkg, name, rec.Line)
+			}
+		}
 	}
 	if len(alts) > 0 && !named {
 		f.Problem += fmt.Sprintf("; Debian packages it as %s", quoteList(alts))
@@ -4503,6 +4578,115 @@ func proseAfter(t *tutorial.Tutorial, line int) string {
 	}
 	return strings.Join(para, " ")
 }
+
+// upFromMadeDir: the failed command names a `../` path that is not there from the
+// session's folder but is from a folder an earlier step made with mkdir (the latest one
+// that does): that folder, the line that made it and the path.
+func (ss *session) upFromMadeDir(ctx context.Context, rec loop.CommandRecord) (dir string, at int, rel string) {
+	var ups []string
+	for _, w := range strings.Fields(rec.Command) {
+		if w = strings.Trim(w, `"'`); strings.HasPrefix(w, "../") && looksLikePath(w) {
+			ups = append(ups, w)
+		}
+	}
+	if len(ups) == 0 {
+		return "", 0, ""
+	}
+	for i := len(ss.steps) - 1; i >= 0; i-- {
+		st := ss.steps[i]
+		if st.kind != runStep || st.line >= rec.Line {
+			continue
+		}
+		f := strings.Fields(st.command.Text)
+		if len(f) < 2 || f[0] != "mkdir" {
+			continue
+		}
+		made := f[len(f)-1]
+		if strings.HasPrefix(made, "-") || strings.HasPrefix(made, "/") || strings.HasPrefix(made, "~") || strings.Contains(made, "..") {
+			continue
+		}
+		for _, u := range ups {
+			here, _ := ss.exists(ctx, path.Join(ss.cwd, u))
+			there, _ := ss.exists(ctx, path.Join(ss.cwd, made, u))
+			if !here && there {
+				return made, st.line, u
+			}
+		}
+		return "", 0, ""
+	}
+	return "", 0, ""
+}
+
+// reCertName: a TLS client refusing a certificate that does not name the host it asked
+// for (curl 7.88's "SSL: no alternative certificate subject name matches target host
+// name '127.0.0.1'", OpenSSL's "hostname mismatch").
+var reCertName = regexp.MustCompile(`(?i)no alternative certificate subject name matches target host name '([^']+)'|certificate subject name '[^']*' does not match target host name '([^']+)'`)
+
+// reHTTPSURL: an https URL's host and port.
+var reHTTPSURL = regexp.MustCompile(`https://(\[[^\]]+\]|[\w.-]+)(?::(\d+))?`)
+
+// certNameMismatch: the client refused the server's certificate because it does not name
+// the host the URL gives; the reader looks at the certificate the server sends, as
+// `openssl s_client` shows it: the host, the names the certificate holds (`DNS:localhost`)
+// and the command with the first DNS name in the URL.
+func (ss *session) certNameMismatch(ctx context.Context, rec loop.CommandRecord, output string) (host, names, with string) {
+	m := reCertName.FindStringSubmatch(output)
+	if m == nil {
+		return "", "", ""
+	}
+	host = firstNonEmpty(m[1], m[2])
+	var port string
+	for _, u := range reHTTPSURL.FindAllStringSubmatch(rec.Command, -1) {
+		if strings.Trim(u[1], "[]") == host {
+			port = firstNonEmpty(u[2], "443")
+		}
+	}
+	if port == "" {
+		return "", "", ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `openssl s_client -connect "$h:$p" </dev/null 2>/dev/null | openssl x509 -noout -ext subjectAltName 2>/dev/null | grep -v 'Subject Alternative Name'`,
+		Env: map[string]string{"h": host, "p": port}, Timeout: 20 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", "", ""
+	}
+	var list []string
+	dns := ""
+	for _, n := range strings.Split(r.Stdout, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			list = append(list, "`"+n+"`")
+			if d, ok := strings.CutPrefix(n, "DNS:"); ok && dns == "" && !strings.Contains(d, "*") {
+				dns = d
+			}
+		}
+	}
+	if len(list) == 0 || dns == "" {
+		return "", "", ""
+	}
+	with = strings.Replace(strings.TrimSpace(rec.Command), "https://"+host, "https://"+dns, 1)
+	return host, strings.Join(list, ", "), with
+}
+
+// reOwnAccount: the prose speaks of the reader's own account with a provider; reSetUp,
+// of setting something up.
+var (
+	reOwnAccount = regexp.MustCompile(`(?i)\b(?:for|with|to|on|from|of) (?:your|an?) (?:own )?(?:[\w-]+ ){0,2}(?:account|provider|credentials|mailbox|subscription)s?\b`)
+	reSetUp      = regexp.MustCompile(`(?i)\b(?:configure|set up|sign up|register)\b`)
+)
+
+// ownAccountSetup: the sentence of lead that tells the reader to set a tool up for their
+// own account ("" when none).
+func ownAccountSetup(lead string) string {
+	for _, s := range sentences(lead) {
+		if reOwnAccount.MatchString(s) && reSetUp.MatchString(s) {
+			return s
+		}
+	}
+	return ""
+}
+
+// reKnitrError: knitr's chunk option that shows the chunk's error instead of stopping
+// the build, set on a chunk meant to fail.
+var reKnitrError = regexp.MustCompile(`^\{[^}]*\berror\s*=\s*(?:TRUE|T)\b`)
 
 // reOnPurpose: the lead says the command is run to show a failure.
 var reOnPurpose = regexp.MustCompile(`(?i)\b(?:on purpose|deliberately|intentionally|(?:watch|see|make) it fail)\b`)

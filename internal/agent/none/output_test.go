@@ -149,3 +149,22 @@ func TestARunnerEchoingItsCommandKeepsTheVariable(t *testing.T) {
 	t.Parallel()
 	assert.Empty(t, singleQuotedVar(`hyperfine -P level 1 9 'gzip -{level} -c "$LOG" > /dev/null'`, "Benchmark 1: gzip -1 -c \"$LOG\" > /dev/null\nError: Command terminated with non-zero exit code: 1."))
 }
+
+func TestHeaderRowAndOwnAccount(t *testing.T) {
+	t.Parallel()
+	assert.True(t, headerRow("chrom\tstart\tend\tname\nchr1\t40\t60\tsnp\nchr2\t0\t40\tstart\n"))
+	assert.False(t, headerRow("chr1\t40\t60\tsnp\nchr2\t0\t40\tstart\n"), "data from the first line")
+	assert.False(t, headerRow("[server]\nport = 80\n"), "not a table")
+	assert.NotEmpty(t, ownAccountSetup("notmuch only indexes what is on disk. To pull mail from an IMAP account, configure isync for your provider and run it before indexing:"))
+	assert.Empty(t, ownAccountSetup("Log in to your account:"), "no set-up of a tool")
+	assert.Empty(t, ownAccountSetup("Configure the server as below:"), "nothing of the reader's own")
+}
+
+func TestStartedInItsOwnTerminal(t *testing.T) {
+	t.Parallel()
+	assert.True(t, reOwnTerminal.MatchString("Start it in a fourth terminal, then fetch the page over plain HTTP from the third:"))
+	assert.True(t, reStaysUp.MatchString("The prompt does not come back: stunnel now waits for connections and logs each one here."))
+	assert.False(t, reOwnTerminal.MatchString("In a second terminal, fetch the page:"), "the request, not the server")
+	assert.True(t, reKnitrError.MatchString(`{bash, label="unsorted-query", error=TRUE}`))
+	assert.False(t, reKnitrError.MatchString(`{bash, error=FALSE}`))
+}

@@ -77,7 +77,55 @@ func (ss *session) keepsRunningAfter(st step) bool {
 	if ss.task.Tutorial == nil || st.block.EndLine <= 0 || st.command == nil || st.command.EndLine < st.block.EndLine-1 {
 		return false
 	}
-	return reKeepsRunning.MatchString(firstSentence(proseAfter(ss.task.Tutorial, st.block.EndLine)))
+	if reKeepsRunning.MatchString(firstSentence(proseAfter(ss.task.Tutorial, st.block.EndLine))) {
+		return true
+	}
+	// under the log it shows: "Your dates will differ. … The prompt does not come back:
+	// stunnel now waits for connections and logs each one here."
+	end := st.block.EndLine
+	if st.expected != "" {
+		end = fenceAfter(ss.task.Tutorial, end)
+	}
+	for _, s := range sentences(proseAfter(ss.task.Tutorial, end)) {
+		if reStaysUp.MatchString(s) && !reStopServer.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// reOwnTerminal: the lead starts the command in a terminal of its own while the reader
+// goes on in another ("Start it in a **fourth terminal**, then fetch the page from the
+// third:").
+var reOwnTerminal = regexp.MustCompile(`(?i)\b(?:start|launch)\b[^.]{0,40}\bin (?:a|an|its own|the|your) (?:\*\*)?(?:second|third|fourth|fifth|new|separate|another|other|own|dedicated)(?: [\w-]+)? (?:terminal|shell|tab|window)\b`)
+
+// reStaysUp: a sentence, anywhere in a paragraph, that says the command holds the
+// terminal.
+var reStaysUp = regexp.MustCompile(`(?i)\bprompt (?:does not|doesn't|will not|won't|never) (?:come back|return)|\bwaits? (?:there )?for (?:incoming )?(?:connections|requests|clients)\b|\bleave it running\b`)
+
+// fenceAfter is the closing line of the fenced block that opens on the first non-blank
+// line after line (line itself when none opens there).
+func fenceAfter(t *tutorial.Tutorial, line int) int {
+	n := line + 1
+	for n <= t.Map.LineCount() && strings.TrimSpace(t.Map.Line(n)) == "" {
+		n++
+	}
+	open := strings.TrimSpace(t.Map.Line(n))
+	fence := ""
+	for _, f := range []string{"```", "~~~"} {
+		if strings.HasPrefix(open, f) {
+			fence = open[:len(open)-len(strings.TrimLeft(open, f[:1]))]
+		}
+	}
+	if fence == "" {
+		return line
+	}
+	for m := n + 1; m <= t.Map.LineCount(); m++ {
+		if strings.TrimSpace(t.Map.Line(m)) == fence {
+			return m
+		}
+	}
+	return line
 }
 
 // reKeepsRunning: the prose says the command does not end by itself (a server).
@@ -105,7 +153,14 @@ func (ss *session) backgroundRequest(command string, root bool, timeout time.Dur
 
 // stopServers stops the servers left running that the prose between their start and
 // st tells the reader to stop, as the reader would with Ctrl+C in that terminal.
+//
+// A step that is itself the stop (`kill "$(cat /tmp/stunnel-demo.pid)"` under "Stop the
+// server through its pid file, then press Ctrl+C in the other terminals:") stops what it
+// names; the rest stop when the session ends.
 func (ss *session) stopServers(ctx context.Context, st step) {
+	if st.command != nil && reKillCommand.MatchString(st.command.Text) {
+		return
+	}
 	m := ss.task.Tutorial.Map
 	for i := range ss.servers {
 		sv := &ss.servers[i]
@@ -132,6 +187,9 @@ func (ss *session) stopServers(ctx context.Context, st step) {
 		}
 	}
 }
+
+// reKillCommand: a command that stops processes itself.
+var reKillCommand = regexp.MustCompile(`^(?:sudo\s+)?(?:kill|pkill|killall)\b`)
 
 // reStopIfOnly: the prose speaks of stopping the server as something that may happen,
 // not as a step ("when you stop the server", "if you stop it").

@@ -435,8 +435,12 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
 	// (a request is never the server: "The server keeps running …, so open a second
 	// terminal" over `curl …` is about the block above)
-	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(cmd.Text)] && !clientRequest[programOf(cmd.Text)] &&
-		(keepsRunning(lastSentence(st.lead)) || keepsRunning(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st))
+	started := cmd.Text // what runs: the program after `cd ~/tls-demo && `
+	if before, after, ok := strings.Cut(cmd.Text, "&&"); ok && firstWord(strings.TrimSpace(before)) == "cd" && !strings.Contains(after, "&&") {
+		started = strings.TrimSpace(after)
+	}
+	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(started)] && !clientRequest[programOf(started)] &&
+		(keepsRunning(lastSentence(st.lead)) || keepsRunning(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st) || reOwnTerminal.MatchString(lastSentence(st.lead)))
 	exec := ss.typed(st, cmd.Text)
 	if st.repl != "" {
 		background = false

@@ -92,6 +92,13 @@ func keyLine(output string) string {
 			break
 		}
 	}
+	for _, l := range lines {
+		if l = strings.TrimSpace(l); reCurlError.MatchString(l) {
+			// curl's one error line, before its advice ("curl failed to verify the
+			// legitimacy of the server and therefore could not …")
+			return loop.Clip(l, 240)
+		}
+	}
 	if first := firstOfOneProgram(lines); first != "" {
 		return first
 	}

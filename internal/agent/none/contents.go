@@ -1,0 +1,86 @@
+package none
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/smile-loop/smile-loop/internal/loop"
+)
+
+// Which Debian package holds a command, the way a reader finds out: packages.debian.org's
+// "search the contents of packages", which reads the archive's Contents index, as
+// apt-file does. The index of the system's first apt source is fetched with apt's own
+// download helper (curl when that is missing), searched, and removed again; bookworm's
+// main/Contents-amd64.gz is about 12 MB. Debian keeps it under the component
+// (dists/bookworm/main/), Ubuntu beside the Release file (dists/noble/).
+const contentsScript = `set -- $( { awk '$1 == "deb" { i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ } print $i, $(i+1); exit }' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null
+  awk 'tolower($1) == "uris:" { u = $2 } tolower($1) == "suites:" { s = $2 } u != "" && s != "" { print u, s; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null; } | head -n 1)
+[ -n "$2" ] || exit 3
+d=$(mktemp -d) || exit 3
+arch=$(dpkg --print-architecture)
+fetch() { if [ -x /usr/lib/apt/apt-helper ]; then /usr/lib/apt/apt-helper download-file "$1" "$d/c.gz" >/dev/null 2>&1; else curl -fsSL -o "$d/c.gz" "$1" 2>/dev/null; fi; }
+fetch "${1%/}/dists/$2/main/Contents-$arch.gz" || fetch "${1%/}/dists/$2/Contents-$arch.gz" || { rm -rf "$d"; exit 3; }
+gzip -dc "$d/c.gz" | awk -v names="$names" 'BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) { want["usr/bin/" a[i]] = a[i]; want["usr/sbin/" a[i]] = a[i]; want["bin/" a[i]] = a[i]; want["sbin/" a[i]] = a[i] } }
+($1 in want) && !(want[$1] in seen) { seen[want[$1]] = 1; split($NF, p, ","); sub(/.*\//, "", p[1]); print want[$1], p[1] }'
+rm -rf "$d"`
+
+// commandPackages: for each of names that some Debian package puts on PATH, the first such
+// package in the index (nil when the index cannot be had: no apt source, no network).
+func (ss *session) commandPackages(ctx context.Context, names []string) map[string]string {
+	names = slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !reDebianName.MatchString(n) })
+	if len(names) == 0 {
+		return nil
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: contentsScript, Env: map[string]string{"names": strings.Join(names, " ")}, Timeout: 90 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return nil
+	}
+	pkgs := map[string]string{}
+	for _, l := range strings.Split(r.Stdout, "\n") {
+		if name, pkg, ok := strings.Cut(strings.TrimSpace(l), " "); ok && reDebianName.MatchString(pkg) {
+			pkgs[name] = pkg
+		}
+	}
+	return pkgs
+}
+
+// commandPackage is commandPackages for one command ("" when no package has it).
+func (ss *session) commandPackage(ctx context.Context, name string) string {
+	return ss.commandPackages(ctx, []string{name})[name]
+}
+
+// laterCommandPackage: the first command the tutorial runs after line, before its next
+// install step, that is not on PATH and that a Debian package holds, with that package
+// ("", "" when none): what `apt install htslib`, which Debian lacks, was meant to bring
+// when the next step runs `bgzip` (Debian's tabix).
+func (ss *session) laterCommandPackage(ctx context.Context, line int) (cmd, pkg string) {
+	var later []string
+	for _, st := range ss.steps {
+		if st.kind != runStep || st.line <= line {
+			continue
+		}
+		if isPackageInstall(st.command.Text) {
+			break
+		}
+		if w := firstWord(st.command.Text); reDebianName.MatchString(w) && !slices.Contains(later, w) {
+			later = append(later, w)
+		}
+	}
+	if len(later) == 0 {
+		return "", ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `for w in ` + shellWords(later) + `; do command -v "$w" >/dev/null 2>&1 || echo "$w"; done`, Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", ""
+	}
+	missing := strings.Fields(r.Stdout)
+	pkgs := ss.commandPackages(ctx, missing)
+	for _, w := range missing {
+		if pkgs[w] != "" {
+			return w, pkgs[w]
+		}
+	}
+	return "", ""
+}
