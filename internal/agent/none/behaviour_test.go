@@ -2280,3 +2280,33 @@ func TestCertificateForAnotherName(t *testing.T) {
 	assert.Contains(t, f.Fix, "https://localhost:8643/")
 	assert.Contains(t, f.Fix, "`IP:127.0.0.1`")
 }
+
+// A file built with here-documents by its full path from the home folder, read from the
+// folder the session is in; a script that reads a variable the tutorial set without
+// export (it prints only errors, exit 0); and an error about a line of the built file
+// (remind 04.02's "reminders.rem(12): Expecting time after AT", exit 0), found in the
+// here-document that wrote it.
+func TestBuiltFileScriptVariableAndLineOfIt(t *testing.T) {
+	t.Parallel()
+	rem := "#!/bin/sh\n# rem FILE: lists the reminders of FILE (remind's answers for no name and for a missing file)\n[ -n \"$1\" ] || { echo \"Can't open file: \"; echo \"Error reading : Can't open file\"; exit 0; }\n" +
+		"[ -r \"$1\" ] || { echo \"Can't access file: \\`$1': No such file or directory.\"; exit 1; }\n" +
+		"n=0; while IFS= read -r l; do n=$((n+1)); case \"$l\" in *pm*) echo \"$1($n): Expecting time after AT\" ;; REM*) echo \"${l#REM }\" ;; esac; done < \"$1\"\n"
+	md := "# Reminders\n\nSave this as `tools/rem`:\n\n```sh\n" + rem + "```\n\n```bash\nsudo install -m 755 tools/rem /usr/local/bin/\nmkdir -p ~/remlab\n```\n\n" +
+		"```bash\ncat > ~/remlab/notes.rem <<'EOF'\nREM Payday\nEOF\n```\n\nList them:\n\n```bash\nrem notes.rem\n```\n\n```\nPayday\n```\n\n" +
+		"Save this as `~/remlab/agenda.sh`:\n\n```sh\n#!/bin/sh\nrem \"$REMFILE\"\n```\n\n```bash\nREMFILE=~/remlab/notes.rem\nsh ~/remlab/agenda.sh\n```\n\n```\nPayday\n```\n\n" +
+		"```bash\ncat >> notes.rem <<'EOF'\nREM Swimming AT 7pm\nEOF\nrem notes.rem\n```\n\n```\nPayday\nSwimming\n```\n"
+	res, _ := attempt(t, md, nil)
+	cd := findingOn(t, res.Findings, md, "rem notes.rem") // the first
+	assert.Contains(t, cd.Fix, "cd ~/remlab")
+	v := findingOn(t, res.Findings, md, "sh ~/remlab/agenda.sh")
+	assert.Contains(t, v.Problem, "`agenda.sh` reads `$REMFILE`, and line "+strconv.Itoa(lineOf(md, "REMFILE=~"))+" set `REMFILE` without `export`")
+	assert.Contains(t, v.Fix, "export REMFILE")
+	var line *loop.Finding
+	for i := range res.Findings {
+		if strings.Contains(res.Findings[i].Problem, "Expecting time after AT") {
+			line = &res.Findings[i]
+		}
+	}
+	require.NotNil(t, line, "%+v", res.Findings)
+	assert.Contains(t, line.Problem, "the error points at line "+strconv.Itoa(lineOf(md, "REM Swimming AT 7pm")))
+}

@@ -540,6 +540,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if r, ok := ss.sameRefusedValue(output); ok {
+		// pre-commit 3.0.4 refused `--hook-stage pre-push` ("invalid choice: 'pre-push'"),
+		// and then the configuration's `stages: [pre-push]` ("… but got: 'pre-push'")
+		ss.consequence(r, rec)
+		return
+	}
 	if r, ok := ss.varOfUnreadFile(output); ok {
 		// `tide-report`'s TIDE_STATION is in .env.local, which a gap says nothing loads
 		ss.consequence(r, rec)
@@ -626,11 +632,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
-	if tok, at := ss.laterMaker(i, rec, output); at != nil && (strings.Contains(tok, "/") || ss.findFile(ctx, path.Base(tok)) == "") {
+	if tok, at := ss.laterMaker(i, rec, output); at != nil && (strings.Contains(tok, "/") || ss.findFile(ctx, path.Base(tok)) == "" && !ss.wroteElsewhere(ctx, rec.Command, output, tok)) {
 		// `mcopy … ::/DOCS` right before `mmd … ::/DOCS`, `m4 -R site.m4f` before the
 		// step that freezes it: the steps are in the wrong order (not when the file is
-		// there already, in a folder below: the reader is in the wrong folder, as the
-		// missing-cd check below says)
+		// there already, in a folder below or where an earlier step wrote it by its full
+		// path: the reader is in the wrong folder, as the missing-cd check below says)
 		where := ""
 		if h := ss.task.Tutorial.Map.HeadingPath(at.line); len(h) > 0 && section(ss.task.Tutorial, at.line) != section(ss.task.Tutorial, rec.Line) {
 			where = ", under “" + h[len(h)-1] + "”"
@@ -773,10 +779,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
-		if name, at, set := ss.unexportedVar(ctx, rec); name != "" && singleQuotedVar(rec.Command, output) == "" {
+		if name, at, set, script := ss.unexportedVar(ctx, rec); name != "" && singleQuotedVar(rec.Command, output) == "" {
 			// (not when the error quotes `$SHIFT` as written: no shell expanded it)
 			// `LOG=app.log`, then `hyperfine '… "$LOG" …'`: the program's own shell
-			f.Problem += fmt.Sprintf("; `$%s` is inside single quotes, so the program expands it in a shell of its own, and line %d set `%s` without `export`: that shell does not have it", name, at, name)
+			f.Problem += "; " + unexportedWhy(name, at, script)
 			f.Fix = fmt.Sprintf("export the variable at line %d (`export %s`)", at, set)
 			f.Edit = &loop.Edit{InsertBefore: []string{"export " + name}}
 			f.Category = "command failure"
@@ -1247,7 +1253,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.moveTo(r, linkAt, "the link rule the tutorial wrote for the Makefile is line %d")
 	} else if f.Edit == nil && !explained && kind == "" && lib == "" && serverLines(output) == "" && !reNotThere.MatchString(keyLine(output)) {
 		// an error in what the tutorial wrote, not a missing piece
-		ss.relocate(r, output)
+		ss.relocate(ctx, r, output)
 	}
 }
 
@@ -1551,6 +1557,29 @@ func (ss *session) sameFailure(rec loop.CommandRecord, output string) (int, bool
 	return 0, false
 }
 
+// reRefusedValue: a program refusing a value it quotes, among the ones it knows
+// ("invalid choice: 'pre-push' (choose from …)", "Expected one of commit, push but got:
+// 'pre-push'").
+var reRefusedValue = regexp.MustCompile(`(?i)(?:invalid choice|but got|invalid value|not a valid \w+|unknown \w+):?\s*['"‘]([^'"’\n]{2,40})['"’]`)
+
+// sameRefusedValue: the output refuses the value an earlier gap's failure refused: the
+// same wrong word, met again by another command.
+func (ss *session) sameRefusedValue(output string) (int, bool) {
+	m := reRefusedValue.FindStringSubmatch(output)
+	if m == nil {
+		return 0, false
+	}
+	for i, r := range ss.roots {
+		if r.finding < 0 {
+			continue
+		}
+		if o := reRefusedValue.FindStringSubmatch(ss.res.Findings[r.finding].Output); o != nil && o[1] == m[1] {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 var reDigits = regexp.MustCompile(`\d+`)
 
 // reHexOffset: an address in a linker's or debugger's message (`(.text+0x10eb)`).
@@ -1601,6 +1630,10 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	}
 	if reOnPurpose.MatchString(lastSentence(st.lead)) {
 		return true // "Try it on purpose:"
+	}
+	if ls := sentences(st.lead); st.command != nil && len(ls) >= 2 && reTryIt.MatchString(ls[len(ls)-1]) && saysItFails(ls[len(ls)-2], st.command.Text, ss.programs()) {
+		// "If you mistype a month, remind … exits with status 1. Try it if you like:"
+		return true
 	}
 	if reKnitrError.MatchString(st.block.Info) {
 		return true // an R Markdown chunk that keeps its error: ```{bash, error=TRUE}
@@ -3167,15 +3200,38 @@ func quoteList(xs []string) string {
 	return strings.Join(q, ", ")
 }
 
+// unexportedWhy says why the shell that reads `$name` does not have it.
+func unexportedWhy(name string, at int, script string) string {
+	if script != "" {
+		return fmt.Sprintf("`%s` reads `$%s`, and line %d set `%s` without `export`: the shell that runs the script does not have it", script, name, at, name)
+	}
+	return fmt.Sprintf("`$%s` is inside single quotes, so the program expands it in a shell of its own, and line %d set `%s` without `export`: that shell does not have it", name, at, name)
+}
+
 // reAssignOnly: a command that only sets a shell variable (`LOG=app.log`).
 var reAssignOnly = regexp.MustCompile(`^([A-Za-z_]\w*)=\S*$`)
 
 // unexportedVar: the failed command passes `$NAME` in single quotes to a program that
-// runs it in its own shell, and an earlier command set NAME without exporting it (and
-// nothing exported it since): the name, that command's line and the command.
-func (ss *session) unexportedVar(ctx context.Context, rec loop.CommandRecord) (string, int, string) {
+// runs it in its own shell, or runs a script the tutorial wrote that reads `$NAME`
+// without setting it, and an earlier command set NAME without exporting it (and nothing
+// exported it since): the name, that command's line and the command, and the script
+// ("" for the quoted form).
+func (ss *session) unexportedVar(ctx context.Context, rec loop.CommandRecord) (name string, at int, set, script string) {
 	quoted := strings.Join(reSingleQuoted.FindAllString(rec.Command, -1), " ")
-	for _, m := range reEchoVar.FindAllStringSubmatch(quoted, -1) {
+	names := reEchoVar.FindAllStringSubmatch(quoted, -1)
+	from := map[string]string{}
+	for _, w := range strings.Fields(rec.Command) {
+		content, ok := ss.written[ss.abs(strings.Trim(w, `"'`))]
+		if !ok {
+			continue
+		}
+		for _, m := range reEchoVar.FindAllStringSubmatch(content, -1) {
+			if !regexp.MustCompile(`(?m)^\s*(?:export\s+|local\s+|readonly\s+)?` + m[1] + `=`).MatchString(content) && from[m[1]] == "" {
+				names, from[m[1]] = append(names, m), path.Base(w) // agenda.sh's "$REMFILE"
+			}
+		}
+	}
+	for _, m := range names {
 		name, at, set := m[1], 0, ""
 		for _, c := range ss.res.Commands {
 			if c.Line >= rec.Line || c.ExitCode != 0 {
@@ -3188,10 +3244,10 @@ func (ss *session) unexportedVar(ctx context.Context, rec loop.CommandRecord) (s
 			}
 		}
 		if at > 0 && !ss.exported(ctx, name) {
-			return name, at, set
+			return name, at, set, from[name]
 		}
 	}
-	return "", 0, ""
+	return "", 0, "", ""
 }
 
 // exports: cmd exports the variable name (`export LOG`, `export A=1 LOG=app.log`).
@@ -3273,6 +3329,12 @@ func boolRank(b bool) int {
 
 // reFileInLine: a file name with an extension in a line of output.
 var reFileInLine = regexp.MustCompile(`\b[\w-]+\.[A-Za-z]\w{0,5}\b`)
+
+// wroteElsewhere: writtenElsewhere finds file in another folder.
+func (ss *session) wroteElsewhere(ctx context.Context, cmd, output, file string) bool {
+	f, _ := ss.writtenElsewhere(ctx, cmd, output)
+	return f == file
+}
 
 // writtenElsewhere: a relative file the failed command names, or its output says is not
 // there, does not exist where the session is, while the tutorial wrote a file of that
@@ -4683,6 +4745,10 @@ func ownAccountSetup(lead string) string {
 	}
 	return ""
 }
+
+// reTryIt: a sentence inviting the reader to see for themselves what the sentence
+// before it describes.
+var reTryIt = regexp.MustCompile(`(?i)^\s*(?:try|run|see|watch) (?:it|this|that|for yourself)\b`)
 
 // reKnitrError: knitr's chunk option that shows the chunk's error instead of stopping
 // the build, set on a chunk meant to fail.

@@ -235,6 +235,11 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	if m := reKnitrFile.FindStringSubmatch(cb.Info); m != nil && !strings.HasSuffix(m[1], "/") {
 		return m[1], "", false, true
 	}
+	if f := strings.Fields(cb.Info); len(f) == 2 && !cb.Shell && looksLikePath(f[1]) && !strings.ContainsAny(f[1], "[]") {
+		// Mintlify's title after the language, a file's path: ```python app.py (and
+		// "Append one more hook in the same way:" over ```yaml .pre-commit-config.yaml)
+		return f[1], "", appendsTo(lead, f[1]) || reAppend.MatchString(lastSentence(lead)), true
+	}
 	if m := reTypeInto.FindStringSubmatch(lastSentence(lead)); m != nil && looksLikePath(m[1]) && !cb.Shell {
 		// "Type the program into `hello.asm` (comments start with `;`):"
 		return m[1], "", false, true
@@ -815,8 +820,8 @@ func (ss *session) tutorialLine(p string, n int) int {
 // reFileLine: an error naming a line of a file ("While parsing file \"x.journal\", line
 // 17", "File \"app.py\", line 3", "calc.y:31:", "main.go:12:5:", OpenSCAD's "syntax
 // error in file bracket.scad, line 16", htslib's "Parse error reading \"data/targets.bed\" at
-// line 1").
-var reFileLine = regexp.MustCompile(`(?m)(?:(?:parsing file|File) "([^"]+)"|\bin file ([\w./+-]+\.\w+)), line (\d+)|(?:^|[\s(])((?:/|\./|~/)?[\w./+-]+\.\w+):(\d+)(?::\d+)?:|(?i:reading|parsing|in) "([^"]+)" at line (\d+)`)
+// line 1", remind's "reminders.rem(12): Expecting time after AT").
+var reFileLine = regexp.MustCompile(`(?m)(?:(?:parsing file|File) "([^"]+)"|\bin file ([\w./+-]+\.\w+)), line (\d+)|(?:^|[\s(])((?:/|\./|~/)?[\w./+-]+\.\w+):(\d+)(?::\d+)?:|(?i:reading|parsing|in) "([^"]+)" at line (\d+)|^([\w./~-]+\.\w+)\((\d+)\): `)
 
 // contentLine is the tutorial line inside a block the tutorial wrote to a file that the
 // output's error points at, the last such reference winning (0 when none).
@@ -829,7 +834,7 @@ func (ss *session) contentLine(output string) int {
 func (ss *session) contentLineOf(output string) (int, string) {
 	at, file := 0, ""
 	for _, m := range reFileLine.FindAllStringSubmatch(output, -1) {
-		name, num := firstNonEmpty(m[1], m[2], m[4], m[6]), firstNonEmpty(m[3], m[5], m[7])
+		name, num := firstNonEmpty(m[1], m[2], m[4], m[6], m[8]), firstNonEmpty(m[3], m[5], m[7], m[9])
 		n, err := strconv.Atoi(num)
 		if err != nil {
 			continue
@@ -841,12 +846,57 @@ func (ss *session) contentLineOf(output string) (int, string) {
 	return at, file
 }
 
+// builtLineOf is contentLineOf for a file the tutorial built with commands (`cat >>
+// reminders.rem <<'EOF'`) rather than wrote from a block: the line the error points at,
+// read from the file, found in one command of the tutorial (0 when none, or several).
+func (ss *session) builtLineOf(ctx context.Context, output string) (int, string) {
+	for _, m := range reFileLine.FindAllStringSubmatch(output, 3) {
+		name, num := firstNonEmpty(m[1], m[2], m[4], m[6], m[8]), firstNonEmpty(m[3], m[5], m[7], m[9])
+		if _, ok := ss.written[ss.abs(name)]; ok || num == "" {
+			continue
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `sed -n "${n}p" -- "$f"`, Env: map[string]string{"n": num, "f": ss.abs(name)}, Timeout: 10 * time.Second, User: ss.user})
+		if err != nil || r.ExitCode != 0 {
+			continue
+		}
+		want := strings.TrimSpace(r.Stdout)
+		if want == "" {
+			continue
+		}
+		found := 0
+		for _, st := range ss.steps {
+			if st.kind != runStep || st.command == nil || !strings.Contains(st.command.Text, "<<") {
+				continue
+			}
+			lines := strings.Split(st.command.Text, "\n")
+			if len(lines) != st.command.EndLine-st.command.StartLine+1 {
+				continue // (continued lines joined: no line numbers to give)
+			}
+			for i, l := range lines {
+				if strings.TrimSpace(l) == want {
+					if found != 0 {
+						return 0, ""
+					}
+					found = st.command.StartLine + i
+				}
+			}
+		}
+		if found > 0 {
+			return found, ss.abs(name)
+		}
+	}
+	return 0, ""
+}
+
 // relocate names, in finding r, the line of the tutorial's file content that its error
 // points at (a transaction that does not balance, a syntax error): that line is what to
 // change. The finding stays on the step where the reader gets stuck; file contents are
 // not where a newcomer notices anything.
-func (ss *session) relocate(r int, output string) {
+func (ss *session) relocate(ctx context.Context, r int, output string) {
 	ln, file := ss.contentLineOf(output)
+	if ln <= 0 {
+		ln, file = ss.builtLineOf(ctx, output)
+	}
 	if ln <= 0 || ss.roots[r].finding < 0 {
 		return
 	}

@@ -96,6 +96,11 @@ func outputMismatch(cmd, shown, got string) string {
 	if why := noSymbols(cmd, shown, got); why != "" {
 		return why
 	}
+	if shown != "" && errorsOnly(got) && !errorsOnly(shown) && nothingShared(shown, got) {
+		// the agenda shown, "Can't open file:" and "Error reading : Can't open file"
+		// printed (with exit status 0): whatever the dates, nothing of it came out
+		return fmt.Sprintf("`%s` printed only errors (%s) where the tutorial shows %s", firstLine(cmd), quoteShort(keyLine(got)), quoteShort(shown))
+	}
 	if shown == "" || quiet[firstWord(cmd)] || reVersionCmd.MatchString(cmd) || strings.Contains(shown, "...") || strings.Contains(shown, "…") ||
 		reVersionish.MatchString(shown) || reDate.MatchString(shown) {
 		return "" // banners, versions and dates differ from machine to machine
@@ -556,6 +561,13 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	if strings.Contains(problem, "; the failure: ") {
 		// a test the tutorial shows passing fails: the code under test (or the test) is wrong
 		f.Fix = fmt.Sprintf("correct the code the tutorial has the reader write (or the test) so that the failing test passes, or show at line %d the failure the reader will see", rec.Line)
+	}
+	if name, at, set, script := ss.unexportedVar(ctx, rec); script != "" {
+		// `REMFILE=~/remind-lab/reminders.rem`, then `sh agenda.sh`, which reads $REMFILE
+		f.Problem += "; " + unexportedWhy(name, at, script)
+		f.Fix = fmt.Sprintf("export the variable at line %d (`export %s`)", at, set)
+		f.Edit = &loop.Edit{InsertBefore: []string{"export " + name}}
+		f.Category, f.Severity = "command failure", ""
 	}
 	if reBadState.MatchString(output) {
 		if why, fix := ss.processLogCause(ctx); why != "" {
@@ -1226,6 +1238,21 @@ var reHTTPSOnly = regexp.MustCompile(`(?i)client sent an http request to an http
 var reWordish = regexp.MustCompile(`[A-Za-z]{4,}`)
 
 // nothingShared: the shown text has a word, and none of its words is in got.
+// errorsOnly: every line of text that says something is an error.
+func errorsOnly(text string) bool {
+	n := 0
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if !reErrorLine.MatchString(l) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
 func nothingShared(shown, got string) bool {
 	words := reWordish.FindAllString(shown, -1)
 	if len(words) == 0 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestOutputMismatch(t *testing.T) {
@@ -167,4 +168,18 @@ func TestStartedInItsOwnTerminal(t *testing.T) {
 	assert.False(t, reOwnTerminal.MatchString("In a second terminal, fetch the page:"), "the request, not the server")
 	assert.True(t, reKnitrError.MatchString(`{bash, label="unsorted-query", error=TRUE}`))
 	assert.False(t, reKnitrError.MatchString(`{bash, error=FALSE}`))
+}
+
+func TestOnlyErrorsWhereTheTutorialShowsDatedLines(t *testing.T) {
+	t.Parallel()
+	shown := "2026/12/14 Weekly review: empty the inbox\n2026/12/15 Recycling bins out tonight"
+	assert.Contains(t, outputMismatch("sh agenda.sh 2026-12-14", shown, "Can't open file: \nError reading : Can't open file"), "printed only errors")
+	assert.Empty(t, outputMismatch("sh agenda.sh 2026-12-14", shown, "2026/12/21 Weekly review: empty the inbox"), "dates differ from machine to machine")
+	assert.Empty(t, outputMismatch("ls nothing", "ls: cannot access 'nothing': No such file or directory", "ls: cannot access 'x': No such file or directory"), "an error shown")
+	assert.True(t, reTryIt.MatchString("Try it if you like:"))
+	m := reRefusedValue.FindStringSubmatch("pre-commit run: error: argument --hook-stage: invalid choice: 'pre-push' (choose from 'commit', 'push')")
+	require.NotNil(t, m)
+	n := reRefusedValue.FindStringSubmatch("=====> Expected one of commit, commit-msg, push but got: 'pre-push'")
+	require.NotNil(t, n)
+	assert.Equal(t, m[1], n[1])
 }

@@ -1121,3 +1121,20 @@ func TestKnitrOutputAndPathsWithColons(t *testing.T) {
 	assert.False(t, looksLikePath("/srv/www/host:8080"), "a host and a port")
 	assert.False(t, looksLikePath("/usr/lib:/lib/x"), "a list of paths")
 }
+
+// Mintlify's code group of files: each fence's title after the language is the file's
+// path; an "Append one more … in the same way:" block adds to the file.
+func TestMintlifyTitlesNameFiles(t *testing.T) {
+	t.Parallel()
+	md := "# Project\n\nAdd these files:\n\n<CodeGroup>\n```python app.py\nprint('hi')\n```\n\n```json config/settings.json\n{}\n```\n</CodeGroup>\n\n" +
+		"```yaml .pre-commit-config.yaml\nrepos: []\n```\n\nAppend one more hook in the same way:\n\n```yaml .pre-commit-config.yaml\n  - id: x\n```\n\n```bash npm\nnpm test\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var files []string
+	for _, s := range read(tut) {
+		if s.kind == fileStep {
+			files = append(files, fmt.Sprintf("%s append=%v", s.file, s.appendF))
+		}
+	}
+	assert.Equal(t, []string{"app.py append=false", "config/settings.json append=false", ".pre-commit-config.yaml append=false", ".pre-commit-config.yaml append=true"}, files)
+}
