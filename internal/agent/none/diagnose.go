@@ -3226,7 +3226,7 @@ func (ss *session) unexportedVar(ctx context.Context, rec loop.CommandRecord) (n
 			continue
 		}
 		for _, m := range reEchoVar.FindAllStringSubmatch(content, -1) {
-			if !regexp.MustCompile(`(?m)^\s*(?:export\s+|local\s+|readonly\s+)?` + m[1] + `=`).MatchString(content) && from[m[1]] == "" {
+			if !regexp.MustCompile(`(?m)^\s*(?:export\s+|local\s+|readonly\s+)?`+m[1]+`=`).MatchString(content) && from[m[1]] == "" {
 				names, from[m[1]] = append(names, m), path.Base(w) // agenda.sh's "$REMFILE"
 			}
 		}
