@@ -306,6 +306,13 @@ func (b *builder) segText(n ast.Node) string {
 	return strings.TrimSuffix(sb.String(), "\n")
 }
 
+// reTabsStart, reTabsEnd: docsify-tabs' comments around tabs titled by headings
+// (`#### **pip**`), which hold nothing past the end.
+var (
+	reTabsStart = regexp.MustCompile(`^<!--\s*tabs:start\s*-->$`)
+	reTabsEnd   = regexp.MustCompile(`^<!--\s*tabs:end\s*-->$`)
+)
+
 // headingPaths fills the heading path of every line.
 func (b *builder) headingPaths() {
 	m := b.m
@@ -322,7 +329,7 @@ func (b *builder) headingPaths() {
 	hi := 0
 	for n := 1; n <= len(m.lines); n++ {
 		if !inCode[n] {
-			if l := strings.TrimSpace(m.lines[n-1]); reDivClose.MatchString(l) && len(divs) > 0 {
+			if l := strings.TrimSpace(m.lines[n-1]); (reDivClose.MatchString(l) || reTabsEnd.MatchString(l)) && len(divs) > 0 {
 				// a section that starts inside a div ends with it: "## Windows" in a
 				// tabset does not hold what follows the tabset
 				// (the tabs' own "## Debian" headings may have closed the section the
@@ -330,7 +337,7 @@ func (b *builder) headingPaths() {
 				stack = divs[len(divs)-1]
 				cur = titles(stack)
 				divs = divs[:len(divs)-1]
-			} else if reDivOpen.MatchString(l) {
+			} else if reDivOpen.MatchString(l) || reTabsStart.MatchString(l) {
 				divs = append(divs, slices.Clone(stack))
 			}
 		}

@@ -2258,14 +2258,18 @@ func TestHelpListsTheSubcommandHeaderRowsAndFolders(t *testing.T) {
 
 // A command no package of its own name holds is looked up in the archive's Contents
 // index, as packages.debian.org's search would (bookworm: bgzip is in tabix), and an
-// apt install of a name Debian lacks gets the package of the command run next.
+// install of a name Debian has no candidate for takes the package apt says replaces it.
 func TestContentsIndexNamesThePackage(t *testing.T) {
 	t.Parallel()
-	md := "# Compress\n\n```bash\necho '>chr1' > ref.fa\nsudo apt-get update -qq\n```\n\n```bash\nbgzip -k ref.fa\n```\n"
+	md := "# Compress\n\n```bash\necho '>chr1' > ref.fa\nsudo apt-get update -qq\n```\n\n```bash\nbgzip -k ref.fa\n```\n\n```bash\nsudo apt-get install -y python\n```\n\n```bash\npython -c 'print(2)'\n```\n"
 	res, _ := attempt(t, md, nil)
 	f := findingOn(t, res.Findings, md, "bgzip -k")
 	assert.Contains(t, f.Fix, "sudo apt-get install -y tabix")
 	assert.NotContains(t, f.Problem, "misspelt")
+	// apt's own "However the following packages replace it: python-is-python3 2to3"
+	py := findingOn(t, res.Findings, md, "install -y python")
+	assert.Contains(t, py.Fix, "install `python-is-python3` instead of `python`")
+	assert.Len(t, res.Findings, 2, "the python that works after it: %+v", res.Findings)
 }
 
 // A TLS client refusing a certificate made for another name: the reader looks at what
@@ -2309,4 +2313,32 @@ func TestBuiltFileScriptVariableAndLineOfIt(t *testing.T) {
 	}
 	require.NotNil(t, line, "%+v", res.Findings)
 	assert.Contains(t, line.Problem, "the error points at line "+strconv.Itoa(lineOf(md, "REM Swimming AT 7pm")))
+}
+
+// Tools of the tutorial's own, answering as the real ones do: a misspelt option that the
+// help lists (a68g 3.1's `unrecognised option "--chek"`), an error that names no file
+// (a68g's "error while opening source file, no such file or directory.") where the
+// tutorial saved the file under a near name, clingo 5.4's "file could not be opened:"
+// likewise, and proxy variables set on lines of their own for a program that reads its
+// environment.
+func TestMisspeltOptionUnnamedFileAndUnexportedProxy(t *testing.T) {
+	t.Parallel()
+	a68 := "#!/bin/sh\ncase \"$1\" in\n--help) printf 'Usage: a68 [options | filename]\\n  --check, --norun  Check syntax only.\\n  --clock           Report execution time.\\n' ;;\n" +
+		"--*) echo \"a68: error: unrecognised option \\\"$1\\\".\" >&2; exit 1 ;;\n*) [ -r \"$1\" ] || { echo 'a68: error while opening source file, no such file or directory.' >&2; exit 1; }; echo ran ;;\nesac\n"
+	asp := "#!/bin/sh\nfor f in \"$@\"; do [ -r \"$f\" ] || { printf '<cmd>: error: file could not be opened:\\n  %s\\n\\n*** ERROR: (asp): parsing failed\\n' \"$f\" >&2; exit 65; }; done; echo SATISFIABLE\n"
+	via := "#!/bin/sh\n# via: prints the proxy a request would go through\n[ -n \"$http_proxy\" ] && echo \"Via: $http_proxy\" || exit 1\n"
+	md := "# Tools\n\nSave this as `tools/a68`:\n\n```sh\n" + a68 + "```\n\nSave this as `tools/asp`:\n\n```sh\n" + asp + "```\n\nSave this as `tools/via`:\n\n```sh\n" + via + "```\n\n" +
+		"```bash\nsudo install -m 755 tools/* /usr/local/bin/\n```\n\nSave this as `primes.a68`:\n\n```\nprint(2)\n```\n\n```bash\na68 prime.a68\n```\n\n```bash\na68 --chek primes.a68\n```\n\n" +
+		"Save this as `shifts.lp`:\n\n```\nshift(1).\n```\n\n```bash\nasp shift.lp\n```\n\n```bash\nhttp_proxy=http://127.0.0.1:8899\nvia\n```\n"
+	res, _ := attempt(t, md, nil)
+	near := findingOn(t, res.Findings, md, "a68 prime.a68")
+	assert.Contains(t, near.Problem, "but `primes.a68` does")
+	opt := findingOn(t, res.Findings, md, "a68 --chek")
+	assert.Contains(t, opt.Problem, "`--chek` is no option of `a68`: it is `--check` misspelt")
+	lp := findingOn(t, res.Findings, md, "asp shift.lp")
+	assert.Contains(t, lp.Problem, "but `shifts.lp` does")
+	px := findingAt(res.Findings, lineOf(md, "http_proxy=")+1)
+	require.NotNil(t, px, "%+v", res.Findings)
+	assert.Contains(t, px.Problem, "sets `http_proxy` without `export`")
+	assert.Len(t, res.Findings, 4, "%+v", res.Findings)
 }

@@ -204,6 +204,9 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool,
 	case strings.HasSuffix(strings.TrimSpace(lead), ":") && oneMisspelt(cb, programs):
 		// "To see which files are tracked:" over `dracs show files` and `darcs log`: the
 		// reader types what is shown, typo and all
+	case !strings.Contains(strings.TrimSpace(cb.Content), "\n") && !strings.ContainsAny(cb.Content, "<>[]") && anyArguments(cb) && reDebianName.MatchString(firstWord(strings.TrimSpace(cb.Content))) && namesWord(lead, firstWord(strings.TrimSpace(cb.Content))) && !reWriteVerb.MatchString(lead):
+		// "If you grew up on tcpdump, good news: it reads pcapng files too." over
+		// `tcpdump -nr queries.pcapng`: the one command that shows it
 	case heading != "" && !reNotStepsHeading.MatchString(heading) && strings.Contains(strings.TrimSpace(cb.Content), "\n") && looksLikeShell(cb, programs) && anyArguments(cb) && programsRun(cb, programs):
 		// a block right under its heading: `mkdir ~/hello`, `cd ~/hello`, `darcs init`
 	default:
@@ -295,8 +298,8 @@ func looksLikeShell(cb tutorial.CodeBlock, programs map[string]bool) bool {
 			}
 			continue // a here-document's text
 		}
-		if t == "" || strings.HasPrefix(t, "#") {
-			continue
+		if t == "" || strings.HasPrefix(t, "#") || reAssignOnly.MatchString(t) {
+			continue // (`PCAP=dns.pcapng` over `bash dns-summary.sh`: set for the next line)
 		}
 		if m := reHeredoc.FindStringSubmatch(t); m != nil {
 			end = m[1]
@@ -309,6 +312,11 @@ func looksLikeShell(cb tutorial.CodeBlock, programs map[string]bool) bool {
 		}
 	}
 	return n > 0
+}
+
+// namesWord: sentence holds word as a word of its own.
+func namesWord(sentence, word string) bool {
+	return word != "" && regexp.MustCompile(`(?i)(?:^|[^\w-])`+regexp.QuoteMeta(word)+`(?:$|[^\w-])`).MatchString(sentence)
 }
 
 // reNotStepsHeading: a heading over blocks that show a form or a result, not steps.

@@ -789,6 +789,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if names, at := ss.unexportedForPrograms(ctx, rec); len(names) > 0 {
+			// `http_proxy=http://127.0.0.1:8899` on a line of its own, then curl, which
+			// reads it from its environment
+			unexportedFor(&f, names, at)
+		}
+	}
+	if f.Edit == nil {
 		if script := ss.unexecutable(ctx, rec.Command, output); script != "" {
 			// a script the tutorial wrote runs through another program (a test runner, a
 			// package builder) that needs it executable
@@ -927,6 +934,17 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			}
 			f.Fix = fmt.Sprintf("write `%s %s` at line %d", prog, right, rec.Line)
 			f.Edit = &loop.Edit{Replace: strings.Replace(strings.TrimSpace(rec.Command), " "+bad, " "+right, 1)}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if bad, right := ss.misspeltOption(ctx, rec, output); right != "" {
+			// a68g's `unrecognised option "--chek"`, and `a68g --help` lists --check
+			prog := programOf(rec.Command)
+			with := strings.Replace(strings.TrimSpace(rec.Command), bad, right, 1)
+			f.Problem += fmt.Sprintf("; `%s` is no option of `%s`: it is `%s` misspelt (`%s --help` lists `%s`)", bad, prog, right, prog, right)
+			f.Fix = fmt.Sprintf("write `%s` at line %d (`%s`)", right, rec.Line, firstLine(with))
+			f.Edit = &loop.Edit{Replace: with}
 			f.Category = "command failure"
 		}
 	}
@@ -1527,7 +1545,7 @@ func isQuery(cmd string) bool {
 var reEmptyState = regexp.MustCompile(`(?i)does not have any commits|no commits yet|bad default revision|unknown revision|ambiguous argument 'HEAD'|needed a single revision|not something we can merge|nothing to (?:commit|compare)`)
 
 // reNotThere: a file, directory or local program that does not exist.
-var reNotThere = regexp.MustCompile(`(?i)no such file or directory|cannot access|does not exist|not found|cannot open|can't open|cannot find file|failed to load external entity`)
+var reNotThere = regexp.MustCompile(`(?i)no such file or directory|cannot access|does not exist|not found|cannot open|can't open|cannot find file|failed to load external entity|file could not be opened`)
 
 // recentRoot is the root of the most recent failure in the same section as st, if any.
 func (ss *session) recentRoot(st step) (int, bool) {
@@ -1555,6 +1573,54 @@ func (ss *session) sameFailure(rec loop.CommandRecord, output string) (int, bool
 		}
 	}
 	return 0, false
+}
+
+// reUnknownOption: a program refusing an option it quotes (a68g 3's `unrecognised option
+// "--chek"`, getopt's "unrecognized option '--chek'", "unknown option: --chek").
+var reUnknownOption = regexp.MustCompile(`(?i)(?:unrecogni[sz]ed|unknown|invalid|illegal|no such) option:?\s*["'‘]?(--?[A-Za-z][\w-]*)`)
+
+// reHelpOption: an option as a program's help lists it.
+var reHelpOption = regexp.MustCompile(`(?:^|[\s,|\[])(--?[A-Za-z][\w-]*)`)
+
+// misspeltOption: the program refuses an option of the failed command, and its help lists
+// one option, of as many dashes, an edit or two from it (the nearest first): that option
+// and the one meant.
+func (ss *session) misspeltOption(ctx context.Context, rec loop.CommandRecord, output string) (bad, right string) {
+	m := reUnknownOption.FindStringSubmatch(output)
+	prog := programOf(rec.Command)
+	if m == nil || len(strings.TrimLeft(m[1], "-")) < 3 || !reDebianName.MatchString(path.Base(prog)) {
+		return "", ""
+	}
+	bad = m[1]
+	given := false
+	for _, w := range strings.Fields(rec.Command) {
+		if o, _, _ := strings.Cut(strings.Trim(w, `"'`), "="); o == bad {
+			given = true
+		}
+	}
+	if !given {
+		return "", ""
+	}
+	help, ok := ss.programHelp(ctx, []string{prog})
+	if !ok {
+		return "", ""
+	}
+	dashes := len(bad) - len(strings.TrimLeft(bad, "-"))
+	listed := map[string]bool{}
+	for _, o := range reHelpOption.FindAllStringSubmatch(help, -1) {
+		if len(o[1])-len(strings.TrimLeft(o[1], "-")) == dashes {
+			listed[o[1]] = true
+		}
+	}
+	if listed[bad] {
+		return "", "" // it lists it: refused for another reason
+	}
+	for most := 1; most <= 2 && most <= len(strings.TrimLeft(bad, "-"))/3; most++ {
+		if right = onlyNear(listed, bad, most); right != "" {
+			return bad, right
+		}
+	}
+	return "", ""
 }
 
 // reRefusedValue: a program refusing a value it quotes, among the ones it knows
@@ -2056,13 +2122,16 @@ func (ss *session) misspeltSubcommand(ctx context.Context, rec loop.CommandRecor
 	}
 	listed := map[string]bool{}
 	for _, w := range reHelpWord.FindAllString(help, -1) {
-		listed[w] = true
+		listed[strings.ToLower(w)] = true
 	}
 	if listed[bad] {
 		return "", "", 0
 	}
-	if right := onlyNear(listed, bad, 2); right != "" && levenshtein.ComputeDistance(right, bad) <= len(bad)/3 {
-		return bad, right, 0
+	for most := 1; most <= 2 && most <= len(bad)/3; most++ {
+		// the nearest first: `covert` is one edit from convert, two from count
+		if right := onlyNear(listed, bad, most); right != "" {
+			return bad, right, 0
+		}
 	}
 	return "", "", 0
 }
@@ -3200,6 +3269,47 @@ func quoteList(xs []string) string {
 	return strings.Join(q, ", ")
 }
 
+// unexportedForPrograms: variables that one of the two steps right before the failed
+// command set on lines of their own, without `export`, and that no command since expands
+// (`http_proxy=…`, `https_proxy=…`, then `curl …`): set for programs to read from their
+// environment, which they do not get. The names and the line of the first.
+func (ss *session) unexportedForPrograms(ctx context.Context, rec loop.CommandRecord) ([]string, int) {
+	var recent []loop.CommandRecord
+	for _, c := range ss.res.Commands {
+		if c.Line < rec.Line && c.Line != rec.Line {
+			recent = append(recent, c)
+		}
+	}
+	var names []string
+	at := 0
+	for k := len(recent) - 1; k >= 0 && k >= len(recent)-2; k-- {
+		c := recent[k]
+		a := reAssignOnly.FindStringSubmatch(strings.TrimSpace(c.Command))
+		if a == nil || c.ExitCode != 0 {
+			break
+		}
+		names, at = append([]string{a[1]}, names...), c.Line
+	}
+	var out []string
+	for _, n := range names {
+		used := regexp.MustCompile(`\$\{?` + n + `\b`)
+		if used.MatchString(rec.Command) || exports(rec.Command, n) || ss.exported(ctx, n) {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out, at
+}
+
+// unexportedFor says in f that the variables names, set at line at, never reached the
+// programs' environment, and exports them.
+func unexportedFor(f *loop.Finding, names []string, at int) {
+	f.Problem += fmt.Sprintf("; line %d sets %s without `export`, and no command expands %s: %s for the programs' environment, which a plain shell variable does not reach", at, quoteList(names), plural(len(names), "it", "them"), plural(len(names), "it is meant", "they are meant"))
+	f.Fix = fmt.Sprintf("export %s at line %d (`export %s`)", plural(len(names), "the variable", "the variables"), at, strings.Join(names, " "))
+	f.Edit = &loop.Edit{InsertBefore: []string{"export " + strings.Join(names, " ")}}
+	f.Category = "command failure"
+}
+
 // unexportedWhy says why the shell that reads `$name` does not have it.
 func unexportedWhy(name string, at int, script string) string {
 	if script != "" {
@@ -3458,6 +3568,11 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 		return false
 	}
 	alts := strings.Fields(r.Stdout)
+	if m := reAptReplaces.FindStringSubmatch(output); m != nil {
+		// apt's own answer: "However the following packages replace it:
+		// python-is-python3 2to3"
+		alts = strings.Fields(m[1])
+	}
 	if len(alts) == 0 {
 		// python3-mkdocs where Debian's package is mkdocs, mkdocs where it is python3-…
 		alts = ss.nameVariants(ctx, name)
@@ -3514,6 +3629,9 @@ func (ss *session) wrongPackage(ctx context.Context, st step, rec loop.CommandRe
 	}
 	return true
 }
+
+// reAptReplaces: apt naming the packages that replace one it has no candidate for.
+var reAptReplaces = regexp.MustCompile(`(?m)^However the following packages replace it:\s*\n\s+(\S.*)$`)
 
 // namedAfter: up to eight Debian packages whose name is name and more letters
 // (taskwarrior, tasksh and taskd for task).
@@ -3965,10 +4083,21 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		names = append(names, strings.Join(m[1:], ""))
 	}
 	fromSource := map[string]bool{} // names read off a source line: only a close name matches
-	for _, f := range strings.Fields(cmd) {
-		if f = strings.Trim(f, `"'`); !strings.HasPrefix(f, "-") && strings.Contains(output, path.Base(f)) {
-			names = append(names, f)
+	var args []string
+	for k, f := range strings.Fields(cmd) {
+		if f = strings.Trim(f, `"'`); k == 0 && !looksLikePath(f) {
+			continue // the program, which its errors name (`a68g: error while opening …`)
 		}
+		if !strings.HasPrefix(f, "-") && strings.Contains(output, path.Base(f)) {
+			names = append(names, f)
+		} else if !strings.HasPrefix(f, "-") && looksLikePath(f) {
+			args = append(args, f)
+		}
+	}
+	if len(names) == 0 && len(args) == 1 && len(reFileInLine.FindAllString(output, -1)) == 0 {
+		// an error that names no file (a68g's "error while opening source file, no such
+		// file or directory."): the one file the command names
+		names = args
 	}
 	var included []string
 	for _, l := range strings.Split(output, "\n") {
@@ -4748,7 +4877,7 @@ func ownAccountSetup(lead string) string {
 
 // reTryIt: a sentence inviting the reader to see for themselves what the sentence
 // before it describes.
-var reTryIt = regexp.MustCompile(`(?i)^\s*(?:try|run|see|watch) (?:it|this|that|for yourself)\b`)
+var reTryIt = regexp.MustCompile(`(?i)^\s*(?:try (?:it|this|that)\b|see for yourself\b)`)
 
 // reKnitrError: knitr's chunk option that shows the chunk's error instead of stopping
 // the build, set on a chunk meant to fail.

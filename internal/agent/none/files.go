@@ -193,7 +193,9 @@ var (
 var (
 	// a verb telling the reader to put the block into a file; the path must follow it in
 	// the same sentence
-	reWriteVerb = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append|insert|keep|store|export|wrote|created|saved|added|pasted|placed|edited|appended|kept|stored|exported)\b`)
+	// reFolderNoun: what follows a path the prose calls a folder ("a `ci` folder")
+	reFolderNoun = regexp.MustCompile(`^\s+(?:folder|directory|dir)\b`)
+	reWriteVerb  = regexp.MustCompile(`(?i)\b(create|save|write|add|put|paste|place|copy|edit|update|open|replace|change|modify|append|insert|keep|store|export|wrote|created|saved|added|pasted|placed|edited|appended|kept|stored|exported)\b`)
 	// "Create a file with this content:" without saying which
 	reNamelessFile = regexp.MustCompile(`(?i)\b(create|save|put|paste|write|set up|add)\b[^.:]*\bfile\b`)
 	// "Insert this line at the very top of greet.scm", "as the first line of run.sh"
@@ -282,6 +284,9 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		}
 		for _, m := range rePathTick.FindAllStringSubmatchIndex(sentence, -1) {
 			p := sentence[m[2]:m[3]]
+			if reFolderNoun.MatchString(sentence[m[1]:]) {
+				continue // "Create a `ci` folder with `mkdir -p ci`, then save the following as `ci/run-all.sh`."
+			}
 			// a script saved under a bare name ("save the script as `csvsum`")
 			script := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!") && reBareName.MatchString(path.Base(p)) && !strings.Contains(p, "://")
 			// a file in a folder with no extension ("Create `conf/distributions` with this

@@ -568,6 +568,10 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		f.Fix = fmt.Sprintf("export the variable at line %d (`export %s`)", at, set)
 		f.Edit = &loop.Edit{InsertBefore: []string{"export " + name}}
 		f.Category, f.Severity = "command failure", ""
+	} else if names, at := ss.unexportedForPrograms(ctx, rec); len(names) > 0 {
+		// `http_proxy=…` on its own line, then curl answers without the proxy
+		unexportedFor(&f, names, at)
+		f.Severity = ""
 	}
 	if reBadState.MatchString(output) {
 		if why, fix := ss.processLogCause(ctx); why != "" {

@@ -1138,3 +1138,33 @@ func TestMintlifyTitlesNameFiles(t *testing.T) {
 	}
 	assert.Equal(t, []string{"app.py append=false", "config/settings.json append=false", ".pre-commit-config.yaml append=false", ".pre-commit-config.yaml append=true"}, files)
 }
+
+// Page-wide platform choices: Microsoft Learn's `:::zone pivot=…` sections and GitHub
+// Docs' `{% linux %}` blocks follow Linux; a command the lead names in passing ("it reads
+// pcapng files too") and a variable set for the next line are commands; a path the lead
+// calls a folder is not the file.
+func TestPlatformPivotsAndPassingCommands(t *testing.T) {
+	t.Parallel()
+	md := "# Install\n\n:::zone pivot=\"platform-linux\"\n\n```bash\nsudo apt install pspp\n```\n\n:::zone-end\n\n:::zone pivot=\"platform-macos\"\n\n```bash\nsudo port install pspp\n```\n\n:::zone-end\n\n" +
+		"{% linux %}\n\n```shell\nsudo apt install haxe\n```\n\n{% endlinux %}\n\n{% mac %}\n\n```shell\nhaxelib setup /usr/local/lib\n```\n\n{% endmac %}\n\n" +
+		"If you grew up on tcpdump, good news: it reads pcapng files too.\n\n```\ntcpdump -nr queries.pcapng\n```\n\n" +
+		"It reads the file name from the `PCAP` variable, so set that once and run it:\n\n```\nPCAP=dns.pcapng\nbash summary.sh\n```\n\n" +
+		"Create a `ci` folder with `mkdir -p ci`, then save the following as `ci/run-all.sh`.\n\n```shell\n#!/bin/sh\necho ok\n```\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install pspp", "sudo apt install haxe", "tcpdump -nr queries.pcapng", "PCAP=dns.pcapng", "bash summary.sh"}, run)
+	assert.Equal(t, []string{"ci/run-all.sh"}, files)
+	assert.Contains(t, skipped["sudo port install pspp"], "platform-macos")
+	assert.Contains(t, skipped["haxelib setup /usr/local/lib"], "mac")
+}
+
+// ReadMe's adjacent titled fences and docsify-tabs' `#### **…**` tabs are tabs: the Debian
+// one is followed, and the headings of the tabs hold nothing after `<!-- tabs:end -->`.
+func TestReadMeAndDocsifyTabs(t *testing.T) {
+	t.Parallel()
+	md := "# Install\n\n```shell Debian / Ubuntu\nsudo apt install tinyproxy\n```\n```shell macOS\nbrew install tinyproxy\n```\n```shell Docker\ndocker run -d vimagick/tinyproxy\n```\n\n" +
+		"## Solver\n\n<!-- tabs:start -->\n\n#### **Debian / Ubuntu**\n\n```bash\nsudo apt install gringo\n```\n\n#### **conda**\n\n```bash\nconda install -c potassco clingo\n```\n\n#### **pip**\n\n```bash\npython3 -m pip install --user clingo\n```\n\n<!-- tabs:end -->\n\nThen check that the solver runs:\n\n```bash\nclingo --version\n```\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install tinyproxy", "sudo apt install gringo", "clingo --version"}, run)
+	assert.Contains(t, skipped["docker run -d vimagick/tinyproxy"], "tab \"Docker\"")
+	assert.Contains(t, skipped["conda install -c potassco clingo"], "tab \"conda\"")
+}

@@ -3,6 +3,7 @@ package none
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -38,6 +39,11 @@ var (
 	reAttrLabel = regexp.MustCompile(`(?:label|value|title)=["{']+([^"'}]*)`)
 	reDocuAside = regexp.MustCompile(`^\s*:::\s*(\w+)\s*(.*)$`)
 	reDocuClose = regexp.MustCompile(`^\s*:::\s*$`)
+	// reLiquidPlatform: a GitHub Docs platform block
+	reLiquidPlatform = regexp.MustCompile(`^\s*\{%-?\s*(linux|mac|windows)\s*-?%\}\s*$`)
+	// reZone, reZoneEnd: a Microsoft Learn zone for one pivot (or several, comma-separated)
+	reZone    = regexp.MustCompile(`^\s*:::\s*zone\s+(?:pivot|target)="([^"]+)"`)
+	reZoneEnd = regexp.MustCompile(`^\s*:::\s*zone-end\s*$`)
 	// rePlainContainer: VuePress's `::: v-pre` and VitePress's `::: raw` change only how
 	// what they hold is rendered
 	rePlainContainer = regexp.MustCompile(`^\s*:::\s*(?:v-pre|raw)\s*$`)
@@ -71,9 +77,13 @@ var (
 	reHopeTabs = regexp.MustCompile(`^\s*:::\s*(?:code-)?tabs(?:#\S*)?\s*$`)
 	reHopeTab  = regexp.MustCompile(`^\s*@tab(?::active)?\s+(.+?)\s*$`)
 	// GitLab docs: ::Tabs, :::TabTitle Linux, ::EndTabs
-	reGLTabs  = regexp.MustCompile(`^\s*::Tabs\s*$`)
-	reGLTab   = regexp.MustCompile(`^\s*:::TabTitle\s+(.+?)\s*$`)
-	reGLTabsX = regexp.MustCompile(`^\s*::EndTabs\s*$`)
+	// docsify-tabs: `<!-- tabs:start -->`, `#### **Debian**` headings, `<!-- tabs:end -->`
+	reDocsifyTabs  = regexp.MustCompile(`^\s*<!--\s*tabs:start\s*-->\s*$`)
+	reDocsifyTab   = regexp.MustCompile(`^\s*#{1,6}\s+\*\*(.+?)\*\*\s*$`)
+	reDocsifyTabsX = regexp.MustCompile(`^\s*<!--\s*tabs:end\s*-->\s*$`)
+	reGLTabs       = regexp.MustCompile(`^\s*::Tabs\s*$`)
+	reGLTab        = regexp.MustCompile(`^\s*:::TabTitle\s+(.+?)\s*$`)
+	reGLTabsX      = regexp.MustCompile(`^\s*::EndTabs\s*$`)
 	// MyST colon fences: ::::{tab-set}, :::{tab-item} Linux, :::{note}, closed by as many colons
 	reMySTColon = regexp.MustCompile(`^\s*(:{3,})\{([\w-]+)\}\s*(.*?)\s*$`)
 	// MDX components: Starlight <Aside>, Mintlify <Note>, <Warning>, <Tip>, <Info>, …
@@ -239,6 +249,7 @@ func scan(m *tutorial.LineMap) *scopes {
 	inGroup := 0
 	var fence string
 	// openTab opens a tab of set (a new set when 0) and records its label.
+	zoneSet, platformSet := 0, 0
 	openTab := func(label string, set int, indent int, closer *regexp.Regexp, ln int) {
 		if set == 0 {
 			nextSet++
@@ -304,6 +315,15 @@ func scan(m *tutorial.LineMap) *scopes {
 				label = mm[len(mm)-1][1]
 			}
 			openTab(label, sc.enclosingSet(stack), -1, reCodeGroupItemX, ln)
+		case reDocsifyTabs.MatchString(line):
+			nextSet++
+			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reDocsifyTabsX, start: ln})
+		case reDocsifyTab.MatchString(line) && len(stack) > 0 && (stack[len(stack)-1].closer == reDocsifyTabsX || stack[len(stack)-1].closer == reDocsifyTab):
+			// docsify-tabs: `#### **conda**` opens a tab, up to the next one
+			if k := len(stack) - 1; stack[k].kind == "tab" {
+				stack = stack[:k]
+			}
+			openTab(reDocsifyTab.FindStringSubmatch(line)[1], sc.enclosingSet(stack), -1, reDocsifyTab, ln)
 		case reGLTabs.MatchString(line):
 			nextSet++
 			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reGLTabsX, start: ln})
@@ -371,7 +391,24 @@ func scan(m *tutorial.LineMap) *scopes {
 				stack = stack[:k] // the previous tab ends where the next one starts
 			}
 			openTab(reHopeTab.FindStringSubmatch(line)[1], sc.enclosingSet(stack), -1, reHopeTab, ln)
-		case reDocuAside.MatchString(line) && !reDocuClose.MatchString(line):
+		case reLiquidPlatform.MatchString(line):
+			// GitHub Docs' `{% linux %}` … `{% endlinux %}`, `{% mac %}`, `{% windows %}`:
+			// one choice of platform for the whole page, as its tool switcher makes
+			if platformSet == 0 {
+				nextSet++
+				platformSet = nextSet
+			}
+			platform := reLiquidPlatform.FindStringSubmatch(line)[1]
+			openTab(platform, platformSet, -1, regexp.MustCompile(`^\s*\{%-?\s*end`+platform+`\s*-?%\}`), ln)
+		case reZone.MatchString(line):
+			// Microsoft Learn's `:::zone pivot="platform-linux"` … `:::zone-end`: the page's
+			// pivots are one choice for the whole page
+			if zoneSet == 0 {
+				nextSet++
+				zoneSet = nextSet
+			}
+			openTab(reZone.FindStringSubmatch(line)[1], zoneSet, -1, reZoneEnd, ln)
+		case reDocuAside.MatchString(line) && !reDocuClose.MatchString(line) && !reZoneEnd.MatchString(line):
 			ma := reDocuAside.FindStringSubmatch(line)
 			kind := "aside"
 			if rePlainContainer.MatchString(line) {
@@ -563,14 +600,19 @@ func (sc *scopes) skipByScope(ln int) string {
 
 // groupSkip handles Hugo {{< code >}} groups, whose fenced blocks are tabs named by
 // their info string (linux, docker, windows): the Linux one is followed.
+//
+// ReadMe groups fenced blocks written one right under the other, each titled after its
+// language (```shell Debian / Ubuntu, then ```shell macOS), into tabs the same way.
 func groupSkip(sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) string {
-	g, ok := sc.codeGroup[cb.StartLine]
-	if !ok {
-		return ""
-	}
 	var labels []string
-	for _, b := range blocks {
-		if sc.codeGroup[b.StartLine] == g {
+	if g, ok := sc.codeGroup[cb.StartLine]; ok {
+		for _, b := range blocks {
+			if sc.codeGroup[b.StartLine] == g {
+				labels = append(labels, groupLabel(b))
+			}
+		}
+	} else {
+		for _, b := range adjacentTitled(blocks, cb) {
 			labels = append(labels, groupLabel(b))
 		}
 	}
@@ -581,6 +623,30 @@ func groupSkip(sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) s
 		return "tab \"" + own + "\" of a code group (followed \"" + chosen + "\" instead)"
 	}
 	return ""
+}
+
+// adjacentTitled: the run of fenced blocks that holds cb, each opening on the line right
+// after the one before it closes and each with a title after its language (nil when cb
+// has no title or stands alone).
+func adjacentTitled(blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) []tutorial.CodeBlock {
+	titled := func(b tutorial.CodeBlock) bool {
+		return b.Kind == tutorial.KindFencedCode && len(strings.Fields(b.Info)) >= 2
+	}
+	at := slices.IndexFunc(blocks, func(b tutorial.CodeBlock) bool { return b.StartLine == cb.StartLine })
+	if at < 0 || !titled(cb) {
+		return nil
+	}
+	from, to := at, at
+	for from > 0 && titled(blocks[from-1]) && blocks[from-1].EndLine+1 == blocks[from].StartLine {
+		from--
+	}
+	for to+1 < len(blocks) && titled(blocks[to+1]) && blocks[to].EndLine+1 == blocks[to+1].StartLine {
+		to++
+	}
+	if from == to {
+		return nil
+	}
+	return blocks[from : to+1]
 }
 
 var reFenceLabel = regexp.MustCompile(`\[([^\]]+)\]`)

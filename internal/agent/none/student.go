@@ -294,7 +294,8 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 		if err := ctx.Err(); err != nil {
 			return ss.finish(), err
 		}
-		if st.kind == runStep {
+		if st.kind == runStep || st.kind == fileStep {
+			// (a file saved "back in your first terminal" goes where that terminal is)
 			other.next(ctx, ss, st)
 		}
 		ss.cov.Commands += st.commandCount()
@@ -373,7 +374,7 @@ type otherTerminal struct {
 // reOtherTerminal: a lead that sends the reader to another terminal.
 var reOtherTerminal = regexp.MustCompile(`(?i)\b(?:in|open|from|use) (?:another|a second|a new|a separate|a different|the other|the second) (?:terminal|shell|console|window|tab)\b`)
 
-// next is called before each command: when st opens a new block, the block before it
+// next is called before each command and file: when st opens a new block, the block before it
 // gives the first terminal its folder back if it was typed elsewhere and started a server.
 func (o *otherTerminal) next(ctx context.Context, ss *session, st step) {
 	if st.block.StartLine == o.block {
