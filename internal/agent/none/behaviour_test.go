@@ -2261,7 +2261,7 @@ func TestHelpListsTheSubcommandHeaderRowsAndFolders(t *testing.T) {
 // install of a name Debian has no candidate for takes the package apt says replaces it.
 func TestContentsIndexNamesThePackage(t *testing.T) {
 	t.Parallel()
-	md := "# Compress\n\n```bash\necho '>chr1' > ref.fa\nsudo apt-get update -qq\n```\n\n```bash\nbgzip -k ref.fa\n```\n\n```bash\nsudo apt-get install -y python\n```\n\n```bash\npython -c 'print(2)'\n```\n"
+	md := "# Compress\n\n```bash\necho '>chr1' > ref.fa\nsudo apt-get update -qq\n```\n\n```bash\nbgzip -k ref.fa\n```\n\n```bash\nsudo apt-get install -y python\n```\n\n```bash\npython -c 'print(2)'\n```\n\n```bash\nsudo apt-get install -y tree=9.9\ntree --version\n```\n"
 	res, _ := attempt(t, md, nil)
 	f := findingOn(t, res.Findings, md, "bgzip -k")
 	assert.Contains(t, f.Fix, "sudo apt-get install -y tabix")
@@ -2269,7 +2269,10 @@ func TestContentsIndexNamesThePackage(t *testing.T) {
 	// apt's own "However the following packages replace it: python-is-python3 2to3"
 	py := findingOn(t, res.Findings, md, "install -y python")
 	assert.Contains(t, py.Fix, "install `python-is-python3` instead of `python`")
-	assert.Len(t, res.Findings, 2, "the python that works after it: %+v", res.Findings)
+	// apt's "E: Version '9.9' for 'tree' was not found": the reader installs tree unpinned
+	pin := findingOn(t, res.Findings, md, "tree=9.9")
+	assert.Contains(t, pin.Problem, "Debian has no version `9.9` of `tree`: the version it has is `")
+	assert.Len(t, res.Findings, 3, "python and tree work after them: %+v", res.Findings)
 }
 
 // A TLS client refusing a certificate made for another name: the reader looks at what
@@ -2341,4 +2344,19 @@ func TestMisspeltOptionUnnamedFileAndUnexportedProxy(t *testing.T) {
 	require.NotNil(t, px, "%+v", res.Findings)
 	assert.Contains(t, px.Problem, "sets `http_proxy` without `export`")
 	assert.Len(t, res.Findings, 4, "%+v", res.Findings)
+}
+
+// A client asking this machine on its default port while the daemon the tutorial set up
+// listens on another (tftp-hpa's `tftp 127.0.0.1 -c get …` after TFTP_ADDRESS=":6969":
+// "Transfer timed out.").
+func TestPortLeftOut(t *testing.T) {
+	t.Parallel()
+	daemon := "import os, socket, sys\nif os.fork():\n    sys.exit(0)\nos.setsid()\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ns.bind((\"127.0.0.1\", 6969))\nwhile True:\n    s.recvfrom(512)\n"
+	ask := "import socket, sys\nport = int(sys.argv[2]) if len(sys.argv) > 2 else 69\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ns.settimeout(2)\ns.sendto(b\"x\", (sys.argv[1], port))\ntry:\n    s.recvfrom(512)\nexcept OSError:\n    print(\"Transfer timed out.\")\n    sys.exit(1)\n"
+	md := "# Serve\n\nSave this as `daemon.py`:\n\n```python\n" + daemon + "```\n\nSave this as `ask.py`:\n\n```python\n" + ask + "```\n\nThe daemon listens on port 6969:\n\n```bash\npython3 daemon.py\nsleep 1\n```\n\n```bash\npython3 ask.py 127.0.0.1\n```\n"
+	res, _ := attempt(t, md, nil)
+	f := findingOn(t, res.Findings, md, "python3 ask.py")
+	assert.Contains(t, f.Problem, "the command names no port")
+	assert.Contains(t, f.Problem, "listens on 6969, the port line "+strconv.Itoa(lineOf(md, "s.bind"))+" sets")
+	assert.Equal(t, "command failure", f.Category)
 }

@@ -415,6 +415,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if _, apt := aptInstall(rec.Command); kind == "package" && apt && ss.wrongPackage(ctx, st, rec, output, name) {
 		return // "E: Unable to locate package …", "… has no installation candidate"
 	}
+	if _, apt := aptInstall(rec.Command); apt && ss.pinnedVersion(ctx, st, rec, output) {
+		return // "E: Version '44.2+ds-1' for 'ngspice' was not found"
+	}
 	if reNetwork.MatchString(output) || networkExit(rec) || reRemoteGit.MatchString(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(rec.Command), "sudo "))) && (!reGitLocal.MatchString(output) || reURL.MatchString(rec.Command)) {
 		r := ss.unverified(rec, "needs the network, which the sandbox does not have ("+keyLine(output)+")")
 		ss.taint(rec, r)
@@ -934,6 +937,14 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			}
 			f.Fix = fmt.Sprintf("write `%s %s` at line %d", prog, right, rec.Line)
 			f.Edit = &loop.Edit{Replace: strings.Replace(strings.TrimSpace(rec.Command), " "+bad, " "+right, 1)}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if port, at := ss.portLeftOut(ctx, rec, output); port != "" {
+			// `tftp 127.0.0.1 -c get hello.txt` after the tutorial set the server to :6969
+			f.Problem += fmt.Sprintf("; the command names no port, so the client asks on its default one, but the server this machine runs listens on %s, the port line %d sets", port, at)
+			f.Fix = fmt.Sprintf("give the port at line %d (%s), as the tutorial's other commands to that server do", rec.Line, port)
 			f.Category = "command failure"
 		}
 	}
@@ -1573,6 +1584,46 @@ func (ss *session) sameFailure(rec loop.CommandRecord, output string) (int, bool
 		}
 	}
 	return 0, false
+}
+
+// reNoAnswer: a client that got no answer from a server (no one listening, or a UDP
+// request that timed out).
+var reNoAnswer = regexp.MustCompile(`(?i)timed? ?out|connection refused|couldn't connect|could not connect|failed to connect`)
+
+// reLocalHost: a client command asking this machine.
+var reLocalHost = regexp.MustCompile(`\b(?:127\.0\.0\.1|localhost)\b`)
+
+// portLeftOut: a client asked this machine without naming a port and got no answer, while
+// the machine listens on one port (TCP or UDP) that a line of the tutorial before it
+// names: that port and the line.
+func (ss *session) portLeftOut(ctx context.Context, rec loop.CommandRecord, output string) (string, int) {
+	cmd := firstLine(rec.Command)
+	if !reLocalHost.MatchString(cmd) || !reNoAnswer.MatchString(output) || regexp.MustCompile(`(?:^|[\s:=])\d{2,5}\b`).MatchString(reLocalHost.ReplaceAllString(cmd, "")) || ss.task.Tutorial == nil {
+		return "", 0
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '$4 == "0A" { split($2, a, ":"); print a[2] }'; cat /proc/net/udp /proc/net/udp6 2>/dev/null | awk 'NR > 1 && $4 == "07" { split($2, a, ":"); print a[2] }'`, Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", 0
+	}
+	found, at := "", 0
+	for _, hex := range strings.Fields(r.Stdout) {
+		n, err := strconv.ParseUint(hex, 16, 16)
+		if err != nil || n < 2 {
+			continue
+		}
+		port := strconv.FormatUint(n, 10)
+		re := regexp.MustCompile(`(?:^|[^\d.])` + port + `(?:$|[^\d.])`)
+		for ln := 1; ln < rec.Line; ln++ {
+			if re.MatchString(ss.task.Tutorial.Map.Line(ln)) {
+				if found != "" && found != port {
+					return "", 0 // several
+				}
+				found, at = port, ln
+				break
+			}
+		}
+	}
+	return found, at
 }
 
 // reUnknownOption: a program refusing an option it quotes (a68g 3's `unrecognised option
@@ -3729,6 +3780,43 @@ func (ss *session) nameVariants(ctx context.Context, name string) []string {
 		}
 	}
 	return out
+}
+
+// reAptNoVersion: apt has the package but not at the version the command pins.
+var reAptNoVersion = regexp.MustCompile(`E: Version '([^']+)' for '([^']+)' was not found`)
+
+// pinnedVersion judges an apt install that pins a version Debian does not have: a finding
+// naming the version apt offers, and the reader goes on with the package unpinned.
+func (ss *session) pinnedVersion(ctx context.Context, st step, rec loop.CommandRecord, output string) bool {
+	m := reAptNoVersion.FindStringSubmatch(output)
+	if m == nil {
+		return false
+	}
+	version, pkg := m[1], m[2]
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `apt-cache policy -- "$p" 2>/dev/null | awk '/Candidate:/ { print $2; exit }'`, Env: map[string]string{"p": pkg}, Timeout: 20 * time.Second, User: ss.user})
+	have := ""
+	if err == nil && r.ExitCode == 0 {
+		have = strings.TrimSpace(r.Stdout)
+	}
+	f := loop.Finding{
+		Problem:  fmt.Sprintf("`%s` (line %d) fails: Debian has no version `%s` of `%s`", firstLine(rec.Command), rec.Line, version, pkg),
+		Fix:      fmt.Sprintf("install `%s` without the version at line %d, or say where version %s comes from", pkg, rec.Line, version),
+		Category: "command failure",
+	}
+	if have != "" && have != "(none)" {
+		f.Problem += fmt.Sprintf(": the version it has is `%s`", have)
+	}
+	unpinned := strings.Replace(st.command.Text, pkg+"="+version, pkg, 1)
+	if unpinned != st.command.Text {
+		f.Edit = &loop.Edit{Replace: unpinned}
+	}
+	root := ss.addFinding(rec, f, output)
+	ss.taint(rec, root)
+	if unpinned != st.command.Text && !ss.noVerify && ss.substitute(ctx, st, unpinned) {
+		// the reader installs the version Debian has and goes on
+		ss.clearTaint(rec.Command)
+	}
+	return true
 }
 
 // reAptNoPackageWord matches name as a whole word of a command line.

@@ -40,6 +40,11 @@ func outputMismatch(cmd, shown, got string) string {
 	if strings.HasSuffix(strings.TrimSpace(cmd), "&") && reJobNotice.MatchString(shown) {
 		return "" // "[1] 407": the job number the reader's shell prints for `… &`
 	}
+	if m := reOrEcho.FindStringSubmatch(cmd); m != nil && strings.Contains(shown, m[2]) && !strings.Contains(got, m[2]) {
+		// `tftp … -c get no-such-file.cfg || echo "missing file detected"`: tftp-hpa 5.2
+		// prints the server's error and exits 0, so the echo the tutorial shows never runs
+		return fmt.Sprintf("`%s` exited with status 0, so `|| echo` did not print “%s”, which the tutorial shows: the program does not report this failure in its exit status", strings.TrimSpace(m[1]), m[2])
+	}
 	if status := httpError(got); shown != "" && status != "" && !strings.Contains(shown, status[:3]) {
 		// curl without -f prints the error page and exits 0
 		return fmt.Sprintf("`%s` got `%s` from the server, where the tutorial shows %s", firstLine(cmd), status, quoteShort(shown))
@@ -1256,6 +1261,9 @@ func errorsOnly(text string) bool {
 	}
 	return n > 0
 }
+
+// reOrEcho: a command whose failure is to print a message (`tftp … || echo "missing"`).
+var reOrEcho = regexp.MustCompile(`^([^|&;\n]+?)\s*\|\|\s*echo\s+["']([^"'\n]+)["']\s*$`)
 
 func nothingShared(shown, got string) bool {
 	words := reWordish.FindAllString(shown, -1)

@@ -183,3 +183,10 @@ func TestOnlyErrorsWhereTheTutorialShowsDatedLines(t *testing.T) {
 	require.NotNil(t, n)
 	assert.Equal(t, m[1], n[1])
 }
+
+func TestOrEchoThatNeverRan(t *testing.T) {
+	t.Parallel()
+	cmd := `tftp 127.0.0.1 6969 -c get no-such-file.cfg || echo "missing file detected"`
+	assert.Contains(t, outputMismatch(cmd, "Error code 1: File not found\nmissing file detected", "Error code 1: File not found"), "exited with status 0, so `|| echo` did not print “missing file detected”")
+	assert.Empty(t, outputMismatch(cmd, "Error code 1: File not found\nmissing file detected", "Error code 1: File not found\nmissing file detected"))
+}

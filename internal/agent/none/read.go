@@ -488,6 +488,7 @@ func read(t *tutorial.Tutorial) []step {
 		}
 	}
 	skipPreviews(steps)
+	skipRemoteSession(steps)
 	followNeeded(steps)
 	return steps
 }
@@ -574,6 +575,30 @@ func skipPreviews(steps []step) {
 				s.kind, s.reason = skipStep, fmt.Sprintf("a preview: the tutorial creates `%s` later (line %d)", later.file, later.line)
 			}
 			break
+		}
+	}
+}
+
+// reSSHLogin: an ssh that opens a shell on another machine (no remote command).
+var reSSHLogin = regexp.MustCompile(`^ssh(?:\s+-[46AaCfGgKkMNnqsTtVvXxYy]+|\s+-[BbcDEeFIiJLlmOoPpQRSWw]\s*\S+)*\s+([\w.@-]+)\s*$`)
+
+// skipRemoteSession: `ssh tftp01.lab.example.internal` logs in to another machine, and the
+// block's commands after it are typed there: none of them runs here.
+func skipRemoteSession(steps []step) {
+	remote, block, at := "", -1, 0
+	for i := range steps {
+		s := &steps[i]
+		if s.kind != runStep || s.command == nil {
+			continue
+		}
+		if block >= 0 && s.block.StartLine == block {
+			s.kind, s.reason = skipStep, fmt.Sprintf("typed on `%s`, where line %d's ssh logged in", remote, at)
+			continue
+		}
+		block = -1
+		if m := reSSHLogin.FindStringSubmatch(strings.TrimSpace(s.command.Text)); m != nil && s.command.EndLine < s.block.EndLine-1 && !reLocalHost.MatchString(m[1]) {
+			remote, block, at = m[1], s.block.StartLine, s.line
+			s.kind, s.reason = skipStep, fmt.Sprintf("logs in to `%s`, a machine of the reader's own, which the sandbox cannot reach", remote)
 		}
 	}
 }

@@ -1168,3 +1168,11 @@ func TestReadMeAndDocsifyTabs(t *testing.T) {
 	assert.Contains(t, skipped["docker run -d vimagick/tinyproxy"], "tab \"Docker\"")
 	assert.Contains(t, skipped["conda install -c potassco clingo"], "tab \"conda\"")
 }
+
+func TestCommandsTypedAfterSSHLogin(t *testing.T) {
+	t.Parallel()
+	md := "# Roll out\n\n```bash\nssh tftp01.lab.example.internal\nsudo rsync -a ~/root/ /srv/tftp/\n```\n\n```bash\nssh localhost\nwhoami\n```\n\n```bash\necho done\n```\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"ssh localhost", "whoami", "echo done"}, run)
+	assert.Contains(t, skipped["sudo rsync -a ~/root/ /srv/tftp/"], "typed on `tftp01.lab.example.internal`")
+}

@@ -824,9 +824,10 @@ var clientRequest = map[string]bool{"curl": true, "wget": true, "http": true, "h
 // would lose (whatever the prose says of the block they are in).
 var sessionBuiltin = map[string]bool{"export": true, "cd": true, "source": true, ".": true, "alias": true, "set": true, "unset": true, "shopt": true, "umask": true}
 
-// taintAbsent marks the files a failed command names that are not there after it (what
-// it was to write, `-F ridge-6.gpx`, or an input it lacked) as depending on root r: a
-// later step that uses them fails because of it.
+// taintAbsent marks the files a failed command names that are not there after it, or
+// empty (what it was to write, `-F ridge-6.gpx`, the empty pxelinux.0 a timed-out tftp
+// left, or an input it lacked) as depending on root r: a later step that uses them fails
+// because of it.
 func (ss *session) taintAbsent(ctx context.Context, rec loop.CommandRecord, r int) {
 	var args []string
 	for _, part := range splitList(rec.Command) {
@@ -843,7 +844,7 @@ func (ss *session) taintAbsent(ctx context.Context, rec loop.CommandRecord, r in
 	for i, a := range args {
 		quoted[i] = shellQuote(a)
 	}
-	res, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " 2>/dev/null && for f in " + strings.Join(quoted, " ") + `; do [ -e "$f" ] || printf '%s\n' "$f"; done`, Timeout: 10 * time.Second, User: ss.user})
+	res, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " 2>/dev/null && for f in " + strings.Join(quoted, " ") + `; do [ -s "$f" ] || printf '%s\n' "$f"; done`, Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || res.ExitCode != 0 {
 		return
 	}
