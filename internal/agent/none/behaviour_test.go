@@ -2360,3 +2360,15 @@ func TestPortLeftOut(t *testing.T) {
 	assert.Contains(t, f.Problem, "listens on 6969, the port line "+strconv.Itoa(lineOf(md, "s.bind"))+" sets")
 	assert.Equal(t, "command failure", f.Category)
 }
+
+// A server started in a second terminal after its own `cd`, then a file saved "back in
+// your first terminal": it goes where the first terminal is.
+func TestFileSavedBackInTheFirstTerminal(t *testing.T) {
+	t.Parallel()
+	md := "# P\n\n```shell\nmkdir -p ~/lab/mock && cd ~/lab\n```\n\nOpen a **second terminal** and serve the `mock` folder on port 9000:\n\n```shell\ncd ~/lab/mock\npython3 -m http.server 9000 --bind 127.0.0.1\n```\n\nLeave it running.\n\n" +
+		"Back in your first terminal (in `~/lab`), save this as `p.conf`:\n\n```apache p.conf\nPort 1\n```\n\n```shell\ncat p.conf\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Files, 1)
+	assert.Equal(t, "/home/learner/lab/p.conf", res.Files[0].Path)
+	assert.Empty(t, res.Findings)
+}

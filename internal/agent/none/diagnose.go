@@ -1699,6 +1699,9 @@ func (ss *session) sameRefusedValue(output string) (int, bool) {
 
 var reDigits = regexp.MustCompile(`\d+`)
 
+// reLetters: a letter.
+var reLetters = regexp.MustCompile(`\pL`)
+
 // reHexOffset: an address in a linker's or debugger's message (`(.text+0x10eb)`).
 var reHexOffset = regexp.MustCompile(`0x[0-9a-fA-F]+`)
 
@@ -1779,6 +1782,12 @@ func (ss *session) expectedFailure(st step, output string) bool {
 	}
 	if all := strings.Join(strings.Fields(sameHome(shown)), " "); all != "" && got == all {
 		return true // grep -c printing the 0 the tutorial shows
+	}
+	if all := strings.Join(strings.Fields(sameHome(shown)), " "); len(nonEmpty(strings.Split(shown, "\n")...)) >= 3 && len(reLetters.FindAllString(all, -1)) >= 40 &&
+		strings.Contains(reDigits.ReplaceAllString(got, "#"), reDigits.ReplaceAllString(all, "#")) {
+		// all of what the tutorial shows but its timings (clingo's "Time : 0.001s"), with
+		// the exit status a solver gives a result (10, satisfiable)
+		return true
 	}
 	if !shownError {
 		return false

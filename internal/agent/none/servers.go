@@ -97,7 +97,7 @@ func (ss *session) keepsRunningAfter(st step) bool {
 // reOwnTerminal: the lead starts the command in a terminal of its own while the reader
 // goes on in another ("Start it in a **fourth terminal**, then fetch the page from the
 // third:").
-var reOwnTerminal = regexp.MustCompile(`(?i)\b(?:start|launch)\b[^.]{0,40}\bin (?:a|an|its own|the|your) (?:\*\*)?(?:second|third|fourth|fifth|new|separate|another|other|own|dedicated)(?: [\w-]+)? (?:terminal|shell|tab|window)\b`)
+var reOwnTerminal = regexp.MustCompile(`(?i)\b(?:start|launch)\b[^.]{0,40}\bin (?:a|an|its own|the|your) (?:second|third|fourth|fifth|new|separate|another|other|own|dedicated)(?: [\w-]+)? (?:terminal|shell|tab|window)\b`)
 
 // reStaysUp: a sentence, anywhere in a paragraph, that says the command holds the
 // terminal.

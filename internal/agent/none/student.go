@@ -388,7 +388,13 @@ func (o *otherTerminal) next(ctx context.Context, ss *session, st step) {
 			ss.cwd = o.cwd
 		}
 	}
-	*o = otherTerminal{block: st.block.StartLine, in: reOtherTerminal.MatchString(st.lead), cwd: ss.cwd, servers: len(ss.servers)}
+	*o = otherTerminal{block: st.block.StartLine, in: reOtherTerminal.MatchString(unemphasized(st.lead)), cwd: ss.cwd, servers: len(ss.servers)}
+}
+
+// unemphasized is text without Markdown's bold and italic marks ("Open a **second
+// terminal**").
+func unemphasized(text string) string {
+	return strings.NewReplacer("**", "", "__", "", "*", "").Replace(text)
 }
 
 // planSteps lists the followed blocks as the plan the report and the events show.
@@ -441,7 +447,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		started = strings.TrimSpace(after)
 	}
 	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(started)] && !clientRequest[programOf(started)] &&
-		(keepsRunning(lastSentence(st.lead)) || keepsRunning(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st) || reOwnTerminal.MatchString(lastSentence(st.lead)))
+		(keepsRunning(lastSentence(st.lead)) || keepsRunning(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st) || reOwnTerminal.MatchString(unemphasized(lastSentence(st.lead))))
 	exec := ss.typed(st, cmd.Text)
 	if st.repl != "" {
 		background = false
