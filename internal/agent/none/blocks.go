@@ -453,12 +453,17 @@ func isTree(content string) bool {
 
 // notShell: every line is "Key: value" (an apt preferences file, a header block).
 func notShell(content string) bool {
+	return everyLineMatches(content, reKeyValue)
+}
+
+// everyLineMatches: text has a line that is not blank, and every such line matches re.
+func everyLineMatches(text string, re *regexp.Regexp) bool {
 	n := 0
-	for _, l := range strings.Split(content, "\n") {
+	for _, l := range strings.Split(text, "\n") {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		if !reKeyValue.MatchString(l) {
+		if !re.MatchString(l) {
 			return false
 		}
 		n++

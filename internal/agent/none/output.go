@@ -1246,22 +1246,12 @@ var reHTTPSOnly = regexp.MustCompile(`(?i)client sent an http request to an http
 // reWordish: words a reader would recognise in a page or a message.
 var reWordish = regexp.MustCompile(`[A-Za-z]{4,}`)
 
-// nothingShared: the shown text has a word, and none of its words is in got.
 // errorsOnly: every line of text that says something is an error.
 func errorsOnly(text string) bool {
-	n := 0
-	for _, l := range strings.Split(text, "\n") {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		if !reErrorLine.MatchString(l) {
-			return false
-		}
-		n++
-	}
-	return n > 0
+	return everyLineMatches(text, reErrorLine)
 }
 
+// nothingShared: the shown text has a word, and none of its words is in got.
 // reOrEcho: a command whose failure is to print a message (`tftp … || echo "missing"`).
 var reOrEcho = regexp.MustCompile(`^([^|&;\n]+?)\s*\|\|\s*echo\s+["']([^"'\n]+)["']\s*$`)
 
