@@ -2372,3 +2372,18 @@ func TestFileSavedBackInTheFirstTerminal(t *testing.T) {
 	assert.Equal(t, "/home/learner/lab/p.conf", res.Files[0].Path)
 	assert.Empty(t, res.Findings)
 }
+
+// The prose right after a command's output says what a text means ("If you see
+// `[Malformed Packet]` on a line, …"), and the command prints it: the files the tutorial
+// wrote that what it reads was made from are named.
+func TestWarnedSignAndWhatItWasMadeFrom(t *testing.T) {
+	t.Parallel()
+	md := "# Capture\n\nSave this as `queries.txt`:\n\n```\n0000 1a 2b\n```\n\nSave this as `answers.txt`:\n\n```\n0002 ff\n```\n\n" +
+		"```bash\ncat queries.txt answers.txt > dump.hex\n```\n\n```bash\ncp dump.hex capture.hex\n```\n\n" +
+		"```bash\nsed 's/^0002 ff$/[Malformed Packet]/' capture.hex\n```\n\n```\n0000 1a 2b\n0020 ff\n```\n\nIf you see `[Malformed Packet]` on a line, an offset in your dump is off.\n"
+	res, _ := attempt(t, md, nil)
+	f := findingOn(t, res.Findings, md, "sed 's/")
+	assert.Contains(t, f.Problem, "printed `[Malformed Packet]`, which the tutorial says (line "+strconv.Itoa(lineOf(md, "If you see"))+") means trouble")
+	assert.Contains(t, f.Problem, "`queries.txt` (line 5), `answers.txt` (line 11)")
+	assert.Contains(t, f.Fix, "correct what the tutorial has the reader write in")
+}

@@ -473,6 +473,18 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 			problem = fmt.Sprintf("`%s` printed %s, which the tutorial says it leaves out (line %d: “%s”)", firstLine(rec.Command), strings.Join(names, ", "), at, loop.Clip(para, 200))
 		}
 	}
+	madeOf := "" // the tutorial's own files what the command reads was made from
+	if problem == "" {
+		if sign, at, said := ss.warnedSign(st, shown, output); sign != "" {
+			// "If you see `[Malformed Packet]` on a line, a byte or an offset in your dump
+			// is off": tshark printed it
+			problem = fmt.Sprintf("`%s` printed `%s`, which the tutorial says (line %d) means trouble: “%s”", firstLine(rec.Command), sign, at, loop.Clip(said, 200))
+			if from := ss.madeFrom(rec.Command, rec.Line); len(from) > 0 {
+				madeOf = strings.Join(from, ", ")
+				problem += fmt.Sprintf("; what it reads was made from %s, which the tutorial wrote", madeOf)
+			}
+		}
+	}
 	if problem == "" && ss.ownProgram(rec.Command) {
 		problem = otherLines(rec.Command, shown, output)
 	}
@@ -554,6 +566,10 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		Fix:      fmt.Sprintf("update the output shown after line %d to what the command prints on a fresh system, or correct the steps before it", rec.Line),
 		Category: "failing check",
 		Severity: "medium",
+	}
+	if madeOf != "" {
+		f.Fix = fmt.Sprintf("correct what the tutorial has the reader write in %s so that line %d prints what the tutorial shows", madeOf, rec.Line)
+		f.Category, f.Severity = "command failure", ""
 	}
 	if why, fix := curlGlob(rec.Command, rec.Line); why != "" {
 		f.Problem += "; " + why
@@ -1245,6 +1261,67 @@ var reHTTPSOnly = regexp.MustCompile(`(?i)client sent an http request to an http
 
 // reWordish: words a reader would recognise in a page or a message.
 var reWordish = regexp.MustCompile(`[A-Za-z]{4,}`)
+
+// reIfYouSee: prose telling what it means when the reader sees a quoted text.
+var reIfYouSee = regexp.MustCompile("(?i)\\bif you (?:see|get)\\s+`([^`]{3,80})`")
+
+// warnedSign: the prose right after the command's block, or after the output it shows,
+// says what it means to see a text ("If you see `[Malformed Packet]` on a line, …"), and
+// the command printed that text where the output shown has none: the text, the line of
+// the sentence and the sentence.
+func (ss *session) warnedSign(st step, shown, output string) (string, int, string) {
+	if ss.task.Tutorial == nil || st.block.EndLine <= 0 {
+		return "", 0, ""
+	}
+	end := st.block.EndLine
+	if st.expected != "" {
+		end = fenceAfter(ss.task.Tutorial, end)
+	}
+	for _, sentence := range sentences(proseAfter(ss.task.Tutorial, end)) {
+		if m := reIfYouSee.FindStringSubmatch(sentence); m != nil && strings.Contains(output, m[1]) && !strings.Contains(shown, m[1]) {
+			at := end + 1
+			for at <= ss.task.Tutorial.Map.LineCount() && !strings.Contains(ss.task.Tutorial.Map.Line(at), m[1]) {
+				at++
+			}
+			return m[1], at, sentence
+		}
+	}
+	return "", 0, ""
+}
+
+// madeFrom: the files the tutorial wrote that the files cmd names were made from, each
+// with the line of its block: the first earlier command that named such a file made it,
+// from the other files it names, and so on, three commands back at most.
+func (ss *session) madeFrom(cmd string, line int) []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(cmd string, line, depth int)
+	walk = func(cmd string, line, depth int) {
+		for _, w := range strings.Fields(cmd)[min(1, len(strings.Fields(cmd))):] {
+			w = strings.Trim(w, `"'`)
+			if strings.HasPrefix(w, "-") || !looksLikePath(w) || seen[ss.abs(w)] {
+				continue
+			}
+			seen[ss.abs(w)] = true
+			if segs := ss.segments[ss.abs(w)]; len(segs) > 0 {
+				out = append(out, fmt.Sprintf("`%s` (line %d)", w, segs[0].block.StartLine))
+				continue
+			}
+			if depth == 3 {
+				continue
+			}
+			for _, c := range ss.res.Commands {
+				if c.Line >= line || c.ExitCode != 0 || !slices.Contains(strings.Fields(c.Command), w) {
+					continue
+				}
+				walk(c.Command, c.Line, depth+1) // the first that named it
+				break
+			}
+		}
+	}
+	walk(cmd, line, 0)
+	return out
+}
 
 // errorsOnly: every line of text that says something is an error.
 func errorsOnly(text string) bool {
