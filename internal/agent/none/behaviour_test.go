@@ -2387,3 +2387,13 @@ func TestWarnedSignAndWhatItWasMadeFrom(t *testing.T) {
 	assert.Contains(t, f.Problem, "`queries.txt` (line 5), `answers.txt` (line 11)")
 	assert.Contains(t, f.Fix, "correct what the tutorial has the reader write in")
 }
+
+// A log searched for lines a quiet log level keeps out (tinyproxy 1.11's `LogLevel
+// Warning` and its "Request (file descriptor …)" lines at Info).
+func TestQuietLogLevel(t *testing.T) {
+	t.Parallel()
+	md := "# Proxy\n\nSave this as `proxy.conf`:\n\n```\nPort 8899\nLogFile \"logs/proxy.log\"\nLogLevel Warning\n```\n\n```bash\nmkdir -p logs && touch logs/proxy.log\ngrep -c 'Request (file descriptor' logs/proxy.log\n```\n\n```\n2\n```\n"
+	res, _ := attempt(t, md, nil)
+	f := findingOn(t, res.Findings, md, "grep -c 'Request")
+	assert.Contains(t, f.Problem, "`LogLevel Warning` in `proxy.conf` (line "+strconv.Itoa(lineOf(md, "LogLevel Warning"))+") keeps everything below that level out of it")
+}

@@ -941,6 +941,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if setting, file, at := ss.quietLogLevel(rec, output); setting != "" {
+			// `grep -c 'Request (file descriptor' logs/tinyproxy.log` finds nothing under
+			// `LogLevel Warning`
+			f.Problem += fmt.Sprintf("; the log has no such lines: `%s` in `%s` (line %d) keeps everything below that level out of it", setting, path.Base(file), at)
+			f.Fix = fmt.Sprintf("lower the level at line %d (for example to Info) so that the log holds the lines line %d looks for", at, rec.Line)
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
 		if port, at := ss.portLeftOut(ctx, rec, output); port != "" {
 			// `tftp 127.0.0.1 -c get hello.txt` after the tutorial set the server to :6969
 			f.Problem += fmt.Sprintf("; the command names no port, so the client asks on its default one, but the server this machine runs listens on %s, the port line %d sets", port, at)
@@ -1584,6 +1593,35 @@ func (ss *session) sameFailure(rec loop.CommandRecord, output string) (int, bool
 		}
 	}
 	return 0, false
+}
+
+// reQuietLogLevel: a configuration line that logs only warnings or worse.
+var reQuietLogLevel = regexp.MustCompile(`(?im)^\s*((?:log_?level|log-level|verbosity)\s*[=:]?\s*"?(?:warn|warning|error|err|crit|critical|fatal|quiet|silent)"?)\s*;?\s*$`)
+
+// quietLogLevel: the command looked in a log file for lines and found none, while a file
+// the tutorial wrote sets a log level that keeps ordinary lines out: the setting, the
+// file and its tutorial line.
+func (ss *session) quietLogLevel(rec loop.CommandRecord, output string) (string, string, int) {
+	if got := strings.TrimSpace(output); got != "" && got != "0" {
+		return "", "", 0
+	}
+	reads := false
+	for _, w := range strings.Fields(rec.Command) {
+		if w = strings.Trim(w, `"'`); strings.HasSuffix(w, ".log") || strings.Contains(w, "logs/") {
+			reads = true
+		}
+	}
+	if !reads {
+		return "", "", 0
+	}
+	for _, p := range slices.Sorted(maps.Keys(ss.written)) {
+		content := ss.written[p]
+		if m := reQuietLogLevel.FindStringSubmatchIndex(content); m != nil {
+			n := strings.Count(content[:m[2]], "\n") + 1
+			return content[m[2]:m[3]], p, ss.tutorialLine(p, n)
+		}
+	}
+	return "", "", 0
 }
 
 // reNoAnswer: a client that got no answer from a server (no one listening, or a UDP
