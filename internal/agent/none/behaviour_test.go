@@ -2397,3 +2397,12 @@ func TestQuietLogLevel(t *testing.T) {
 	f := findingOn(t, res.Findings, md, "grep -c 'Request")
 	assert.Contains(t, f.Problem, "`LogLevel Warning` in `proxy.conf` (line "+strconv.Itoa(lineOf(md, "LogLevel Warning"))+") keeps everything below that level out of it")
 }
+
+// A file saved "in your home directory" before any `cd` is where the session stands in
+// for the reader's home, so `./name` finds it there.
+func TestFileSavedInTheHomeDirectoryBeforeAnyCd(t *testing.T) {
+	t.Parallel()
+	md := "# Load\n\nSave it as `notes-load.sh` in your home directory:\n\n```sh\necho loaded\n```\n\n```bash\nsh ./notes-load.sh\n```\n\n```\nloaded\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings)
+}

@@ -306,6 +306,9 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 				}
 				if d := reInDir.FindStringSubmatch(sentence[m[1]:]); d != nil && !reHereDir.MatchString(d[1]) {
 					dir = strings.Trim(d[1], "`")
+					if strings.EqualFold(dir, "home") {
+						dir = "~" // "in your home directory"
+					}
 				}
 				return p, dir, reAppend.MatchString(sentence), true
 			}
@@ -566,10 +569,15 @@ func (ss *session) write(ctx context.Context, s step) error {
 	if !path.IsAbs(p) {
 		p = path.Join(ss.cwd, p)
 	}
-	if s.dir != "" && path.Base(ss.cwd) == strings.TrimSuffix(s.dir, "/") {
+	if s.dir == "~" && ss.cwd == loop.WorkMount {
+		// "Save it as `notes-load` in your home directory" while the session has not
+		// left the folder it started in, which stands for the home folder the reader's
+		// terminal opens in (their `./notes-load` runs it from there)
+		p = path.Join(ss.cwd, s.file)
+	} else if s.dir != "" && path.Base(ss.cwd) == strings.TrimSuffix(s.dir, "/") {
 		// "in the app directory" while the reader is in it
 		p = path.Join(ss.cwd, s.file)
-	} else if s.dir != "" && !path.IsAbs(s.dir) {
+	} else if s.dir != "" && !path.IsAbs(s.dir) && s.dir != "~" {
 		if ok, _ := ss.exists(ctx, ss.abs(s.dir)); !ok {
 			ss.missingDir(s)
 			p = path.Join(ss.cwd, s.file) // where the reader most likely is: the project directory

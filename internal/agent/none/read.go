@@ -314,7 +314,9 @@ func read(t *tutorial.Tutorial) []step {
 				// (or the commands only make and enter a folder, and the lead names a file
 				// of this block's language: "…, and save the October export as
 				// `data/sales.csv`:" over `mkdir -p …` and `cd …`, then the CSV)
-				if _, _, _, prevIsFile := fileTarget(prev, leadText(t, prev)); !prevIsFile {
+				// (a console session of `$ ` lines is typed, whatever file its lead names:
+				// "save this as `fib_py.py` in it:" over `$ mkdir -p ~/x && cd ~/x`)
+				if _, _, _, prevIsFile := fileTarget(prev, leadText(t, prev)); !prevIsFile || prev.Console && promptLines(strings.Split(prev.Content, "\n")) {
 					fileLead = leadText(t, prev)
 				}
 			}

@@ -1176,3 +1176,14 @@ func TestCommandsTypedAfterSSHLogin(t *testing.T) {
 	assert.Equal(t, []string{"ssh localhost", "whoami", "echo done"}, run)
 	assert.Contains(t, skipped["sudo rsync -a ~/root/ /srv/tftp/"], "typed on `tftp01.lab.example.internal`")
 }
+
+// "save this as `fib_py.py` in it:" over a `$ mkdir … && cd …` session names the Python
+// block right under it; "in your home directory" is `~`.
+func TestFileNamedOverASessionAndTheHomeDirectory(t *testing.T) {
+	t.Parallel()
+	md := "# Fib\n\nMake a folder for the experiment and save this as `fib_py.py` in it:\n\n```console\n$ mkdir -p ~/cython-fib && cd ~/cython-fib\n```\n\n```python\ndef fib(n):\n    return n\n```\n\n" +
+		"Save it as `notes-load` in your home directory:\n\n```sh\n#!/bin/sh\necho loaded\n```\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"mkdir -p ~/cython-fib && cd ~/cython-fib"}, run)
+	assert.Equal(t, []string{"fib_py.py", "~/notes-load"}, files)
+}
