@@ -3367,10 +3367,11 @@ func quoteList(xs []string) string {
 	return strings.Join(q, ", ")
 }
 
-// unexportedForPrograms: variables that one of the two steps right before the failed
-// command set on lines of their own, without `export`, and that no command since expands
-// (`http_proxy=…`, `https_proxy=…`, then `curl …`): set for programs to read from their
-// environment, which they do not get. The names and the line of the first.
+// unexportedForPrograms: variables named as the environment's are (in capitals, or a
+// proxy's) that one of the two steps right before the failed command set on lines of
+// their own, without `export`, and that no command since expands (`http_proxy=…`,
+// `https_proxy=…`, then `curl …`): set for programs to read from their environment,
+// which they do not get. The names and the line of the first.
 func (ss *session) unexportedForPrograms(ctx context.Context, rec loop.CommandRecord) ([]string, int) {
 	var recent []loop.CommandRecord
 	for _, c := range ss.res.Commands {
@@ -3390,6 +3391,9 @@ func (ss *session) unexportedForPrograms(ctx context.Context, rec loop.CommandRe
 	}
 	var out []string
 	for _, n := range names {
+		if n != strings.ToUpper(n) && !strings.HasSuffix(n, "_proxy") {
+			continue // a shell's own variable (`text=hello`), not an environment variable's name
+		}
 		used := regexp.MustCompile(`\$\{?` + n + `\b`)
 		if used.MatchString(rec.Command) || exports(rec.Command, n) || ss.exported(ctx, n) {
 			continue
