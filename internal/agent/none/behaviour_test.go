@@ -2406,3 +2406,17 @@ func TestFileSavedInTheHomeDirectoryBeforeAnyCd(t *testing.T) {
 	res, _ := attempt(t, md, nil)
 	assert.Empty(t, res.Findings)
 }
+
+// A server that reads an environment variable no step sets, whose value a settings table
+// gives ("(`inbox` in the examples)"): the fix exports it, and the server, which "Back in
+// the second terminal" says keeps its own terminal, runs again in the background.
+func TestVariableValueFromTheTableAndServerKeptBusy(t *testing.T) {
+	t.Parallel()
+	md := "# S\n\nSave this as `srv.py`:\n\n```python\nimport os, http.server\nd = os.environ[\"SANDBOX_DIR\"]\nhttp.server.test(HandlerClass=http.server.SimpleHTTPRequestHandler, port=8732, bind='127.0.0.1')\n```\n\nStart it:\n\n```sh\npython3 srv.py\n```\n\n" +
+		"Back in the second terminal, fetch the page:\n\n```sh\ncurl -sS -o /dev/null -w '%{http_code}\\n' http://127.0.0.1:8732/\n```\n\n```\n200\n```\n\n| name | meaning |\n|---|---|\n| `SANDBOX_DIR` | folder the files go to (`inbox` in the examples) |\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, lineOf(md, "python3 srv.py"), f.Line)
+	assert.Contains(t, f.Fix, "add `export SANDBOX_DIR=inbox` (the value line "+strconv.Itoa(lineOf(md, "| `SANDBOX_DIR`"))+" gives)")
+}

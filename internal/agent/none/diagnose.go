@@ -1075,6 +1075,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			// env.py's os.environ["INVENTORY_DB_URL"] with nothing exporting it
 			f.Problem += fmt.Sprintf("; the program reads the environment variable `%s`, which is not set: no step sets or exports it", name)
 			f.Fix = fmt.Sprintf("before line %d, add `export %s=…` with the value the program needs", rec.Line, name)
+			if value, at := ss.valueGiven(name); value != "" {
+				// the settings table's "folder the `.eml` files are written to (`inbox` in
+				// the examples)": the value the reader sets
+				f.Fix = fmt.Sprintf("before line %d, add `export %s=%s` (the value line %d gives)", rec.Line, name, value, at)
+				f.Edit = &loop.Edit{InsertBefore: []string{"export " + name + "=" + shellQuote(value)}}
+			}
 			f.Category, explained = "missing step", true
 		}
 	}
@@ -1593,6 +1599,42 @@ func (ss *session) sameFailure(rec loop.CommandRecord, output string) (int, bool
 		}
 	}
 	return 0, false
+}
+
+// reGivenValue: a value the prose gives as an example or default ("(`inbox` in the
+// examples)", "e.g. `inbox`", "defaults to `inbox`").
+var reGivenValue = regexp.MustCompile("(?i)(?:\\(\\s*|e\\.g\\.,?\\s*|for example,?\\s*|such as\\s*|default(?:s to)?:?\\s*)`([^`\\s]+)`")
+
+// valueGiven: the value the tutorial gives for environment variable name outside the
+// commands it runs: `NAME=value` written anywhere, or the example or default on a line
+// that names it (a settings table's row); the value and its line ("" when none, or
+// several).
+func (ss *session) valueGiven(name string) (string, int) {
+	if ss.task.Tutorial == nil {
+		return "", 0
+	}
+	assign := regexp.MustCompile("(?:^|[\\s`])" + regexp.QuoteMeta(name) + "=([^\\s`\"';&|]+)")
+	value, at := "", 0
+	for ln := 1; ln <= ss.task.Tutorial.Map.LineCount(); ln++ {
+		l := ss.task.Tutorial.Map.Line(ln)
+		if !strings.Contains(l, name) {
+			continue
+		}
+		v := ""
+		if m := assign.FindStringSubmatch(l); m != nil && !strings.Contains(m[1], "$") {
+			v = m[1]
+		} else if m := reGivenValue.FindStringSubmatch(l); m != nil && m[1] != name {
+			v = m[1]
+		}
+		if v == "" {
+			continue
+		}
+		if value != "" && value != v {
+			return "", 0
+		}
+		value, at = v, ln
+	}
+	return value, at
 }
 
 // reQuietLogLevel: a configuration line that logs only warnings or worse.

@@ -77,7 +77,12 @@ func (ss *session) keepsRunningAfter(st step) bool {
 	if ss.task.Tutorial == nil || st.block.EndLine <= 0 || st.command == nil || st.command.EndLine < st.block.EndLine-1 {
 		return false
 	}
-	if reKeepsRunning.MatchString(firstSentence(proseAfter(ss.task.Tutorial, st.block.EndLine))) {
+	first := firstSentence(proseAfter(ss.task.Tutorial, st.block.EndLine))
+	if reKeepsRunning.MatchString(first) {
+		return true
+	}
+	if reBackInOther.MatchString(unemphasized(first)) && !clientRequest[programOf(st.command.Text)] {
+		// "Back in the second terminal, send a message …": this one stays busy
 		return true
 	}
 	// under the log it shows: "Your dates will differ. … The prompt does not come back:
@@ -98,6 +103,10 @@ func (ss *session) keepsRunningAfter(st step) bool {
 // goes on in another ("Start it in a **fourth terminal**, then fetch the page from the
 // third:").
 var reOwnTerminal = regexp.MustCompile(`(?i)\b(?:start|launch)\b[^.]{0,40}\bin (?:a|an|its own|the|your) (?:second|third|fourth|fifth|new|separate|another|other|own|dedicated)(?: [\w-]+)? (?:terminal|shell|tab|window)\b`)
+
+// reBackInOther: the prose after a block moves to another terminal, the one this block
+// did not run in ("Back in the second terminal, send a message").
+var reBackInOther = regexp.MustCompile(`(?i)^\s*(?:now,?\s+)?(?:back in|switch (?:back )?to|go back to|return to) (?:the|your) (?:first|second|third|other|original|previous) (?:terminal|shell|tab|window)\b`)
 
 // reStaysUp: a sentence, anywhere in a paragraph, that says the command holds the
 // terminal.
