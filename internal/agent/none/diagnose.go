@@ -785,10 +785,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		if name, at, set, script := ss.unexportedVar(ctx, rec); name != "" && singleQuotedVar(rec.Command, output) == "" {
 			// (not when the error quotes `$SHIFT` as written: no shell expanded it)
 			// `LOG=app.log`, then `hyperfine '… "$LOG" …'`: the program's own shell
-			f.Problem += "; " + unexportedWhy(name, at, script)
-			f.Fix = fmt.Sprintf("export the variable at line %d (`export %s`)", at, set)
-			f.Edit = &loop.Edit{InsertBefore: []string{"export " + name}}
-			f.Category = "command failure"
+			unexportedVarFor(&f, name, at, set, script)
 		}
 	}
 	if f.Edit == nil {
@@ -1670,6 +1667,9 @@ func (ss *session) quietLogLevel(rec loop.CommandRecord, output string) (string,
 // request that timed out).
 var reNoAnswer = regexp.MustCompile(`(?i)timed? ?out|connection refused|couldn't connect|could not connect|failed to connect`)
 
+// rePortNumber: a port a command line gives (`6969`, `:8080`, `--port=8080`).
+var rePortNumber = regexp.MustCompile(`(?:^|[\s:=])\d{2,5}\b`)
+
 // reLocalHost: a client command asking this machine.
 var reLocalHost = regexp.MustCompile(`\b(?:127\.0\.0\.1|localhost)\b`)
 
@@ -1678,7 +1678,7 @@ var reLocalHost = regexp.MustCompile(`\b(?:127\.0\.0\.1|localhost)\b`)
 // names: that port and the line.
 func (ss *session) portLeftOut(ctx context.Context, rec loop.CommandRecord, output string) (string, int) {
 	cmd := firstLine(rec.Command)
-	if !reLocalHost.MatchString(cmd) || !reNoAnswer.MatchString(output) || regexp.MustCompile(`(?:^|[\s:=])\d{2,5}\b`).MatchString(reLocalHost.ReplaceAllString(cmd, "")) || ss.task.Tutorial == nil {
+	if !reLocalHost.MatchString(cmd) || !reNoAnswer.MatchString(output) || rePortNumber.MatchString(reLocalHost.ReplaceAllString(cmd, "")) || ss.task.Tutorial == nil {
 		return "", 0
 	}
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '$4 == "0A" { split($2, a, ":"); print a[2] }'; cat /proc/net/udp /proc/net/udp6 2>/dev/null | awk 'NR > 1 && $4 == "07" { split($2, a, ":"); print a[2] }'`, Timeout: 10 * time.Second, User: ss.user})
@@ -1743,13 +1743,8 @@ func (ss *session) misspeltOption(ctx context.Context, rec loop.CommandRecord, o
 			listed[o[1]] = true
 		}
 	}
-	if listed[bad] {
-		return "", "" // it lists it: refused for another reason
-	}
-	for most := 1; most <= 2 && most <= len(strings.TrimLeft(bad, "-"))/3; most++ {
-		if right = onlyNear(listed, bad, most); right != "" {
-			return bad, right
-		}
+	if right = nearestListed(listed, bad, len(strings.TrimLeft(bad, "-"))); right != "" {
+		return bad, right
 	}
 	return "", ""
 }
@@ -2264,16 +2259,26 @@ func (ss *session) misspeltSubcommand(ctx context.Context, rec loop.CommandRecor
 	for _, w := range reHelpWord.FindAllString(help, -1) {
 		listed[strings.ToLower(w)] = true
 	}
-	if listed[bad] {
-		return "", "", 0
-	}
-	for most := 1; most <= 2 && most <= len(bad)/3; most++ {
-		// the nearest first: `covert` is one edit from convert, two from count
-		if right := onlyNear(listed, bad, most); right != "" {
-			return bad, right, 0
-		}
+	if right := nearestListed(listed, bad, len(bad)); right != "" {
+		return bad, right, 0
 	}
 	return "", "", 0
+}
+
+// nearestListed is the one name a program's help lists that bad, of n letters, misspells:
+// none when the help lists bad itself (refused for another reason), else the only name
+// one edit away or, failing that, two, and never more edits than a third of n (`covert`
+// is one edit from convert, two from count).
+func nearestListed(listed map[string]bool, bad string, n int) string {
+	if listed[bad] {
+		return ""
+	}
+	for most := 1; most <= 2 && most <= n/3; most++ {
+		if right := onlyNear(listed, bad, most); right != "" {
+			return right
+		}
+	}
+	return ""
 }
 
 // onlyNear is the one word of words that is at most `most` edits from name ("" when
@@ -3417,7 +3422,7 @@ func quoteList(xs []string) string {
 func (ss *session) unexportedForPrograms(ctx context.Context, rec loop.CommandRecord) ([]string, int) {
 	var recent []loop.CommandRecord
 	for _, c := range ss.res.Commands {
-		if c.Line < rec.Line && c.Line != rec.Line {
+		if c.Line < rec.Line {
 			recent = append(recent, c)
 		}
 	}
@@ -3454,12 +3459,18 @@ func unexportedFor(f *loop.Finding, names []string, at int) {
 	f.Category = "command failure"
 }
 
-// unexportedWhy says why the shell that reads `$name` does not have it.
-func unexportedWhy(name string, at int, script string) string {
+// unexportedVarFor says in f why the shell that reads `$name` (the program's own, or the
+// one that runs script) does not have it, set at line at by set without export, and
+// exports it.
+func unexportedVarFor(f *loop.Finding, name string, at int, set, script string) {
 	if script != "" {
-		return fmt.Sprintf("`%s` reads `$%s`, and line %d set `%s` without `export`: the shell that runs the script does not have it", script, name, at, name)
+		f.Problem += fmt.Sprintf("; `%s` reads `$%s`, and line %d set `%s` without `export`: the shell that runs the script does not have it", script, name, at, name)
+	} else {
+		f.Problem += fmt.Sprintf("; `$%s` is inside single quotes, so the program expands it in a shell of its own, and line %d set `%s` without `export`: that shell does not have it", name, at, name)
 	}
-	return fmt.Sprintf("`$%s` is inside single quotes, so the program expands it in a shell of its own, and line %d set `%s` without `export`: that shell does not have it", name, at, name)
+	f.Fix = fmt.Sprintf("export the variable at line %d (`export %s`)", at, set)
+	f.Edit = &loop.Edit{InsertBefore: []string{"export " + name}}
+	f.Category = "command failure"
 }
 
 // reAssignOnly: a command that only sets a shell variable (`LOG=app.log`).

@@ -836,6 +836,11 @@ func (ss *session) tutorialLine(p string, n int) int {
 // line 1", remind's "reminders.rem(12): Expecting time after AT").
 var reFileLine = regexp.MustCompile(`(?m)(?:(?:parsing file|File) "([^"]+)"|\bin file ([\w./+-]+\.\w+)), line (\d+)|(?:^|[\s(])((?:/|\./|~/)?[\w./+-]+\.\w+):(\d+)(?::\d+)?:|(?i:reading|parsing|in) "([^"]+)" at line (\d+)|^([\w./~-]+\.\w+)\((\d+)\): `)
 
+// fileLineRef is the file and the line number a match of reFileLine names.
+func fileLineRef(m []string) (name, num string) {
+	return firstNonEmpty(m[1], m[2], m[4], m[6], m[8]), firstNonEmpty(m[3], m[5], m[7], m[9])
+}
+
 // contentLine is the tutorial line inside a block the tutorial wrote to a file that the
 // output's error points at, the last such reference winning (0 when none).
 func (ss *session) contentLine(output string) int {
@@ -847,7 +852,7 @@ func (ss *session) contentLine(output string) int {
 func (ss *session) contentLineOf(output string) (int, string) {
 	at, file := 0, ""
 	for _, m := range reFileLine.FindAllStringSubmatch(output, -1) {
-		name, num := firstNonEmpty(m[1], m[2], m[4], m[6], m[8]), firstNonEmpty(m[3], m[5], m[7], m[9])
+		name, num := fileLineRef(m)
 		n, err := strconv.Atoi(num)
 		if err != nil {
 			continue
@@ -864,7 +869,7 @@ func (ss *session) contentLineOf(output string) (int, string) {
 // read from the file, found in one command of the tutorial (0 when none, or several).
 func (ss *session) builtLineOf(ctx context.Context, output string) (int, string) {
 	for _, m := range reFileLine.FindAllStringSubmatch(output, 3) {
-		name, num := firstNonEmpty(m[1], m[2], m[4], m[6], m[8]), firstNonEmpty(m[3], m[5], m[7], m[9])
+		name, num := fileLineRef(m)
 		if _, ok := ss.written[ss.abs(name)]; ok || num == "" {
 			continue
 		}

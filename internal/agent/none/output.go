@@ -585,10 +585,8 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	}
 	if name, at, set, script := ss.unexportedVar(ctx, rec); script != "" {
 		// `REMFILE=~/remind-lab/reminders.rem`, then `sh agenda.sh`, which reads $REMFILE
-		f.Problem += "; " + unexportedWhy(name, at, script)
-		f.Fix = fmt.Sprintf("export the variable at line %d (`export %s`)", at, set)
-		f.Edit = &loop.Edit{InsertBefore: []string{"export " + name}}
-		f.Category, f.Severity = "command failure", ""
+		unexportedVarFor(&f, name, at, set, script)
+		f.Severity = ""
 	} else if names, at := ss.unexportedForPrograms(ctx, rec); len(names) > 0 {
 		// `http_proxy=…` on its own line, then curl answers without the proxy
 		unexportedFor(&f, names, at)

@@ -695,28 +695,16 @@ func attachOutput(steps []step, out tutorial.CodeBlock) {
 // knitrOutput is an output block without the comment knitr puts before every line of a
 // chunk's output ("#> chr1	120", or "## " by default) when every line has it.
 func knitrOutput(content string) string {
-	lines := strings.Split(content, "\n")
-	for _, prefix := range []string{"#>", "##"} {
-		all := false
-		for _, l := range lines {
-			if strings.TrimSpace(l) == "" {
-				continue
-			}
-			if all = l == prefix || strings.HasPrefix(l, prefix+" "); !all {
-				break
-			}
+	for _, re := range reKnitrComments {
+		if everyLineMatches(content, re) {
+			return re.ReplaceAllString(content, "")
 		}
-		if !all {
-			continue
-		}
-		out := make([]string, len(lines))
-		for i, l := range lines {
-			out[i] = strings.TrimPrefix(strings.TrimPrefix(l, prefix), " ")
-		}
-		return strings.Join(out, "\n")
 	}
 	return content
 }
+
+// reKnitrComments: knitr's output comments, "#> " and the default "## ".
+var reKnitrComments = []*regexp.Regexp{regexp.MustCompile(`(?m)^#>(?: |$)`), regexp.MustCompile(`(?m)^##(?: |$)`)}
 
 // offeredDefault: the default a program offers at its question ("[en]", "(Y/n)", "[.]");
 // reDefault finds it, reOffered finds a question with it offered right after

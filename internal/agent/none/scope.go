@@ -248,8 +248,9 @@ func scan(m *tutorial.LineMap) *scopes {
 	group := 0
 	inGroup := 0
 	var fence string
-	// openTab opens a tab of set (a new set when 0) and records its label.
+	// the page-wide choices: Microsoft Learn's zone pivots, GitHub Docs' platforms
 	zoneSet, platformSet := 0, 0
+	// openTab opens a tab of set (a new set when 0) and records its label.
 	openTab := func(label string, set int, indent int, closer *regexp.Regexp, ln int) {
 		if set == 0 {
 			nextSet++

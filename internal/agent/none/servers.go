@@ -119,20 +119,8 @@ func fenceAfter(t *tutorial.Tutorial, line int) int {
 	for n <= t.Map.LineCount() && strings.TrimSpace(t.Map.Line(n)) == "" {
 		n++
 	}
-	open := strings.TrimSpace(t.Map.Line(n))
-	fence := ""
-	for _, f := range []string{"```", "~~~"} {
-		if strings.HasPrefix(open, f) {
-			fence = open[:len(open)-len(strings.TrimLeft(open, f[:1]))]
-		}
-	}
-	if fence == "" {
-		return line
-	}
-	for m := n + 1; m <= t.Map.LineCount(); m++ {
-		if strings.TrimSpace(t.Map.Line(m)) == fence {
-			return m
-		}
+	if b, ok := t.Map.BlockAt(n); ok && b.Kind == tutorial.KindFencedCode && b.StartLine == n {
+		return b.EndLine
 	}
 	return line
 }
