@@ -115,7 +115,7 @@ func atoi(t *testing.T, s string) int {
 func capMask(t *testing.T) string {
 	t.Helper()
 	bits := map[string]uint{"CHOWN": 0, "DAC_OVERRIDE": 1, "FOWNER": 3, "FSETID": 4, "KILL": 5, "SETGID": 6,
-		"SETUID": 7, "NET_BIND_SERVICE": 10, "AUDIT_WRITE": 29}
+		"SETUID": 7, "NET_BIND_SERVICE": 10, "SYS_CHROOT": 18, "AUDIT_WRITE": 29}
 	var m uint64
 	for _, c := range Capabilities {
 		b, ok := bits[c]
