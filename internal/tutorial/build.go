@@ -277,6 +277,7 @@ func (b *builder) fill(idx int, n ast.Node, start, end int) {
 			blk.Text += string(cl.Value(b.src))
 		}
 		blk.Text = strings.TrimSuffix(blk.Text, "\n")
+		b.m.plain[idx] = htmlParagraph(blk.Text)
 		b.htmlImages([]byte(blk.Text), start)
 		b.lastLeaf = idx
 	case *ast.FencedCodeBlock:

@@ -356,8 +356,11 @@ func (b *builder) code(idx int, n ast.Node) {
 	if cb.Shell {
 		cb.Commands = SplitCommands(lines, lineNos, cb.Console)
 	}
-	if b.lastLeaf >= 0 && b.m.blocks[b.lastLeaf].Kind == KindParagraph {
-		cb.Lead = b.m.plain[b.lastLeaf]
+	if b.lastLeaf >= 0 {
+		// (an HTML block's plain text is "" unless it ends with a <p>: htmlParagraph)
+		if k := b.m.blocks[b.lastLeaf].Kind; k == KindParagraph || k == KindHTML {
+			cb.Lead = b.m.plain[b.lastLeaf]
+		}
 	}
 	b.lastLeaf = idx
 	cb.Block = *blk

@@ -2,6 +2,7 @@ package tutorial
 
 import (
 	"bytes"
+	"html"
 	"regexp"
 	"strings"
 
@@ -43,6 +44,14 @@ func plainText(n ast.Node, src []byte) string {
 			sb.Write(v.URL(src))
 			return
 		case *ast.RawHTML:
+			var raw []byte
+			for i := 0; i < v.Segments.Len(); i++ {
+				seg := v.Segments.At(i)
+				raw = append(raw, seg.Value(src)...)
+			}
+			if reCodeTag.Match(raw) {
+				sb.WriteByte('`') // <code>go.mod</code>, Writerside's <path>counter.c</path>
+			}
 			return
 		case *east.TableCell:
 			defer sb.WriteByte(' ')
@@ -53,6 +62,55 @@ func plainText(n ast.Node, src []byte) string {
 	}
 	walk(n)
 	return strings.Join(strings.Fields(sb.String()), " ")
+}
+
+// reCodeTag: an inline HTML tag that marks code or a path, which Markdown writes in
+// backticks (<code>, <tt>, <samp>, Writerside's <path> and <file>).
+var reCodeTag = regexp.MustCompile(`(?i)^</?(?:code|tt|samp|path|file|filename)(?:\s[^<>]*)?>$`)
+
+// reParaTag is an HTML paragraph's opening or closing tag.
+var reParaTag = regexp.MustCompile(`(?i)</?p(?:\s[^<>]*)?>`)
+
+// CodeTagsAsBackticks writes a line of HTML prose as Markdown: code tags become backticks
+// (`<path>counter.c</path>` is `counter.c`) and paragraph tags go; other tags stay.
+func CodeTagsAsBackticks(line string) string {
+	if !strings.Contains(line, "<") {
+		return line
+	}
+	line = reParaTag.ReplaceAllString(line, "")
+	return reHTMLTag.ReplaceAllStringFunc(line, func(tag string) string {
+		if reCodeTag.MatchString(tag) {
+			return "`"
+		}
+		return tag
+	})
+}
+
+// reHTMLTag is any HTML tag.
+var reHTMLTag = regexp.MustCompile(`</?[A-Za-z][^<>]*>`)
+
+// reHTMLPara is an HTML paragraph element.
+var reHTMLPara = regexp.MustCompile(`(?is)<p(?:\s[^<>]*)?>(.*?)</p>`)
+
+// htmlParagraph is the plain text of the HTML paragraph an HTML block ends with (`<step>
+// <p>Save the program as <path>counter.c</path>:</p>`, as Writerside and hand-written
+// HTML have it), with code tags as backticks; "" when the block does not end with one.
+func htmlParagraph(text string) string {
+	all := reHTMLPara.FindAllStringSubmatchIndex(text, -1)
+	if len(all) == 0 {
+		return ""
+	}
+	last := all[len(all)-1]
+	if strings.TrimSpace(reHTMLTag.ReplaceAllString(text[last[1]:], "")) != "" {
+		return "" // prose follows the paragraph
+	}
+	t := reHTMLTag.ReplaceAllStringFunc(text[last[2]:last[3]], func(tag string) string {
+		if reCodeTag.MatchString(tag) {
+			return "`"
+		}
+		return " "
+	})
+	return strings.Join(strings.Fields(html.UnescapeString(t)), " ")
 }
 
 // dedentContainers removes the 4-space indent of the content of MkDocs tabs and

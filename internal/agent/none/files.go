@@ -30,7 +30,7 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 	}
 	for n := cb.StartLine - 1; n >= 1 && n >= cb.StartLine-25 && len(paras) < 3; n-- {
 		raw := t.Map.Line(n)
-		l := strings.TrimSpace(raw)
+		l := strings.TrimSpace(tutorial.CodeTagsAsBackticks(raw)) // <p>Save it as <path>a.c</path>:</p>
 		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") || strings.HasPrefix(l, "#") || reHighlightClose.MatchString(l) {
 			break
 		}
@@ -436,7 +436,7 @@ func (ss *session) noteAfter(line int) string {
 			break
 		}
 	}
-	text := strings.NewReplacer("<code>", "`", "</code>", "`").Replace(strings.Join(para, " "))
+	text := tutorial.CodeTagsAsBackticks(strings.Join(para, " "))
 	return strings.TrimSpace(reTag.ReplaceAllString(text, ""))
 }
 

@@ -1187,3 +1187,15 @@ func TestFileNamedOverASessionAndTheHomeDirectory(t *testing.T) {
 	assert.Equal(t, []string{"mkdir -p ~/cython-fib && cd ~/cython-fib"}, run)
 	assert.Equal(t, []string{"fib_py.py", "~/notes-load"}, files)
 }
+
+// Writerside's HTML steps name files in <path> tags (`<p>Save the program as
+// <path>counter.c</path>:</p>`), and its Markdown prose does too.
+func TestWritersideStepsNameFiles(t *testing.T) {
+	t.Parallel()
+	md := "# Counter\n\n<procedure title=\"Build\" id=\"b\">\n<step>\n<p>Save the settings as <path>settings.txt</path>. Each key is followed by its value:</p>\n\n```text\ntheme\ndark\n```\n\n</step>\n" +
+		"<step>\n<p>Save the program as <path>counter.c</path>:</p>\n\n```c\nint main(void) { return 0; }\n```\n\n</step>\n</procedure>\n\n" +
+		"The seed environment is built from <path>seed.txt</path>. Save this file:\n\n```text\nversion\n1\n```\n\nSave this <path>Makefile</path> next to it:\n\n```makefile\nall:\n\techo hi\n```\n"
+	_, files, _, asks := readMD(t, md)
+	assert.Equal(t, []string{"settings.txt", "counter.c", "seed.txt", "Makefile"}, files)
+	assert.Empty(t, asks)
+}
