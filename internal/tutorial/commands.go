@@ -412,7 +412,8 @@ func language(info string) string {
 		return ""
 	}
 	l = strings.TrimLeft(l, "{.")
-	if i := strings.IndexAny(l, "{},:"); i >= 0 {
+	// (HackMD/CodiMD: `bash=` numbers the lines, `bash=101` from 101, `bash!` wraps them)
+	if i := strings.IndexAny(l, "{},:=!"); i >= 0 {
 		l = l[:i]
 	}
 	return l

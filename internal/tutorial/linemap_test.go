@@ -136,6 +136,9 @@ func TestLanguageAndShellDetection(t *testing.T) {
 		{`bash title="install.sh"`, "bash", true, false},
 		{"{.bash}", "bash", true, false},
 		{"bash{1,3}", "bash", true, false},
+		{"bash=", "bash", true, false},    // HackMD: numbered lines
+		{"bash=101", "bash", true, false}, // numbered from 101
+		{"bash!", "bash", true, false},    // wrapped lines
 		{"python", "python", false, false},
 		{"", "", false, false},
 		{"bashful", "bashful", false, false},

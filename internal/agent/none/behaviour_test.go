@@ -2261,8 +2261,14 @@ func TestHelpListsTheSubcommandHeaderRowsAndFolders(t *testing.T) {
 // install of a name Debian has no candidate for takes the package apt says replaces it.
 func TestContentsIndexNamesThePackage(t *testing.T) {
 	t.Parallel()
-	md := "# Compress\n\n```bash\necho '>chr1' > ref.fa\nsudo apt-get update -qq\n```\n\n```bash\nbgzip -k ref.fa\n```\n\n```bash\nsudo apt-get install -y python\n```\n\n```bash\npython -c 'print(2)'\n```\n\n```bash\nsudo apt-get install -y tree=9.9\ntree --version\n```\n"
+	md := "# Compress\n\n```bash\necho '>chr1' > ref.fa\nsudo apt-get update -qq\n```\n\n```bash\nbgzip -k ref.fa\n```\n\n```bash\nsudo apt-get install -y python\n```\n\n```bash\npython -c 'print(2)'\n```\n\n```bash\nsudo apt-get install -y tree=9.9\ntree --version\n```\n" +
+		// what gcc 12.2 (bookworm) prints for a header no package installed (libcpp's
+		// open_file_failed), from a script the tutorial writes
+		"Save this as `build.sh`:\n\n```sh\nprintf '%s\\n' 'counter.c:3:10: fatal error: lmdb.h: No such file or directory' '    3 | #include <lmdb.h>' '      |          ^~~~~~~~' 'compilation terminated.' >&2\nexit 1\n```\n\n```bash\nsh build.sh\n```\n"
 	res, _ := attempt(t, md, nil)
+	// the header's package, from the index by its path (usr/include/lmdb.h)
+	h := findingOn(t, res.Findings, md, "sh build.sh")
+	assert.Contains(t, h.Fix, "sudo apt-get install -y liblmdb-dev")
 	f := findingOn(t, res.Findings, md, "bgzip -k")
 	assert.Contains(t, f.Fix, "sudo apt-get install -y tabix")
 	assert.NotContains(t, f.Problem, "misspelt")
@@ -2272,7 +2278,7 @@ func TestContentsIndexNamesThePackage(t *testing.T) {
 	// apt's "E: Version '9.9' for 'tree' was not found": the reader installs tree unpinned
 	pin := findingOn(t, res.Findings, md, "tree=9.9")
 	assert.Contains(t, pin.Problem, "Debian has no version `9.9` of `tree`: the version it has is `")
-	assert.Len(t, res.Findings, 3, "python and tree work after them: %+v", res.Findings)
+	assert.Len(t, res.Findings, 4, "python and tree work after them: %+v", res.Findings)
 }
 
 // A TLS client refusing a certificate made for another name: the reader looks at what
@@ -2419,4 +2425,40 @@ func TestVariableValueFromTheTableAndServerKeptBusy(t *testing.T) {
 	f := res.Findings[0]
 	assert.Equal(t, lineOf(md, "python3 srv.py"), f.Line)
 	assert.Contains(t, f.Fix, "add `export SANDBOX_DIR=inbox` (the value line "+strconv.Itoa(lineOf(md, "| `SANDBOX_DIR`"))+" gives)")
+}
+
+// Recipes indented with spaces: make's "missing separator" at a line that begins with
+// spaces (the real GNU make, 4.3 on bookworm, from Debian's mirror).
+func TestMakefileRecipeIndentedWithSpaces(t *testing.T) {
+	t.Parallel()
+	md := "# Build\n\n```bash\nsudo apt-get update -qq && sudo apt-get install -y -qq make\n```\n\nSave this `Makefile`:\n\n```makefile\nhello:\n    echo hello\n```\n\n```bash\nmake hello\n```\n"
+	res, _ := attempt(t, md, nil)
+	f := findingOn(t, res.Findings, md, "make hello")
+	assert.Contains(t, f.Problem, "line 2 of `Makefile` is indented with spaces, but make takes a recipe line only when it starts with a tab")
+	assert.Contains(t, f.Fix, "with a tab")
+}
+
+// A script written with an unquoted here-document loses the variables it sets itself and
+// its arguments: the shell expanded them, to nothing, while writing it. The run that
+// names the emptied file after it folds into that finding.
+func TestUnquotedHeredocEmptiesTheScriptsVariables(t *testing.T) {
+	t.Parallel()
+	md := "# Sweep\n\n```bash\ncat > sweep.sh <<EOF\n#!/bin/sh\nfor n in 1 2; do\n    echo \"run \\$1\" > sweep-$n.txt\n    echo \"wrote sweep-$n.txt\"\ndone\nEOF\nsh sweep.sh\n```\n\n```\nwrote sweep-1.txt\nwrote sweep-2.txt\n```\n\n```bash\ncat sweep-1.txt\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, lineOf(md, "sh sweep.sh"), f.Line)
+	assert.Contains(t, f.Problem, "line "+strconv.Itoa(lineOf(md, "cat > sweep.sh"))+" writes `sweep.sh` with an unquoted here-document (`<<EOF`), so the shell expanded `$n` as it wrote the file")
+	assert.Contains(t, f.Fix, "(`<<'EOF'`)")
+}
+
+// A program that finds its helpers through an environment variable the tutorial set
+// without export asks the shell for them instead ("sh: 1: tax: not found"): that is the
+// variable, not a missing program.
+func TestHelperLookedUpThroughAnUnexportedVariable(t *testing.T) {
+	t.Parallel()
+	md := "# Macros\n\nSave this as `lib/tax`:\n\n```sh\necho 12\n```\n\nSave this as `calc.sh`:\n\n```sh\nif [ -n \"$CALC_MACROS\" ]; then PATH=\"$CALC_MACROS:$PATH\"; fi\nsh -c 'tax' || true\n```\n\n```bash\nCALC_MACROS=$PWD/lib\nsh calc.sh\n```\n\n```\n12\n```\n"
+	res, _ := attempt(t, md, nil)
+	f := findingOn(t, res.Findings, md, "sh calc.sh")
+	assert.Contains(t, f.Fix, "export the variable at line "+strconv.Itoa(lineOf(md, "CALC_MACROS=$PWD/lib")))
 }

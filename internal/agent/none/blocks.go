@@ -549,7 +549,12 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 	for ln := 1; ln <= n; ln++ {
 		closer := reHighlightClose
 		m := reHighlightOpen.FindStringSubmatch(t.Map.Line(ln))
-		if m == nil {
+		file := ""
+		if f := reHugoFile.FindStringSubmatch(t.Map.Line(ln)); m == nil && f != nil {
+			// Linode's {{< file "/etc/fail2ban/jail.d/webapp.local" ini >}}: a file's contents
+			m, file, closer = []string{f[0], f[2]}, f[1], reHugoFileClose
+		}
+		if m == nil && file == "" {
 			// Docsy's {{< tab header="Debian / Ubuntu" lang="bash" >}}: the tab is the code
 			if m = reDocsyCodeTab.FindStringSubmatch(t.Map.Line(ln)); m == nil {
 				continue
@@ -569,9 +574,13 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 			lines = append(lines, t.Map.Line(k))
 			nos = append(nos, k)
 		}
-		cb := tutorial.CodeBlock{Block: tutorial.Block{Kind: tutorial.KindFencedCode, StartLine: ln, EndLine: end, Info: m[1], Text: strings.Join(lines, "\n")},
+		info := m[1]
+		if file != "" {
+			info = strings.TrimSpace(m[1] + ` title="` + file + `"`)
+		}
+		cb := tutorial.CodeBlock{Block: tutorial.Block{Kind: tutorial.KindFencedCode, StartLine: ln, EndLine: end, Info: info, Text: strings.Join(lines, "\n")},
 			Lang: strings.ToLower(m[1]), Content: strings.Join(lines, "\n"), ContentStartLine: ln + 1, ContentLines: nos}
-		cb.Shell = cb.Lang == "bash" || cb.Lang == "sh" || cb.Lang == "shell" || cb.Lang == "console"
+		cb.Shell = file == "" && (cb.Lang == "bash" || cb.Lang == "sh" || cb.Lang == "shell" || cb.Lang == "console")
 		if cb.Shell {
 			console := cb.Lang == "console" || promptLines(lines)
 			cb.Console = console
@@ -648,7 +657,10 @@ var (
 	// Killercoda's inline command the page runs: `sudo apt-get update`{{exec}}
 	reInlineExec = regexp.MustCompile("^\\s*`([^`]+)`\\{\\{\\s*exec(?:ute)?(?:\\s[^}]*)?\\}\\}\\s*$")
 	// Hugo {{< highlight bash >}} … {{< /highlight >}}, Jekyll {% highlight bash %} … {% endhighlight %}
-	reHighlightOpen  = regexp.MustCompile(`^\s*(?:\{\{[<%]|\{%-?)\s*highlight\s+(\w+)`)
+	reHighlightOpen = regexp.MustCompile(`^\s*(?:\{\{[<%]|\{%-?)\s*highlight\s+(\w+)`)
+	// Linode's {{< file "path" lang >}} … {{< /file >}}: the contents of the file named
+	reHugoFile       = regexp.MustCompile(`^\s*\{\{<\s*file\s+"([^"]+)"(?:\s+(\w+))?\s*>\}\}\s*$`)
+	reHugoFileClose  = regexp.MustCompile(`^\s*\{\{<\s*/\s*file\s*>\}\}\s*$`)
 	reHighlightClose = regexp.MustCompile(`^\s*(?:\{\{[<%]\s*/\s*highlight\s*[>%]\}\}|\{%-?\s*endhighlight\s*-?%\})`)
 	// a Docsy tab whose content is code in the language it names (closed by reHugoTabX)
 	reDocsyCodeTab = regexp.MustCompile(`^\s*\{\{<\s*tab\b[^>]*\blang="(\w+)"[^>]*>\}\}\s*$`)

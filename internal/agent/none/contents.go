@@ -2,6 +2,7 @@ package none
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -22,7 +23,8 @@ d=$(mktemp -d) || exit 3
 arch=$(dpkg --print-architecture)
 fetch() { if [ -x /usr/lib/apt/apt-helper ]; then /usr/lib/apt/apt-helper download-file "$1" "$d/c.gz" >/dev/null 2>&1; else curl -fsSL -o "$d/c.gz" "$1" 2>/dev/null; fi; }
 fetch "${1%/}/dists/$2/main/Contents-$arch.gz" || fetch "${1%/}/dists/$2/Contents-$arch.gz" || { rm -rf "$d"; exit 3; }
-gzip -dc "$d/c.gz" | awk -v names="$names" 'BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) { want["usr/bin/" a[i]] = a[i]; want["usr/sbin/" a[i]] = a[i]; want["bin/" a[i]] = a[i]; want["sbin/" a[i]] = a[i] } }
+gzip -dc "$d/c.gz" | awk -v names="$names" -v files="$files" 'BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) { want["usr/bin/" a[i]] = a[i]; want["usr/sbin/" a[i]] = a[i]; want["bin/" a[i]] = a[i]; want["sbin/" a[i]] = a[i] }
+  n = split(files, a, " "); for (i = 1; i <= n; i++) want[a[i]] = a[i] }
 ($1 in want) && !(want[$1] in seen) { seen[want[$1]] = 1; split($NF, p, ","); sub(/.*\//, "", p[1]); print want[$1], p[1] }'
 rm -rf "$d"`
 
@@ -33,7 +35,29 @@ func (ss *session) commandPackages(ctx context.Context, names []string) map[stri
 	if len(names) == 0 {
 		return nil
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: contentsScript, Env: map[string]string{"names": strings.Join(names, " ")}, Timeout: 90 * time.Second, User: ss.user})
+	return ss.contentsLookup(ctx, names, nil)
+}
+
+// filePackage is the Debian package that installs one of paths (as the index writes them,
+// without the leading slash: usr/include/lmdb.h), "" when none does.
+func (ss *session) filePackage(ctx context.Context, paths ...string) string {
+	found := ss.contentsLookup(ctx, nil, paths)
+	for _, p := range paths {
+		if found[p] != "" {
+			return found[p]
+		}
+	}
+	return ""
+}
+
+// contentsLookup searches the Contents index for commands by name and files by path.
+func (ss *session) contentsLookup(ctx context.Context, names, paths []string) map[string]string {
+	for _, p := range paths {
+		if !reIndexPath.MatchString(p) {
+			return nil
+		}
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: contentsScript, Env: map[string]string{"names": strings.Join(names, " "), "files": strings.Join(paths, " ")}, Timeout: 90 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
 		return nil
 	}
@@ -45,6 +69,10 @@ func (ss *session) commandPackages(ctx context.Context, names []string) map[stri
 	}
 	return pkgs
 }
+
+// reIndexPath: a path as the Contents index writes it, safe to pass through the shell's
+// environment and awk (no spaces, no leading slash).
+var reIndexPath = regexp.MustCompile(`^[\w][\w.+/-]*$`)
 
 // commandPackage is commandPackages for one command ("" when no package has it).
 func (ss *session) commandPackage(ctx context.Context, name string) string {

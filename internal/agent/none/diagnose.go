@@ -299,6 +299,15 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.taint(rec, r)
 			return
 		}
+		if names, at := ss.unexportedForPrograms(ctx, rec); len(names) > 0 && name != firstWord(rec.Command) {
+			// `REGINA_MACROS=…/lib` on a line of its own, then regina, which looks up the
+			// function `tax` there and asks the shell for it instead: "sh: 1: tax: not found"
+			f := loop.Finding{Problem: failureProblem(rec, output)}
+			unexportedFor(&f, names, at)
+			r := ss.addFinding(rec, f, output)
+			ss.taint(rec, r)
+			return
+		}
 		r := ss.missingCommand(ctx, i, st, rec, output, name)
 		ss.missing[t] = r
 		ss.taint(rec, r)
@@ -578,6 +587,23 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.cwdRoot = r
 		return
 	}
+	if _, near := ss.nearName(ctx, rec.Command, output); near != "" {
+		// sweep-.json, which sweep.sh wrote for sweep-1.json once the shell had emptied $n
+		if r := ss.lostVars[path.Base(near)]; r > 0 {
+			ss.consequence(r-1, rec)
+			return
+		}
+		if h, ran := ss.heredocMaking(path.Base(near), rec.Line); h.file != "" {
+			// (the run of the script printed what it did without failing)
+			f := loop.Finding{Problem: failureProblem(rec, output)}
+			h.explain(&f)
+			r := ss.addFinding(rec, f, output)
+			ss.taint(rec, r)
+			ss.noteLost(h, r)
+			ss.moveTo(r, ran, "line %d runs that script")
+			return
+		}
+	}
 	if missing, near := ss.nearName(ctx, rec.Command, output); near != "" && !ss.proseVariableUnset(ctx, rec, output) {
 		// "chord-faded.wav" where the tutorial made "chord-fade.wav": a name mismatch
 		f := loop.Finding{
@@ -693,7 +719,8 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		return
 	}
 	f := loop.Finding{Problem: failureProblem(rec, output)}
-	earlyAt := 0 // the line of an install step this failure comes before
+	earlyAt := 0         // the line of an install step this failure comes before
+	var lost lostHeredoc // a script whose variables the shell emptied as it wrote it
 	f.Fix, f.Edit = failureFix(rec, output)
 	if dir != "" {
 		// the learner is not root: a system folder needs sudo, and a folder the tutorial
@@ -779,6 +806,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("add `cd %s` before line %d", dir, rec.Line)
 			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
 			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
+		if lost = ss.expandedHeredoc(rec); lost.file != "" {
+			// `cat > add-item.sh <<EOF` with `$1` in it, then `./add-item.sh coffee 5`
+			lost.explain(&f)
 		}
 	}
 	if f.Edit == nil {
@@ -982,6 +1015,16 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Problem += fmt.Sprintf("; `%s` is no %s `%s` knows: its help lists `%s`", bad, kind, programOf(rec.Command), right)
 			f.Fix = fmt.Sprintf("write `%s` instead of `%s` at line %d (`%s`)", right, bad, rec.Line, firstLine(with))
 			f.Edit = &loop.Edit{Replace: with}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if file, at := ss.spaceIndentedRecipe(ctx, output); file != "" {
+			// a Makefile copied from a page whose recipes lost their tab: "Makefile:2: ***
+			// missing separator.  Stop."
+			f.Problem += fmt.Sprintf("; line %d of `%s` is indented with spaces, but make takes a recipe line only when it starts with a tab", at, file)
+			f.Fix = fmt.Sprintf("indent the recipe lines of `%s` with a tab, not spaces (and say so: pages and editors often turn tabs into spaces)", file)
+			f.Edit = &loop.Edit{InsertBefore: []string{fmt.Sprintf(`sed -i 's/^ \+/\t/' %s`, shellQuote(file))}}
 			f.Category = "command failure"
 		}
 	}
@@ -1282,6 +1325,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	r = ss.addFinding(rec, f, output)
 	ss.taint(rec, r)
+	ss.noteLost(lost, r)
 	if earlyAt > 0 {
 		ss.earlyUse[earlyAt] = r
 	}
@@ -4264,6 +4308,29 @@ func (ss *session) madeByCommand(p string) bool {
 // marks.csv) does not exist, while the file the tutorial made instead does: one of a
 // very similar name (same extension, one or two characters apart), or the only file of
 // that extension the tutorial wrote there. Both are "" when there is none.
+// namesFile: output names the file w as a whole name, not as the start of a longer one
+// (`counter` in "counter.c:3:10: fatal error: …" is not named; in "cannot open counter." it is).
+func namesFile(output, w string) bool {
+	for i := 0; ; {
+		k := strings.Index(output[i:], w)
+		if k < 0 {
+			return false
+		}
+		at, end := i+k, i+k+len(w)
+		before := at == 0 || !isNameByte(output[at-1])
+		after := end == len(output) || !isNameByte(output[end]) || output[end] == '.' && (end+1 == len(output) || output[end+1] == ' ' || output[end+1] == '\n')
+		if before && after {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+// isNameByte: a byte that continues a file name.
+func isNameByte(b byte) bool {
+	return b == '.' || b == '-' || b == '_' || b == '/' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+}
+
 func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
 	if !reNotThere.MatchString(output) && !reNoSuchInclude.MatchString(output) && !reNoRule.MatchString(output) {
 		return "", ""
@@ -4280,7 +4347,7 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		if f = strings.Trim(f, `"'`); k == 0 && !looksLikePath(f) {
 			continue // the program, which its errors name (`a68g: error while opening …`)
 		}
-		if !strings.HasPrefix(f, "-") && strings.Contains(output, path.Base(f)) {
+		if !strings.HasPrefix(f, "-") && namesFile(output, path.Base(f)) {
 			names = append(names, f)
 		} else if !strings.HasPrefix(f, "-") && looksLikePath(f) {
 			args = append(args, f)
@@ -4935,6 +5002,14 @@ func (ss *session) errorPackage(ctx context.Context, output string) (string, str
 		if pkg, what = ss.phpPackage(output); pkg == "" {
 			return "", ""
 		}
+	case reMissingHeader.MatchString(output):
+		// "counter.c:3:10: fatal error: lmdb.h: No such file or directory": the header is in
+		// a -dev package, found as packages.debian.org finds it, by its path
+		h := reMissingHeader.FindStringSubmatch(output)[1]
+		if pkg = ss.filePackage(ctx, "usr/include/"+h, "usr/include/x86_64-linux-gnu/"+h, "usr/include/aarch64-linux-gnu/"+h); pkg == "" {
+			return "", ""
+		}
+		what = fmt.Sprintf("the C header `%s` (Debian's `%s`)", h, pkg)
 	default:
 		return "", ""
 	}
@@ -4943,6 +5018,148 @@ func (ss *session) errorPackage(ctx context.Context, output string) (string, str
 	}
 	return pkg, what
 }
+
+// reUnquotedHeredoc: a command that writes a file from a here-document whose delimiter is
+// not quoted (`cat > sweep.sh <<EOF`, `tee run.sh <<-END`), so the shell expands `$…`
+// in it as it writes.
+var reUnquotedHeredoc = regexp.MustCompile(`^(?:cat|tee(?:\s+-a)?)\b[^<\n]*<<-?\s*([A-Za-z_]\w*)\b`)
+
+// reHeredocTarget: the file a `cat > f` or `tee f` writes.
+var reHeredocTarget = regexp.MustCompile(`^(?:cat\b[^>\n]*>>?\s*|tee\s+(?:-a\s+)?)([^\s;&|<>]+)`)
+
+// reDollarRef: a parameter expansion (`$n`, `${n}`, `$1`, `$@`), not an escaped `\$n`.
+var reDollarRef = regexp.MustCompile(`(?:^|[^\\])\$\{?([A-Za-z_]\w*|[0-9@#*])\}?`)
+
+// lostHeredoc: a script written with an unquoted here-document whose own variables the
+// shell emptied as it wrote it.
+type lostHeredoc struct {
+	file, cmd, delim string
+	at               int
+	vars             []string
+}
+
+// expandedHeredoc: rec runs or reads a file an earlier step wrote with an unquoted
+// here-document that uses `$1`, `$@` or variables the text itself sets (`for n in 1 2
+// 4`): meant for the script, they were expanded, to nothing, while the file was written.
+func (ss *session) expandedHeredoc(rec loop.CommandRecord) lostHeredoc {
+	words := map[string]bool{}
+	for _, w := range strings.Fields(rec.Command) {
+		words[ss.abs(strings.Trim(w, `"'`))] = true
+	}
+	for k := len(ss.steps) - 1; k >= 0; k-- {
+		if st := ss.steps[k]; st.kind == runStep && st.line < rec.Line {
+			if h := heredocOf(st); h.file != "" && words[ss.abs(h.file)] {
+				return h
+			}
+		}
+	}
+	return lostHeredoc{}
+}
+
+// heredocMaking: the script that, its variables emptied, made the file called name
+// (sweep-.json for sweep-$n.json), and the line of the first step that ran it before line.
+func (ss *session) heredocMaking(name string, line int) (lostHeredoc, int) {
+	for k, st := range ss.steps {
+		h := heredocOf(st)
+		if h.file == "" || st.line >= line || !slices.Contains(h.emptied(), name) {
+			continue
+		}
+		for _, later := range ss.steps[k:] {
+			if later.kind == runStep && later.line < line && later.line > h.at && namesFile(later.command.Text, path.Base(h.file)) {
+				return h, later.line
+			}
+		}
+	}
+	return lostHeredoc{}, 0
+}
+
+// heredocOf: the script st writes with an unquoted here-document, when the shell empties
+// variables of its own in it.
+func heredocOf(st step) lostHeredoc {
+	if st.kind != runStep {
+		return lostHeredoc{}
+	}
+	cmd := strings.TrimSpace(st.command.Text)
+	first, body, _ := strings.Cut(cmd, "\n")
+	m, t := reUnquotedHeredoc.FindStringSubmatch(first), reHeredocTarget.FindStringSubmatch(first)
+	if m == nil || t == nil {
+		return lostHeredoc{}
+	}
+	body = strings.TrimSuffix(strings.TrimRight(body, "\n"), m[1])
+	var lost []string
+	for _, r := range reDollarRef.FindAllStringSubmatch(body, -1) {
+		v := r[1]
+		own := strings.ContainsAny(v[:1], "0123456789@#*") ||
+			regexp.MustCompile(`\bfor\s+`+v+`\s+in\b|(?m)^\s*(?:local\s+|export\s+)?`+v+`=|\bread\s+(?:-\w+\s+)*`+v+`\b`).MatchString(body)
+		if own && !slices.Contains(lost, "$"+v) {
+			lost = append(lost, "$"+v)
+		}
+	}
+	if len(lost) == 0 {
+		return lostHeredoc{}
+	}
+	return lostHeredoc{file: t[1], cmd: cmd, delim: m[1], at: st.line, vars: lost}
+}
+
+// emptied: the base names of the files the script names with its variables, as the
+// emptied variables leave them (sweep-$n.json: sweep-.json).
+func (h lostHeredoc) emptied() []string {
+	var out []string
+	for _, w := range strings.Fields(h.cmd) {
+		stripped := w
+		for _, v := range h.vars {
+			stripped = strings.ReplaceAll(strings.ReplaceAll(stripped, "${"+v[1:]+"}", ""), v, "")
+		}
+		if stripped = strings.Trim(stripped, `"'`); stripped != strings.Trim(w, `"'`) && looksLikePath(stripped) {
+			out = append(out, path.Base(stripped))
+		}
+	}
+	return out
+}
+
+// explain says in f why the script does not do what the tutorial shows, and remembers the
+// names its emptied variables left in file names.
+func (h lostHeredoc) explain(f *loop.Finding) {
+	f.Problem += fmt.Sprintf("; line %d writes `%s` with an unquoted here-document (`<<%s`), so the shell expanded %s as it wrote the file, to nothing, and the script lost %s", h.at, h.file, h.delim, quoteList(h.vars), plural(len(h.vars), "it", "them"))
+	f.Fix = fmt.Sprintf("quote the delimiter at line %d (`<<'%s'`) so that `%s` keeps %s", h.at, h.delim, h.file, quoteList(h.vars))
+	quoted := strings.Replace(h.cmd, "<<"+h.delim, "<<'"+h.delim+"'", 1)
+	quoted = strings.Replace(quoted, "<< "+h.delim, "<< '"+h.delim+"'", 1)
+	f.Edit = &loop.Edit{InsertBefore: []string{quoted}}
+	f.Category = "command failure"
+}
+
+// noteLost remembers the file names the script h describes makes without its variables
+// (sweep-$n.json becomes sweep-.json), as depending on root r.
+func (ss *session) noteLost(h lostHeredoc, r int) {
+	if h.file == "" || r < 0 {
+		return
+	}
+	for _, name := range h.emptied() {
+		ss.lostVars[name] = r + 1 // (0: none)
+	}
+}
+
+// reMissingSeparator: GNU make stops at a line it cannot read ("Makefile:2: *** missing
+// separator.  Stop.").
+var reMissingSeparator = regexp.MustCompile(`(?m)^(?:make(?:\[\d+\])?: )?(\S+):(\d+): \*\*\* missing separator`)
+
+// spaceIndentedRecipe: make stopped at a line of a makefile that begins with spaces (a
+// recipe whose tab was lost); the makefile as the error names it and the line.
+func (ss *session) spaceIndentedRecipe(ctx context.Context, output string) (string, int) {
+	m := reMissingSeparator.FindStringSubmatch(output)
+	if m == nil {
+		return "", 0
+	}
+	at, _ := strconv.Atoi(m[2])
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: fmt.Sprintf("sed -n '%dp' %s", at, shellQuote(ss.abs(m[1]))), Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 || !strings.HasPrefix(r.Stdout, " ") || strings.TrimSpace(r.Stdout) == "" {
+		return "", 0
+	}
+	return m[1], at
+}
+
+// reMissingHeader: a C compiler cannot find a header (gcc, then clang).
+var reMissingHeader = regexp.MustCompile(`fatal error: '?(\w[\w.+/-]*\.(?:h|hh|hpp|hxx))'?(?::\s+No such file or directory| file not found)`)
 
 // proseAfter is the paragraph right after line (up to four lines; "" when a heading,
 // a block or markup comes first).

@@ -583,7 +583,13 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		// a test the tutorial shows passing fails: the code under test (or the test) is wrong
 		f.Fix = fmt.Sprintf("correct the code the tutorial has the reader write (or the test) so that the failing test passes, or show at line %d the failure the reader will see", rec.Line)
 	}
-	if name, at, set, script := ss.unexportedVar(ctx, rec); script != "" {
+	lost := ss.expandedHeredoc(rec)
+	if lost.file != "" {
+		// `cat > sweep.sh <<EOF` with `for n in 1 2 4` and `$n` in it, then `sh sweep.sh`
+		// prints "wrote sweep-.json"
+		lost.explain(&f)
+		f.Severity = ""
+	} else if name, at, set, script := ss.unexportedVar(ctx, rec); script != "" {
 		// `REMFILE=~/remind-lab/reminders.rem`, then `sh agenda.sh`, which reads $REMFILE
 		unexportedVarFor(&f, name, at, set, script)
 		f.Severity = ""
@@ -649,6 +655,7 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	}
 	// a later request that finds nothing listening goes back to the state this shows
 	ss.lastRoot = ss.addFinding(rec, f, output)
+	ss.noteLost(lost, ss.lastRoot)
 	if prog != "" {
 		ss.noSymbols[ss.abs(prog)] = ss.lastRoot
 	}

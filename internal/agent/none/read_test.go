@@ -1199,3 +1199,15 @@ func TestWritersideStepsNameFiles(t *testing.T) {
 	assert.Equal(t, []string{"settings.txt", "counter.c", "seed.txt", "Makefile"}, files)
 	assert.Empty(t, asks)
 }
+
+// Linode's {{< file "path" lang >}} shortcode holds a file's contents; its `command` and
+// `output` fences are a command and what it prints, even under a lead that offers a
+// choice ("either a regular expression or a filter file").
+func TestLinodeFileShortcodeAndOutputFences(t *testing.T) {
+	t.Parallel()
+	md := "# Filter\n\n{{< file \"webapp.log\" text >}}\nline one\n{{< /file >}}\n\nIt takes either a regular expression or a filter file. Try this one:\n\n```command\ngrep one webapp.log\n```\n\n```output\nline one\n```\n\n{{< file \"/etc/app/app.ini\" ini >}}\n[app]\n{{< /file >}}\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"grep one webapp.log"}, run)
+	assert.Equal(t, []string{"webapp.log", "/etc/app/app.ini"}, files)
+	assert.Empty(t, skipped)
+}

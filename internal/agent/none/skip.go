@@ -68,7 +68,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 		return why
 	}
 	last := lastSentence(lead)
-	if prev, ok := blockRightBefore(t, blocks, cb); ok && reEitherOr.MatchString(leadText(t, prev)) && (strings.TrimSpace(lead) == "" || strings.TrimSpace(lead) == strings.TrimSpace(leadText(t, prev))) {
+	if prev, ok := blockRightBefore(t, blocks, cb); ok && cb.Lang != "output" && reEitherOr.MatchString(leadText(t, prev)) && (strings.TrimSpace(lead) == "" || strings.TrimSpace(lead) == strings.TrimSpace(leadText(t, prev))) {
 		return "an alternative to the block right above it (\"" + loop.Clip(lastSentence(lead), 80) + "\")"
 	}
 	if reDontRun.MatchString(lead) {

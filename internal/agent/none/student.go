@@ -84,8 +84,11 @@ type session struct {
 	taintTools map[string]int // tool a failed step was meant to install → root
 	missing    map[string]int // tool found missing → root
 	earlyUse   map[int]int    // line of an install step found placed after a first use → root
-	cwdRoot    int            // root that left the session outside the directory it should be in, -1 when none
-	lastRoot   int            // root of the most recent failure, -1 when none
+	// lostVars: a file name a script the tutorial wrote with an unquoted here-document makes
+	// once the shell has emptied its variables (sweep-.json for sweep-$n.json) → root
+	lostVars map[string]int
+	cwdRoot  int // root that left the session outside the directory it should be in, -1 when none
+	lastRoot int // root of the most recent failure, -1 when none
 	// offline: the block whose command needed the network the sandbox lacks, while no
 	// other block has run since (0 when none); altBlock: the alternative the text offers
 	// for it ("or, without Git, make the same layout by hand:"), being followed instead
@@ -258,7 +261,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 // nothing run and nothing failed yet.
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
 	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, foldedRun: -1, aptSourceRoot: -1,
-		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, earlyUse: map[int]int{},
+		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, earlyUse: map[int]int{}, lostVars: map[string]int{},
 		recovered: map[int]bool{}, hostRoots: map[string]int{}, noSymbols: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}}
 }
 
