@@ -104,12 +104,7 @@ func htmlParagraph(text string) string {
 	if strings.TrimSpace(reHTMLTag.ReplaceAllString(text[last[1]:], "")) != "" {
 		return "" // prose follows the paragraph
 	}
-	t := reHTMLTag.ReplaceAllStringFunc(text[last[2]:last[3]], func(tag string) string {
-		if reCodeTag.MatchString(tag) {
-			return "`"
-		}
-		return " "
-	})
+	t := reHTMLTag.ReplaceAllString(CodeTagsAsBackticks(text[last[2]:last[3]]), " ")
 	return strings.Join(strings.Fields(html.UnescapeString(t)), " ")
 }
 
