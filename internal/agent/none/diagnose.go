@@ -4309,7 +4309,8 @@ func (ss *session) madeByCommand(p string) bool {
 // very similar name (same extension, one or two characters apart), or the only file of
 // that extension the tutorial wrote there. Both are "" when there is none.
 // namesFile: output names the file w as a whole name, not as the start of a longer one
-// (`counter` in "counter.c:3:10: fatal error: …" is not named; in "cannot open counter." it is).
+// (`counter` in "counter.c:3:10: fatal error: …" is not named; in "cannot open counter." or
+// "cat: pki/certs/counter: No such file" it is).
 func namesFile(output, w string) bool {
 	for i := 0; ; {
 		k := strings.Index(output[i:], w)
@@ -4317,7 +4318,7 @@ func namesFile(output, w string) bool {
 			return false
 		}
 		at, end := i+k, i+k+len(w)
-		before := at == 0 || !isNameByte(output[at-1])
+		before := at == 0 || output[at-1] == '/' || !isNameByte(output[at-1]) // a path's last part counts
 		after := end == len(output) || !isNameByte(output[end]) || output[end] == '.' && (end+1 == len(output) || output[end+1] == ' ' || output[end+1] == '\n')
 		if before && after {
 			return true

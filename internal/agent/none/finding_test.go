@@ -57,3 +57,21 @@ func TestFishsNotExecutableGetsChmod(t *testing.T) {
 	require.NotNil(t, edit)
 	assert.Equal(t, []string{"chmod +x tally.fish"}, edit.InsertBefore)
 }
+
+// A file is named by an error as a whole name or as a path's last part, not as the start
+// of a longer name: gcc's "counter.c:3:10" does not name `counter`; coreutils'
+// "cat: pki/certs/web.crt: No such file or directory" names `web.crt`.
+func TestNamesFile(t *testing.T) {
+	for _, c := range []struct {
+		output, name string
+		want         bool
+	}{
+		{"counter.c:3:10: fatal error: oath.h: No such file or directory", "counter", false},
+		{"cannot open counter.", "counter", true},
+		{"cat: pki/certs/web.crt: No such file or directory", "web.crt", true},
+		{"cp: cannot create regular file '.git/hooks/pre-commit': No such file or directory", "pre-commit", true},
+		{"cat: my-web.crt: No such file or directory", "web.crt", false},
+	} {
+		assert.Equal(t, c.want, namesFile(c.output, c.name), "%q in %q", c.name, c.output)
+	}
+}
