@@ -225,7 +225,10 @@ func read(t *tutorial.Tutorial) []step {
 	nextDir := ""                   // the directory the prose says the next file goes in
 	programs := prosePrograms(t, blocks)
 	var repl *replSession // the interpreter the reader is typing into, if any
+	prevEnd := 0          // the last line of the block before
 	for _, cb := range blocks {
+		steps = append(steps, proseStarts(t, blocks, prevEnd+1, cb.StartLine-1)...)
+		prevEnd = max(prevEnd, cb.EndLine)
 		lead := leadText(t, cb)
 		if nb, ok := notebookShell(cb); ok {
 			cb = nb // a notebook cell of `!` lines: what a reader types in a terminal
@@ -443,6 +446,12 @@ func read(t *tutorial.Tutorial) []step {
 		case repl != nil && repl.takes(cb):
 			c := &tutorial.Command{Text: cb.Content, StartLine: cb.ContentStartLine, EndLine: cb.EndLine}
 			add(step{kind: runStep, command: c, line: cb.ContentStartLine, repl: repl.prog, reason: "typed into " + repl.prog + ", started at line " + fmt.Sprint(repl.line)})
+		case cb.Lang == "output" || cb.Lang == "log":
+			// Linode's ```output fence under a ```command one: what the command prints
+			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console || ranBlock(steps, prev)) {
+				attachOutput(steps, cb)
+			}
+			add(step{kind: skipStep, reason: "output (its fence says so)"})
 		case cb.Lang == "" || cb.Lang == "text" || cb.Lang == "txt" || cb.Lang == "plaintext" || noLanguage[cb.Lang]:
 			if ss, ok := untaggedSteps(cb, lead, programs, headingRightAbove(t, cb)); ok {
 				steps = append(steps, ss...)
@@ -491,6 +500,7 @@ func read(t *tutorial.Tutorial) []step {
 	}
 	skipPreviews(steps)
 	skipRemoteSession(steps)
+	steps = append(steps, proseStarts(t, blocks, prevEnd+1, t.Map.LineCount())...)
 	followNeeded(steps)
 	return steps
 }
@@ -949,4 +959,39 @@ func blockLinesAfter(cb tutorial.CodeBlock, after int) ([]string, []int) {
 		}
 	}
 	return nil, nil
+}
+
+// reProseStart: a sentence that has the reader start a server, in another terminal and
+// left running, with the command in code at its end ("Start it in a second terminal and
+// leave it running: `cd ~/pantry && python3 api.py`").
+var reProseStart = regexp.MustCompile("(?i)\\b(?:start|run|launch|serve)\\b[^`.]*\\b(?:leave it running|keep it running|in (?:another|a second|a new|a separate) (?:terminal|shell|window|tab))\\b[^`]*:\\s*`([^`]+)`\\.?\\s*$")
+
+// proseStarts are the servers the prose between lines from and to starts with a command
+// in code, each as a step of its own on its line.
+func proseStarts(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, from, to int) []step {
+	var out []step
+	for ln := from; ln <= to; ln++ {
+		line := t.Map.Line(ln)
+		m := reProseStart.FindStringSubmatch(line)
+		if m == nil || inAnyBlock(blocks, ln) {
+			continue
+		}
+		text := strings.TrimSpace(m[1])
+		cb := tutorial.CodeBlock{Block: tutorial.Block{Kind: tutorial.KindParagraph, StartLine: ln, EndLine: ln}, Lang: "bash", ContentStartLine: ln, Content: text, ContentLines: []int{ln}, Shell: true}
+		cb.Commands = tutorial.SplitCommands([]string{text}, []int{ln}, false)
+		for _, c := range cb.Commands {
+			out = append(out, step{kind: runStep, block: cb, command: &c, line: ln, lead: line, reason: "a server the prose starts with a command in code"})
+		}
+	}
+	return out
+}
+
+// inAnyBlock: line ln lies inside a code block.
+func inAnyBlock(blocks []tutorial.CodeBlock, ln int) bool {
+	for _, cb := range blocks {
+		if ln >= cb.StartLine && ln <= cb.EndLine {
+			return true
+		}
+	}
+	return false
 }

@@ -1201,7 +1201,8 @@ func TestWritersideStepsNameFiles(t *testing.T) {
 }
 
 // Linode's {{< file "path" lang >}} shortcode holds a file's contents; its `command` and
-// `output` fences are a command and what it prints, even under a lead that offers a
+// `output` fences are a command and what it prints (the output compared with what it
+// does print, so an error it shows is one the tutorial expects), even under a lead that offers a
 // choice ("either a regular expression or a filter file").
 func TestLinodeFileShortcodeAndOutputFences(t *testing.T) {
 	t.Parallel()
@@ -1209,5 +1210,22 @@ func TestLinodeFileShortcodeAndOutputFences(t *testing.T) {
 	run, files, skipped, _ := readMD(t, md)
 	assert.Equal(t, []string{"grep one webapp.log"}, run)
 	assert.Equal(t, []string{"webapp.log", "/etc/app/app.ini"}, files)
-	assert.Empty(t, skipped)
+	assert.Equal(t, map[string]string{"line one": "output (its fence says so)"}, skipped)
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	for _, s := range read(tut) {
+		if s.kind == runStep {
+			assert.Equal(t, "line one", s.expected, "the output fence is what the command prints")
+		}
+	}
+}
+
+// A sentence that starts a server in another terminal with its command in code at the
+// end is a step of its own; a command named in passing is not.
+func TestServerTheProseStarts(t *testing.T) {
+	t.Parallel()
+	md := "# API\n\nSave it as `~/pantry/api.py`:\n\n```python\nprint('x')\n```\n\nStart it in a second terminal and leave it running: `cd ~/pantry && python3 api.py`\n\nTo serve on another port, `python3 api.py 9000` takes it as its argument. Then ask it for the items:\n\n```bash\ncurl -s localhost:8081\n```\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"~/pantry/api.py"}, files)
+	assert.Equal(t, []string{"cd ~/pantry && python3 api.py", "curl -s localhost:8081"}, run)
 }
