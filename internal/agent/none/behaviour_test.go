@@ -658,6 +658,10 @@ func TestKeyLineSkipsTheAbortNotice(t *testing.T) {
 	out = "2026-11-27  3:51:26 0 [ERROR] Can't start server : Bind on unix socket: No such file or directory\n" +
 		"2026-11-27  3:51:26 0 [ERROR] Do you already have another server running on socket: /run/mysqld/mysqld.sock ?\n2026-11-27  3:51:26 0 [ERROR] Aborting\n"
 	assert.Contains(t, keyLine(out), "/run/mysqld/mysqld.sock")
+	// fail2ban 1.0 opens its log lines with a time stamp, its name and pid: run to run
+	// they differ, and they say nothing
+	out = "2026-12-07 10:53:14,681 fail2ban                [1169]: ERROR   Could not find server\n"
+	assert.Equal(t, "ERROR   Could not find server", keyLine(out))
 }
 
 // `cd` into a folder no step makes, right after an unrelated failure, is its own gap;
@@ -2461,4 +2465,63 @@ func TestHelperLookedUpThroughAnUnexportedVariable(t *testing.T) {
 	res, _ := attempt(t, md, nil)
 	f := findingOn(t, res.Findings, md, "sh calc.sh")
 	assert.Contains(t, f.Fix, "export the variable at line "+strconv.Itoa(lineOf(md, "CALC_MACROS=$PWD/lib")))
+}
+
+// An install starts the package's service on a Debian machine (debhelper's postinst), so
+// its client works right after it: redis-server. A service that failed to start there
+// (fail2ban 1.0, whose stock sshd jail finds no /var/log/auth.log on bookworm) leaves its
+// client nothing to talk to, and no step starts it: one gap, the client's later
+// commands folded in. A path in the author's own home folder in a file the reader
+// writes (/home/example_user/…) is a placeholder nothing explains.
+func TestServicesTheirInstallStarts(t *testing.T) {
+	t.Parallel()
+	md := "# Jail lab\n\n```bash\nsudo apt-get install -y redis-server fail2ban\n```\n\n" + // 1-7
+		"Redis runs already:\n\n```bash\nredis-cli ping\n```\n\n" + // 8-13
+		"```bash\nmkdir -p ~/lab && touch ~/lab/app.log\n```\n\n" + // 14-17
+		"Create `/etc/fail2ban/jail.d/lab.local`:\n\n```ini\n[sshd]\nenabled = false\n\n[lab]\nenabled = true\nfilter = sshd\nlogpath = /home/example_user/lab/app.log\nbackend = polling\n```\n\n" +
+		"```bash\nsudo fail2ban-client -t\n```\n\n" +
+		"```bash\nsudo fail2ban-client status\nsudo fail2ban-client status lab\n```\n"
+	res, _ := attempt(t, md, func(b *config.StudentBehavior) { b.TimeoutSeconds = 60 })
+	at := func(text string) *loop.Finding { return findingOn(t, res.Findings, md, text) }
+	assert.Nil(t, findingAt(res.Findings, lineOf(md, "redis-cli ping")), "%+v", res.Findings)
+	f := at("fail2ban-client -t")
+	assert.Contains(t, f.Problem, "`/home/example_user/lab/app.log`")
+	assert.Contains(t, f.Problem, "`~/lab/app.log`")
+	f = at("sudo fail2ban-client status") // the first of the two
+	assert.Contains(t, f.Problem, "failed to start")
+	assert.Contains(t, f.Fix, "sudo systemctl start fail2ban")
+	assert.Equal(t, []int{lineOf(md, "status lab")}, f.AlsoAt)
+	assert.Len(t, res.Findings, 2, "%+v", res.Findings)
+}
+
+// A placeholder in angle brackets is a gap only when nothing tells the reader what goes
+// there: not the prose anywhere (by its name or its words), not the name itself
+// (`<your-netid>`).
+func TestPlaceholdersNothingExplains(t *testing.T) {
+	t.Parallel()
+	md := "# Codes\n\nPrint the code for the staging account:\n\n```bash\necho code <STAGING_SEED>\n```\n\n" +
+		"Tag the build:\n\n```bash\necho tag <RELEASE_MARK>\n```\n\nThe release mark is in the e-mail your team lead sent.\n\n" +
+		"```bash\necho me <your-netid>\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := findingOn(t, res.Findings, md, "<STAGING_SEED>")
+	assert.Contains(t, f.Problem, "never says what it is")
+	assert.Contains(t, f.Fix, "staging seed")
+}
+
+// HTTPie reads a standard input that is not a terminal as the request body; at the
+// reader's terminal it reads none, as with --ignore-stdin. A pipe the tutorial gives it
+// stays its body.
+func TestHTTPieAtATerminalReadsNoBody(t *testing.T) {
+	t.Parallel()
+	md := "# Items\n\n```bash\nmkdir -p ~/.local/bin && printf '#!/bin/sh\\necho \"args: $*\"\\n' > ~/.local/bin/http && chmod +x ~/.local/bin/http\nexport PATH=\"$HOME/.local/bin:$PATH\"\nhttp POST :8081/items name=tea\necho '{}' | http POST :8081/items\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Empty(t, res.Findings)
+	out := map[int]string{}
+	for _, c := range res.Commands {
+		out[c.Line] = c.Output
+	}
+	assert.Contains(t, out[lineOf(md, "name=tea")], "args: --ignore-stdin POST :8081/items name=tea")
+	assert.Contains(t, out[lineOf(md, "echo '{}'")], "args: POST :8081/items")
+	assert.NotContains(t, out[lineOf(md, "echo '{}'")], "--ignore-stdin")
 }

@@ -331,6 +331,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if ss.serviceDown(ctx, rec, output) {
+		// fail2ban-client after the fail2ban service failed to start at its install
+		return
+	}
 	if reLocalRefused.MatchString(output) || refusedHere(rec.Command, output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) || ss.refusedInPipe(ctx, rec.Command) {
 		if r, ok := ss.serverDown(); ok {
 			// nothing listens because the step that starts the server failed
@@ -544,6 +548,21 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if foreign, own, in := ss.foreignHome(ctx, rec); foreign != "" {
+		// logpath = /home/example_user/f2b-lab/webapp.log in a jail the reader wrote
+		where := "the command names"
+		if in != "" {
+			where = fmt.Sprintf("`%s`, which the tutorial has the reader write, names", ss.homeRel(in))
+		}
+		user := strings.SplitN(strings.TrimPrefix(foreign, "/home/"), "/", 2)[0]
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s; %s `%s`, in the home folder of a user `%s` the reader is not, which does not exist; the reader's own file is `%s`", failureProblem(rec, output), where, foreign, user, own),
+			Fix:      fmt.Sprintf("say that `%s` stands for the reader's own user name (or write the path as `%s`, with the reader's home folder)", user, own),
+			Category: "command failure",
+		}, output)
+		ss.taint(rec, r)
+		return
+	}
 	if ss.expectedFailure(st, output) {
 		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: "failed as the tutorial shows (a deliberate error)"})
 		return
@@ -642,7 +661,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}, output)
 		return
 	}
-	if ss.prevFailed && ss.lastFailRoot >= 0 && !ss.runsNewerFile(rec) && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "" && !rec.TimedOut && isQuery(rec.Command)) {
+	if ss.prevFailed && ss.lastFailRoot >= 0 && !ss.runsNewerFile(rec) && !missesOwnOutput(rec.Command, output) && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "" && !rec.TimedOut && isQuery(rec.Command)) {
 		// a file or program the failed step right before it would have made, the same
 		// tool going on from a state that step left broken, or a query that finds nothing
 		// (`git config user.name` after the step that was to set it failed)
@@ -2184,6 +2203,47 @@ var (
 	reExampleServer = regexp.MustCompile(`(?i)\b(?:[\w-]+\.)*example\.(?:com|net|org):\d+\b`)
 )
 
+// reHomePath: a path in another home folder than the reader's (Linode's
+// /home/example_user/…): the user, and the path below their home.
+var reHomePath = regexp.MustCompile(`/home/([a-z_][a-z0-9_-]*)/([\w.@+/-]*[\w+-])`)
+
+// foreignHome: the failed command, or a file the tutorial wrote for its program, names a
+// path in the home folder of a user the reader is not, which does not exist, while the
+// same path below the reader's own home does: the author's user name left in as an
+// unexplained placeholder (prose that explains it has the file written with the reader's
+// home already). It returns the path, the reader's counterpart, and where it was written
+// ("" when the command itself names it).
+func (ss *session) foreignHome(ctx context.Context, rec loop.CommandRecord) (foreign, own, in string) {
+	if ss.home == "" {
+		return "", "", ""
+	}
+	prog := programOf(rec.Command)
+	type source struct{ text, file string }
+	sources := []source{{rec.Command, ""}}
+	for f, content := range ss.written {
+		related := strings.Contains(rec.Command, path.Base(f))
+		for _, part := range strings.Split(path.Dir(f), "/") {
+			related = related || sameFamily(prog, part)
+		}
+		if related {
+			sources = append(sources, source{content, f})
+		}
+	}
+	for _, src := range sources {
+		for _, m := range reHomePath.FindAllStringSubmatch(src.text, -1) {
+			if "/home/"+m[1] == ss.home || m[1] == ss.user {
+				continue
+			}
+			mine := path.Join(ss.home, m[2])
+			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ ! -e " + shellQuote(m[0]) + " ] && [ -e " + shellQuote(mine) + " ]", Timeout: 10 * time.Second, User: rootUser})
+			if err == nil && r.ExitCode == 0 {
+				return m[0], "~/" + m[2], src.file
+			}
+		}
+	}
+	return "", "", ""
+}
+
 // placeholderServer: an earlier command of the same program set it to talk to a server
 // under an example domain (host and port), and the failed command names no host: that
 // server and the line that set it.
@@ -2659,8 +2719,9 @@ var reExitCodeNum = regexp.MustCompile(`(?i)exit (?:code|status):? (\d+)`)
 // same file names it, whatever the time it was logged).
 func (ss *session) sameError(output string) (int, bool) {
 	norm := func(s string) string { return strings.Join(strings.Fields(reTimes.ReplaceAllString(s, "#")), " ") }
+	short := func(key string) bool { return len(key) < 12 || len(key) < 20 && len(strings.Fields(key)) < 3 }
 	key := norm(keyLine(output))
-	if len(key) < 12 || len(key) < 20 && len(strings.Fields(key)) < 3 {
+	if short(key) {
 		return 0, false
 	}
 	for i, r := range ss.roots {
@@ -2668,6 +2729,9 @@ func (ss *session) sameError(output string) (int, bool) {
 			continue
 		}
 		earlier := norm(keyLine(ss.res.Findings[r.finding].Output))
+		if short(earlier) {
+			continue // HTTPie's bare "error:" is in every error it prints
+		}
 		if a, b := reExitCodeNum.FindStringSubmatch(earlier), reExitCodeNum.FindStringSubmatch(key); a != nil && b != nil && a[1] != b[1] {
 			continue // a runner's "non-zero exit code: 126" and "…: 1" are two failures
 		}
@@ -3668,8 +3732,8 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 		}
 	}
 	for _, a := range names {
-		if a == "" || path.IsAbs(a) || strings.HasPrefix(a, "~") || !strings.Contains(output, path.Base(a)) {
-			continue
+		if a == "" || path.IsAbs(a) || strings.HasPrefix(a, "~") || !namesFile(output, path.Base(a)) {
+			continue // (gcc's "totp.c:5:10: fatal error: …" does not name `-o totp`)
 		}
 		if _, ok := ss.written[ss.abs(a)]; ok {
 			continue
@@ -5636,6 +5700,30 @@ var reShellOpen = regexp.MustCompile(`(?m)^(?:ba|z|da)?sh: (?:line \d+: )?([^:\s
 func redirectFailed(cmd, output string) bool {
 	for _, m := range reShellOpen.FindAllStringSubmatch(output, 3) {
 		if regexp.MustCompile(`>>?\s*` + regexp.QuoteMeta(m[1]) + `(?:\s|$)`).MatchString(cmd) {
+			return true
+		}
+	}
+	return false
+}
+
+// missesOwnOutput: what the command could not find is the file it was to write, its
+// redirection or the value of its output option (HTTPie's `--output exports/items.json`:
+// "can't open 'exports/items.json': [Errno 2] No such file or directory"), whose folder
+// is missing: no earlier step was to make that file.
+func missesOwnOutput(cmd, output string) bool {
+	if redirectFailed(cmd, output) {
+		return true
+	}
+	fields := strings.Fields(cmd)
+	for k, f := range fields {
+		name, value, ok := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		if !strings.HasPrefix(f, "-") || !outputOption[name] {
+			continue
+		}
+		if !ok && k+1 < len(fields) {
+			value = fields[k+1]
+		}
+		if value = strings.Trim(value, `"'`); strings.Contains(value, "/") && namesFile(output, path.Base(value)) {
 			return true
 		}
 	}

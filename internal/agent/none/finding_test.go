@@ -75,3 +75,14 @@ func TestNamesFile(t *testing.T) {
 		assert.Equal(t, c.want, namesFile(c.output, c.name), "%q in %q", c.name, c.output)
 	}
 }
+
+// What a command could not open is its own output when it is the value of an output
+// option or a redirection: HTTPie 3.2's "argument --output/-o: can't open
+// 'exports/items.json': [Errno 2] No such file or directory: 'exports/items.json'".
+func TestMissesOwnOutput(t *testing.T) {
+	httpie := "http: error: argument --output/-o: can't open 'exports/items.json': [Errno 2] No such file or directory: 'exports/items.json'"
+	assert.True(t, missesOwnOutput("http --download --output exports/items.json :8081/items", httpie))
+	assert.True(t, missesOwnOutput("http --download --output=exports/items.json :8081/items", httpie))
+	assert.True(t, missesOwnOutput("jq . a.json > out/a.json", "bash: line 1: out/a.json: No such file or directory"))
+	assert.False(t, missesOwnOutput("python3 -m json.tool exports/items.json", "python -m json.tool: error: argument infile: can't open 'exports/items.json': [Errno 2] No such file or directory: 'exports/items.json'"))
+}

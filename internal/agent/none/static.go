@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/smile-loop/smile-loop/internal/loop"
+	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
 // Checks that need the whole tutorial rather than one command's output: they read the
@@ -22,6 +23,7 @@ func (ss *session) static() {
 	ss.pathAfterInstaller()
 	ss.denoPermissions()
 	ss.needsRoot()
+	ss.unexplainedPlaceholders()
 }
 
 var (
@@ -350,4 +352,63 @@ func moveTo(cwd, d string) string {
 		return "/" + d
 	}
 	return path.Join(cwd, d)
+}
+
+// reAngled: a placeholder in angle brackets (`<STAGING_SEED>`, `<lease-id>`).
+var reAngled = regexp.MustCompile(`^<([A-Za-z][\w-]*)>$`)
+
+// ownValueWords: words of a placeholder that name a value every reader has or makes up
+// (`<your-netid>`, `<repo-host>`, `<LEASE_ID>` printed a step before): it explains itself.
+var ownValueWords = map[string]bool{"your": true, "my": true, "you": true, "user": true, "username": true, "login": true, "name": true,
+	"password": true, "passphrase": true, "host": true, "hostname": true, "ip": true, "address": true, "server": true, "domain": true,
+	"email": true, "mail": true, "port": true, "path": true, "dir": true, "directory": true, "folder": true, "file": true, "filename": true,
+	"version": true, "id": true, "pid": true, "hash": true, "commit": true, "sha": true, "branch": true, "tag": true, "url": true, "number": true}
+
+// unexplainedPlaceholders: a command the reader cannot type as shown, because it holds a
+// placeholder in angle brackets that the tutorial's prose never names, neither as it is
+// written nor as the words it is made of (`<STAGING_SEED>` with no "staging seed"
+// anywhere), and that names no value of the reader's own: they do not know what goes
+// there.
+func (ss *session) unexplainedPlaceholders() {
+	prose := strings.ToLower(proseOf(ss.task.Tutorial))
+	seen := map[string]bool{}
+	for _, s := range ss.steps {
+		if s.kind != skipStep || s.command == nil {
+			continue
+		}
+		p := placeholder(s.command.Text)
+		m := reAngled.FindStringSubmatch(p)
+		if m == nil || seen[p] {
+			continue
+		}
+		seen[p] = true
+		words := strings.FieldsFunc(strings.ToLower(m[1]), func(r rune) bool { return r == '_' || r == '-' })
+		if slices.ContainsFunc(words, func(w string) bool { return ownValueWords[w] }) {
+			continue
+		}
+		if strings.Contains(prose, strings.ToLower(m[1])) || strings.Contains(prose, strings.Join(words, " ")) {
+			continue
+		}
+		ss.staticFinding(s, loop.CategoryAmbiguousInstruction,
+			fmt.Sprintf("`%s` (line %d) needs a value for `%s`, and the tutorial never says what it is or where the reader gets it (typed as shown, the shell reads `<` and `>` as redirections)", firstLine(s.command.Text), s.line, p),
+			fmt.Sprintf("say before line %d what `%s` stands for (the %s) and where to find it, or give it", s.line, p, strings.Join(words, " ")), nil)
+	}
+}
+
+// proseOf is the tutorial's text outside its code blocks.
+func proseOf(t *tutorial.Tutorial) string {
+	inBlock := map[int]bool{}
+	for _, cb := range allBlocks(t) {
+		for l := cb.StartLine; l <= cb.EndLine; l++ {
+			inBlock[l] = true
+		}
+	}
+	var b strings.Builder
+	for l := 1; l <= t.Map.LineCount(); l++ {
+		if !inBlock[l] {
+			b.WriteString(t.Map.Line(l))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }

@@ -112,6 +112,8 @@ type session struct {
 	lastFailRoot   int                  // root of the previous failed command (new or folded)
 	lastFailTool   string               // program of the previous failed command
 	written        map[string]string    // files written from the tutorial: path → content
+	initScripts    map[string]bool      // the machine's init scripts (nil without a sandbox)
+	services       []service            // services the tutorial's install steps added
 	substituted    bool                 // the failure just judged was replaced by a command that worked
 	segments       map[string][]segment // written file → the blocks that gave its lines
 	// user is who runs the tutorial: the image's non-root "learner" when it has one, as a
@@ -281,6 +283,9 @@ func (s *Student) Attempt(ctx context.Context, task loop.StudentTask) (loop.Stud
 	}
 	ss.whoami(ctx)
 	ss.prepare(ctx)
+	if ss.task.Sandbox != nil {
+		ss.noteInitScripts(ctx)
+	}
 	ss.steps = read(task.Tutorial)
 	ss.pre = declared(task.Tutorial)
 	ss.res.Plan = planSteps(task.Tutorial, ss.steps)
@@ -617,6 +622,9 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			ss.cwdRoot = -1 // (`mkdir -p shelf/data && cd shelf` too)
 		}
 		ss.clearTaint(cmd.Text)
+		if _, apt := aptInstall(cmd.Text); apt && !rec.Background {
+			ss.startServices(ctx, rec)
+		}
 		folded := -1
 		if !rec.Background {
 			ss.failRoot = -1

@@ -67,8 +67,17 @@ var reSummaryError = regexp.MustCompile(`(?i)^error: failed to push some refs|^e
 var reNoise = regexp.MustCompile(`^(?:.*\(Location of the symbol related to previous (?:error|warning)\)$|error: ignoring const execution_exception& while preparing to exit|debconf: |dpkg-preconfigure: |WARNING: apt does not have a stable CLI|\(Reading database|Reading package lists|Building dependency tree|Reading state information|Try '[\w.+-]+ --help'|(?:Run|See|Try) '[\w.+ -]+ (?:--help|-h|help)' for|\((?:See|Use|Run|Try)\b[^()]*\)$|Tasks: TOP =>|Run with --(?:stacktrace|info|debug|scan)\b|For more information,? try\b)`)
 
 // keyLine is the most informative line of a command's output: the last line that reads
-// like an error, else the last line that is not a progress meter.
+// like an error, else the last line that is not a progress meter; without the time stamp
+// and process tag a log line starts with, which differ from run to run.
 func keyLine(output string) string {
+	return reLogStamp.ReplaceAllString(mostInformative(output), "")
+}
+
+// reLogStamp: the time stamp, and the logger's name and pid, a log line opens with
+// (fail2ban 1.0: "2026-03-02 08:16:02,118 fail2ban                [1136]: ERROR   …").
+var reLogStamp = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\s+(?:[\w.-]+\s*\[\d+\]:\s+)?`)
+
+func mostInformative(output string) string {
 	lines := strings.Split(strings.TrimSpace(output), "\n")
 	if strings.Contains(output, "Traceback (most recent call last)") {
 		// a Python traceback ends in the exception that says what failed, whatever the
