@@ -2468,11 +2468,11 @@ func TestHelperLookedUpThroughAnUnexportedVariable(t *testing.T) {
 }
 
 // An install starts the package's service on a Debian machine (debhelper's postinst), so
-// its client works right after it: redis-server. A service that failed to start there
-// (fail2ban 1.0, whose stock sshd jail finds no /var/log/auth.log on bookworm) leaves its
-// client nothing to talk to, and no step starts it: one gap, the client's later
-// commands folded in. A path in the author's own home folder in a file the reader
-// writes (/home/example_user/…) is a placeholder nothing explains.
+// its client works right after it: redis-server, started when redis-cli finds nothing
+// there. A service that does not start (fail2ban 1.0 with a jail whose log file is not
+// there) leaves its client nothing to talk to, and no step starts it: one gap, the
+// client's later commands folded in. A path in the author's own home folder in a file
+// the reader writes (/home/example_user/…) is a placeholder nothing explains.
 func TestServicesTheirInstallStarts(t *testing.T) {
 	t.Parallel()
 	md := "# Jail lab\n\n```bash\nsudo apt-get install -y redis-server fail2ban\n```\n\n" + // 1-7
@@ -2488,7 +2488,7 @@ func TestServicesTheirInstallStarts(t *testing.T) {
 	assert.Contains(t, f.Problem, "`/home/example_user/lab/app.log`")
 	assert.Contains(t, f.Problem, "`~/lab/app.log`")
 	f = at("sudo fail2ban-client status") // the first of the two
-	assert.Contains(t, f.Problem, "failed to start")
+	assert.Contains(t, f.Problem, "no step starts it")
 	assert.Contains(t, f.Fix, "sudo systemctl start fail2ban")
 	assert.Equal(t, []int{lineOf(md, "status lab")}, f.AlsoAt)
 	assert.Len(t, res.Findings, 2, "%+v", res.Findings)

@@ -331,10 +331,6 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
-	if ss.serviceDown(ctx, rec, output) {
-		// fail2ban-client after the fail2ban service failed to start at its install
-		return
-	}
 	if reLocalRefused.MatchString(output) || refusedHere(rec.Command, output) || rec.ExitCode == 7 && strings.Contains(" "+rec.Command, " curl ") && reLocalURL.MatchString(rec.Command) || ss.refusedInPipe(ctx, rec.Command) {
 		if r, ok := ss.serverDown(); ok {
 			// nothing listens because the step that starts the server failed
@@ -361,6 +357,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 				Category: "missing step"}
 			sv.root = ss.addFinding(rec, f, output) // later requests fail for the same reason
 			return
+		}
+		if ss.serviceDown(rec, output) {
+			return // the service a package installed is not running and does not start
 		}
 		if ss.lastRoot >= 0 {
 			ss.consequence(ss.lastRoot, rec)
@@ -548,6 +547,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if ss.serviceDown(rec, output) {
+		// fail2ban-client when the fail2ban service did not start
+		return
+	}
 	if foreign, own, in := ss.foreignHome(ctx, rec); foreign != "" {
 		// logpath = /home/example_user/f2b-lab/webapp.log in a jail the reader wrote
 		where := "the command names"
@@ -726,6 +729,17 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			Fix:      fmt.Sprintf("unlock it before changing it: add `git annex unlock %s` before line %d", file, rec.Line),
 			Edit:     &loop.Edit{InsertBefore: []string{"git annex unlock " + shellQuote(file)}},
 			Category: "missing step",
+		}, output)
+		ss.taint(rec, r)
+		return
+	}
+	if want, have := ss.needsNewer(ctx, rec, output); want != "" {
+		// POV-Ray 3.7.0.10 (bookworm) on a scene that opens with `#version 3.8;`
+		prog := programOf(rec.Command)
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s: it needs %s %s or later, and the reader's Debian has %s %s", failureProblem(rec, output), prog, want, prog, have),
+			Fix:      fmt.Sprintf("write the step for %s %s, the version Debian ships (for a file that names its version, the %s it supports), or say how to install %s %s", prog, have, have, prog, want),
+			Category: "command failure",
 		}, output)
 		ss.taint(rec, r)
 		return
@@ -5973,6 +5987,43 @@ func namesStem(cmd, stem string) bool {
 		f = strings.Trim(f, `"'`)
 		if b := path.Base(f); looksLikePath(f) && strings.TrimSuffix(b, path.Ext(b)) == stem {
 			return true
+		}
+	}
+	return false
+}
+
+// reNeedsNewer: a program saying the input asks for a newer version of it than the one
+// running (POV-Ray 3.7: "Your scene file requires POV-Ray version 3.8 or later!").
+var reNeedsNewer = regexp.MustCompile(`(?i)\brequires? (?:[\w.-]+ )?(?:version )?v?(\d+\.\d+(?:\.\d+)*) or (?:later|newer|higher|above)\b`)
+
+// needsNewer: the failed command's program says the input needs a newer version than the
+// one installed: that version, and the installed one ("" when not so, or when the
+// installed version is not older).
+func (ss *session) needsNewer(ctx context.Context, rec loop.CommandRecord, output string) (want, have string) {
+	m := reNeedsNewer.FindStringSubmatch(output)
+	prog := programOf(rec.Command)
+	if m == nil || prog == "" || strings.Contains(prog, "/") {
+		return "", ""
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: shellQuote(prog) + " --version 2>&1 | head -n 5", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil {
+		return "", ""
+	}
+	have = reVersionNumber.FindString(r.Stdout)
+	if have == "" || !olderVersion(have, m[1]) {
+		return "", ""
+	}
+	return m[1], have
+}
+
+// olderVersion: dotted version a is older than b, by their numbers in turn.
+func olderVersion(a, b string) bool {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for k := 0; k < len(as) && k < len(bs); k++ {
+		x, _ := strconv.Atoi(as[k])
+		y, _ := strconv.Atoi(bs[k])
+		if x != y {
+			return x < y
 		}
 	}
 	return false

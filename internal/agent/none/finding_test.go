@@ -86,3 +86,14 @@ func TestMissesOwnOutput(t *testing.T) {
 	assert.True(t, missesOwnOutput("jq . a.json > out/a.json", "bash: line 1: out/a.json: No such file or directory"))
 	assert.False(t, missesOwnOutput("python3 -m json.tool exports/items.json", "python -m json.tool: error: argument infile: can't open 'exports/items.json': [Errno 2] No such file or directory: 'exports/items.json'"))
 }
+
+// Dotted versions compare number by number: POV-Ray 3.7.0.10 is older than the 3.8 a
+// scene asks for; 3.10 is newer than 3.8.
+func TestOlderVersion(t *testing.T) {
+	assert.True(t, olderVersion("3.7.0.10", "3.8"))
+	assert.False(t, olderVersion("3.10", "3.8"))
+	assert.False(t, olderVersion("3.8", "3.8"))
+	m := reNeedsNewer.FindStringSubmatch("File 'hello.pov' line 1: Parse Error: Your scene file requires POV-Ray version 3.8 or later!")
+	require.NotNil(t, m)
+	assert.Equal(t, "3.8", m[1])
+}

@@ -16,16 +16,20 @@ import (
 // dh_installinit snippets). In a container nothing does, because there is no init to ask
 // and invoke-rc.d refuses without a runlevel, so `sudo apt install redis-server` and then
 // `redis-cli ping` would fail here where it works for the reader. The deterministic
-// Student starts every service an install step added with its init script, as the
-// reader's machine does, and remembers the ones that failed to start: a client that later
-// finds nothing listening is then explained by that failure.
+// Student notes the services each install step adds and, when a client of one later
+// finds nothing to talk to and the service is not running, starts it with its init
+// script, as the reader's machine would have, and runs the client again. A service that
+// does not start is the tutorial's gap: its client's failures are folded into it.
+// (Starting every service at its install would put the reader's own daemons, started by
+// hand on the package's port in a container-minded tutorial, in conflict with it.)
 
 // service is one service an install step of the tutorial added.
 type service struct {
-	name   string // its init script, /etc/init.d/<name>
-	line   int    // the install step
-	failed string // the start's key output line when it failed to start ("" when it started)
-	root   int    // the gap its clients' failures are folded into (-1 until there is one)
+	name    string // its init script, /etc/init.d/<name>
+	line    int    // the install step
+	started bool   // started for a client that needed it
+	failed  string // the start's key output line when it did not start ("" when it was not tried or started)
+	root    int    // the gap its clients' failures are folded into (-1 until there is one)
 }
 
 // initScriptsScript lists the init scripts the machine has.
@@ -44,9 +48,8 @@ func (ss *session) noteInitScripts(ctx context.Context) {
 	}
 }
 
-// startServices starts, with their init scripts, the services the install step rec (which
-// worked) added, as the package's postinst does on the reader's machine.
-func (ss *session) startServices(ctx context.Context, rec loop.CommandRecord) {
+// noteServices records the services the install step rec (which worked) added.
+func (ss *session) noteServices(ctx context.Context, rec loop.CommandRecord) {
 	if ss.initScripts == nil {
 		return
 	}
@@ -55,28 +58,47 @@ func (ss *session) startServices(ctx context.Context, rec loop.CommandRecord) {
 		return
 	}
 	for _, n := range strings.Fields(r.Stdout) {
-		if ss.initScripts[n] || !reUnitName.MatchString(n) || noAutoStart[n] {
+		if ss.initScripts[n] || !reUnitName.MatchString(n) {
 			continue
 		}
 		ss.initScripts[n] = true
-		st, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "service " + n + " start", Timeout: 60 * time.Second, User: rootUser})
-		if err != nil {
-			continue
-		}
-		sv := service{name: n, line: rec.Line, root: -1}
-		if st.ExitCode != 0 || st.TimedOut {
-			sv.failed = firstNonEmpty(keyLine(combine(st.Stdout, st.Stderr)), fmt.Sprintf("exit status %d", st.ExitCode))
-			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: fmt.Sprintf("the package's service `%s` failed to start, as its install would start it on the reader's machine (%s)", n, loop.Clip(sv.failed, 100))})
-		} else {
-			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: rec.Line, Reason: fmt.Sprintf("started the package's service `%s` with its init script, as its install does on the reader's machine", n)})
-		}
-		ss.services = append(ss.services, sv)
+		ss.services = append(ss.services, service{name: n, line: rec.Line, root: -1})
 	}
 }
 
-// noAutoStart: init scripts that set the machine up rather than serve (a Debian machine
-// has already run them at boot), or that packages ship disabled.
-var noAutoStart = map[string]bool{"hwclock.sh": true, "procps": true, "kmod": true, "udev": true, "networking": true, "keyboard-setup.sh": true, "console-setup.sh": true, "x11-common": true, "dbus": true}
+// reachesService: output says a client found nothing to talk to.
+func reachesService(cmd, output string) bool {
+	return reSocketGone.MatchString(output) || reServerNotFound.MatchString(output) || reLocalRefused.MatchString(output) || refusedHere(cmd, output)
+}
+
+// startForClient starts, as its install would have on the reader's machine, the service of
+// the client cmd that could not reach it (output), when the tutorial installed it and it
+// is not running; true when it started. One that does not start is remembered for
+// serviceDown.
+func (ss *session) startForClient(ctx context.Context, cmd, output string, line int) bool {
+	if len(ss.services) == 0 || !reachesService(cmd, output) {
+		return false
+	}
+	client := programOf(cmd)
+	for k := range ss.services {
+		sv := &ss.services[k]
+		if sv.started || sv.failed != "" || !sameFamily(client, sv.name) {
+			continue
+		}
+		st, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "service " + sv.name + " status >/dev/null 2>&1 || service " + sv.name + " start", Timeout: 60 * time.Second, User: rootUser})
+		if err != nil {
+			continue
+		}
+		if st.ExitCode != 0 || st.TimedOut {
+			sv.failed = firstNonEmpty(keyLine(combine(st.Stdout, st.Stderr)), fmt.Sprintf("exit status %d", st.ExitCode))
+			continue
+		}
+		sv.started = true
+		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: line, Reason: fmt.Sprintf("started the service `%s` with its init script, as installing its package (line %d) does on the reader's machine, and ran the line again", sv.name, sv.line)})
+		return true
+	}
+	return false
+}
 
 // reServerNotFound: a client that says its server is not there in so many words
 // (fail2ban 1.0's "Could not find server" and "Failed to access socket path: … Is
@@ -84,12 +106,10 @@ var noAutoStart = map[string]bool{"hwclock.sh": true, "procps": true, "kmod": tr
 var reServerNotFound = regexp.MustCompile(`(?i)\bcould not find server\b|\bfailed to access socket path\b`)
 
 // serviceDown is the gap of a client that cannot reach its service: a service an install
-// step added, whose start failed there and which no step started since (it is not
-// running now). The service is the one whose name shares its first five letters with
-// the client's program (fail2ban-client and fail2ban, redis-cli and redis-server).
-// It reports whether it judged the failure: a new gap, or one folded into it.
-func (ss *session) serviceDown(ctx context.Context, rec loop.CommandRecord, output string) bool {
-	if len(ss.services) == 0 || !(reSocketGone.MatchString(output) || reServerNotFound.MatchString(output) || reLocalRefused.MatchString(output) || refusedHere(rec.Command, output)) {
+// step added, which is not running and did not start when startForClient tried. It
+// reports whether it judged the failure: a new gap, or one folded into it.
+func (ss *session) serviceDown(rec loop.CommandRecord, output string) bool {
+	if len(ss.services) == 0 || !reachesService(rec.Command, output) {
 		return false
 	}
 	client := programOf(rec.Command)
@@ -102,13 +122,9 @@ func (ss *session) serviceDown(ctx context.Context, rec loop.CommandRecord, outp
 			ss.consequence(sv.root, rec)
 			return true
 		}
-		st, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "service " + sv.name + " status", Timeout: 20 * time.Second, User: rootUser})
-		if err != nil || st.ExitCode == 0 {
-			continue // it runs now: something else is wrong
-		}
 		sv.root = ss.addFinding(rec, loop.Finding{
-			Problem: fmt.Sprintf("`%s` (line %d) cannot reach the %s service (%s): installing the package (line %d) starts it on a Debian machine, but there it failed to start (%s), and no step starts it after that",
-				firstLine(rec.Command), rec.Line, sv.name, firstNonEmpty(keyLine(output), fmt.Sprintf("exit %d", rec.ExitCode)), sv.line, loop.Clip(sv.failed, 160)),
+			Problem: fmt.Sprintf("`%s` (line %d) cannot reach the %s service (%s): no step starts it, and as configured at this point it does not start (%s); the tutorial counts on the package having started it at its install (line %d)",
+				firstLine(rec.Command), rec.Line, sv.name, firstNonEmpty(keyLine(output), fmt.Sprintf("exit %d", rec.ExitCode)), loop.Clip(sv.failed, 160), sv.line),
 			Fix:      fmt.Sprintf("once its configuration is in place, start the service before line %d (`sudo systemctl start %s`, or `sudo service %s start` without systemd), and say how to check that it runs (`sudo systemctl status %s`)", rec.Line, sv.name, sv.name, sv.name),
 			Edit:     &loop.Edit{InsertBefore: []string{"sudo systemctl start " + sv.name}},
 			Category: "missing step",

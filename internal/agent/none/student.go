@@ -548,6 +548,12 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			}
 		}
 	}
+	if r.ExitCode != 0 && !r.TimedOut && !background && st.repl == "" && ss.startForClient(ctx, cmd.Text, combine(r.Stdout, r.Stderr), cmd.StartLine) {
+		// redis-cli after `apt install redis-server`: the reader's machine runs the service
+		if r2, err := ss.task.Sandbox.Exec(ctx, req); err == nil {
+			r = r2
+		}
+	}
 	stderr, cwd := splitCwd(r.Stderr)
 	if cwd != "" {
 		ss.cwd = cwd
@@ -623,7 +629,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		}
 		ss.clearTaint(cmd.Text)
 		if _, apt := aptInstall(cmd.Text); apt && !rec.Background {
-			ss.startServices(ctx, rec)
+			ss.noteServices(ctx, rec)
 		}
 		folded := -1
 		if !rec.Background {
