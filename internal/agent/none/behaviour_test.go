@@ -662,6 +662,9 @@ func TestKeyLineSkipsTheAbortNotice(t *testing.T) {
 	// they differ, and they say nothing
 	out = "2026-12-07 10:53:14,681 fail2ban                [1169]: ERROR   Could not find server\n"
 	assert.Equal(t, "ERROR   Could not find server", keyLine(out))
+	// POV-Ray 3.7 closes every parse error with the same two lines
+	out = "File 'table.pov' line 4: Parse Error: Cannot open include file fcc-palette.inc.\nFatal error in parser: Cannot parse input.\nRender failed\n"
+	assert.Equal(t, "File 'table.pov' line 4: Parse Error: Cannot open include file fcc-palette.inc.", keyLine(out))
 }
 
 // `cd` into a folder no step makes, right after an unrelated failure, is its own gap;

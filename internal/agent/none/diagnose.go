@@ -736,13 +736,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if want, have := ss.needsNewer(ctx, rec, output); want != "" {
 		// POV-Ray 3.7.0.10 (bookworm) on a scene that opens with `#version 3.8;`
 		prog := programOf(rec.Command)
-		r := ss.addFinding(rec, loop.Finding{
+		ss.addFinding(rec, loop.Finding{
 			Problem:  fmt.Sprintf("%s: it needs %s %s or later, and the reader's Debian has %s %s", failureProblem(rec, output), prog, want, prog, have),
 			Fix:      fmt.Sprintf("write the step for %s %s, the version Debian ships (for a file that names its version, the %s it supports), or say how to install %s %s", prog, have, have, prog, want),
 			Category: "command failure",
 		}, output)
-		ss.taint(rec, r)
-		return
+		return // (only the files that ask for it fail: the program is not tainted)
 	}
 	denied, dir, owner, made := ss.notOwned(ctx, rec, output)
 	if r, ok := ss.madeBySudoFix(dir); ok && made == 0 {
@@ -3341,6 +3340,8 @@ var (
 	// directory`, install it with …", "If the command is not found, …").
 	reForesees      = regexp.MustCompile(`(?i)^(?:if|when|should)\b.*\b(?:get|see|says?|prints?|fails?|errors?|not found|no such file|missing|not installed|isn't installed)\b`)
 	reNotFoundWords = regexp.MustCompile(`(?i)not found|no such file|not installed|isn't installed|missing`)
+	// reFailureWords: a sentence that speaks of a failure
+	reFailureWords = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:s|ed|ure)?|not found|no such|missing|not installed|denied|refused|complains?|warns?|warning|stops?|aborts?)\b`)
 	reProseSentence = regexp.MustCompile(`[.!?]\s+`)
 	reCodeSpan      = regexp.MustCompile("`([^`]+)`") // spaces allowed: a command or an error text
 )
@@ -3363,9 +3364,10 @@ func (ss *session) anticipated(st step, output string) (string, string) {
 		for _, q := range reCodeSpan.FindAllStringSubmatch(sent, -1) {
 			span := q[1]
 			switch {
-			case len(span) >= 6 && !strings.HasPrefix(span, "-") && strings.Contains(low, strings.ToLower(span)):
+			case len(span) >= 6 && !strings.HasPrefix(span, "-") && strings.Contains(low, strings.ToLower(span)) && (reErrorLine.MatchString(span) || reFailureWords.MatchString(sent)):
 				// (not an option the prose and the error's advice both name: "If a command
-				// fails, hyperfine stops; `--show-output` shows what it printed")
+				// fails, hyperfine stops; `--show-output` shows what it printed"; nor the
+				// file a step makes: "When you don't pass `+O`, … so you get `hello.png`.")
 				seen = true
 			case fix == "" && knownCommands[firstWord(span)] && strings.Contains(span, " "):
 				fix = span
@@ -3461,6 +3463,12 @@ func (ss *session) missingParent(ctx context.Context, output string) string {
 			}
 			if !strings.HasPrefix(dir, home+"/") && !strings.HasPrefix(dir, loop.WorkMount+"/") && !strings.HasPrefix(dir, "/tmp/") {
 				continue // only where a program keeps its own data
+			}
+			if rest, ok := strings.CutPrefix(dir, home+"/"); ok && strings.HasPrefix(rest, ".") && !ss.stepsName("/"+strings.SplitN(rest, "/", 2)[0]) {
+				// POV-Ray 3.7's "cannot open the user configuration file
+				// ~/.povray/3.7/povray.conf": a program's own settings folder, which it
+				// reads when there is one; a tutorial no step of which names it needs none
+				continue
 			}
 			r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ ! -e " + shellQuote(dir) + " ]", Timeout: 10 * time.Second, User: ss.user})
 			if err != nil || r.ExitCode != 0 {
@@ -4827,8 +4835,9 @@ func (ss *session) relativeElsewhere(ctx context.Context, cmd, output string, li
 func quotedWhereMissing(output, name string) bool {
 	q := `['"‘` + "`" + `]` + regexp.QuoteMeta(name) + `['"’]`
 	re := regexp.MustCompile(`(?i)\b(?:file|open|read|load|find|access|stat|include)\b\W+(?:[\w-]+\s+){0,2}` + q + `|` + q + `\s*[:(]\s*(?:no such file|does not exist|not found|cannot|can't)`)
+	at := regexp.MustCompile(q + `\s*,?\s*line\s+\d+`) // POV-Ray 3.7: "File 'table.pov' line 2: Parse Error: Cannot open include file x.inc."
 	for _, l := range strings.Split(output, "\n") {
-		if reNotThere.MatchString(l) && re.MatchString(l) {
+		if reNotThere.MatchString(l) && re.MatchString(l) && !at.MatchString(l) {
 			return true
 		}
 	}
@@ -5994,7 +6003,7 @@ func namesStem(cmd, stem string) bool {
 
 // reNeedsNewer: a program saying the input asks for a newer version of it than the one
 // running (POV-Ray 3.7: "Your scene file requires POV-Ray version 3.8 or later!").
-var reNeedsNewer = regexp.MustCompile(`(?i)\brequires? (?:[\w.-]+ )?(?:version )?v?(\d+\.\d+(?:\.\d+)*) or (?:later|newer|higher|above)\b`)
+var reNeedsNewer = regexp.MustCompile(`(?i)\brequires?\s+(?:[\w.-]+\s+)?(?:version\s+)?v?(\d+\.\d+(?:\.\d+)*)\s+or\s+(?:later|newer|higher|above)\b`)
 
 // needsNewer: the failed command's program says the input needs a newer version than the
 // one installed: that version, and the installed one ("" when not so, or when the
@@ -6009,7 +6018,11 @@ func (ss *session) needsNewer(ctx context.Context, rec loop.CommandRecord, outpu
 	if err != nil {
 		return "", ""
 	}
-	have = reVersionNumber.FindString(r.Stdout)
+	for _, v := range reVersionNumber.FindAllString(r.Stdout, -1) {
+		if len(v) > len(have) {
+			have = v // POV-Ray's 3.7.0.10, not the 3.7 of a path before it
+		}
+	}
 	if have == "" || !olderVersion(have, m[1]) {
 		return "", ""
 	}
@@ -6024,6 +6037,17 @@ func olderVersion(a, b string) bool {
 		y, _ := strconv.Atoi(bs[k])
 		if x != y {
 			return x < y
+		}
+	}
+	return false
+}
+
+// stepsName: a command the tutorial runs, or a file it writes (its path or content),
+// holds s.
+func (ss *session) stepsName(s string) bool {
+	for _, st := range ss.steps {
+		if st.command != nil && strings.Contains(st.command.Text, s) || st.kind == fileStep && strings.Contains(st.file+"\n"+st.content, s) {
+			return true
 		}
 	}
 	return false

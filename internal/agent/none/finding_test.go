@@ -93,7 +93,7 @@ func TestOlderVersion(t *testing.T) {
 	assert.True(t, olderVersion("3.7.0.10", "3.8"))
 	assert.False(t, olderVersion("3.10", "3.8"))
 	assert.False(t, olderVersion("3.8", "3.8"))
-	m := reNeedsNewer.FindStringSubmatch("File 'hello.pov' line 1: Parse Error: Your scene file requires POV-Ray version 3.8 or later!")
+	m := reNeedsNewer.FindStringSubmatch("File 'hello.pov' line 1: Parse Error: Your scene file requires POV-Ray version\n 3.8 or later! ")
 	require.NotNil(t, m)
 	assert.Equal(t, "3.8", m[1])
 }
