@@ -3341,7 +3341,7 @@ var (
 	reForesees      = regexp.MustCompile(`(?i)^(?:if|when|should)\b.*\b(?:get|see|says?|prints?|fails?|errors?|not found|no such file|missing|not installed|isn't installed)\b`)
 	reNotFoundWords = regexp.MustCompile(`(?i)not found|no such file|not installed|isn't installed|missing`)
 	// reFailureWords: a sentence that speaks of a failure
-	reFailureWords = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:s|ed|ure)?|not found|no such|missing|not installed|denied|refused|complains?|warns?|warning|stops?|aborts?)\b`)
+	reFailureWords  = regexp.MustCompile(`(?i)\b(?:errors?|fail(?:s|ed|ure)?|not found|no such|missing|not installed|denied|refused|complains?|warns?|warning|stops?|aborts?)\b`)
 	reProseSentence = regexp.MustCompile(`[.!?]\s+`)
 	reCodeSpan      = regexp.MustCompile("`([^`]+)`") // spaces allowed: a command or an error text
 )
