@@ -5558,6 +5558,9 @@ func makes(cmd, p string) bool {
 
 // reRedirectTarget: the file a command's output or here-document goes to, named from the
 // home folder or the root (`cat > ~/stats/runs.csv <<'EOF'`).
+// reRelRedirect: a relative file a command writes by redirection (`> anim/orbit.ini`).
+var reRelRedirect = regexp.MustCompile(`(?:^|[^<>&\d])>>?\s*([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)(?:\s|$)`)
+
 var reRedirectTarget = regexp.MustCompile(`(?:^|[^<>&\d])>>?\s*((?:~/|/|\$HOME/)[\w./-]+)`)
 
 // madeFiles: the files the tutorial wrote, from its blocks and, named from the home
@@ -5586,6 +5589,11 @@ func (ss *session) namedPaths() []string {
 
 func (ss *session) madeFiles() []string {
 	out := slices.Collect(maps.Keys(ss.written))
+	for _, p := range ss.made {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
 	for _, c := range ss.res.Commands {
 		if c.ExitCode != 0 || c.TimedOut {
 			continue

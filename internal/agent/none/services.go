@@ -82,7 +82,7 @@ func (ss *session) startForClient(ctx context.Context, cmd, output string, line 
 	client := programOf(cmd)
 	for k := range ss.services {
 		sv := &ss.services[k]
-		if sv.started || sv.failed != "" || !sameFamily(client, sv.name) {
+		if sv.started || sv.failed != "" || !sameFamily(client, sv.name) || ss.runsOwnDaemon(ctx, sv.name, client) {
 			continue
 		}
 		st, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "service " + sv.name + " status >/dev/null 2>&1 || service " + sv.name + " start", Timeout: 60 * time.Second, User: rootUser})
@@ -140,4 +140,30 @@ func (ss *session) serviceDown(rec loop.CommandRecord, output string) bool {
 func sameFamily(client, service string) bool {
 	client, service = path.Base(client), path.Base(service)
 	return len(client) >= 5 && len(service) >= 5 && client[:5] == service[:5]
+}
+
+// reDaemonPath: a program an init script starts (`DAEMON=/usr/bin/supervisord`).
+var reDaemonPath = regexp.MustCompile(`/usr/s?bin/([\w.-]+)`)
+
+// runsOwnDaemon: a step of the tutorial runs the service's daemon itself (`supervisord -c
+// supervisor.conf`, `sudo /usr/sbin/mariadbd`): a program its init script starts, or one
+// of its family whose name ends in d, other than the client. That tutorial's clients talk
+// to its own daemon, which the package's would stand in the way of.
+func (ss *session) runsOwnDaemon(ctx context.Context, name, client string) bool {
+	daemons := map[string]bool{}
+	if r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cat /etc/init.d/" + name, Timeout: 10 * time.Second, User: rootUser}); err == nil {
+		for _, m := range reDaemonPath.FindAllStringSubmatch(r.Stdout, -1) {
+			daemons[m[1]] = true
+		}
+	}
+	for _, st := range ss.steps {
+		if st.kind != runStep || st.command == nil {
+			continue
+		}
+		p := path.Base(programOf(st.command.Text))
+		if p != path.Base(client) && (daemons[p] || strings.HasSuffix(p, "d") && sameFamily(p, name)) {
+			return true
+		}
+	}
+	return false
 }

@@ -114,6 +114,7 @@ type session struct {
 	written        map[string]string    // files written from the tutorial: path → content
 	initScripts    map[string]bool      // the machine's init scripts (nil without a sandbox)
 	services       []service            // services the tutorial's install steps added
+	made           []string             // files commands that worked wrote by a relative redirection (absolute paths)
 	substituted    bool                 // the failure just judged was replaced by a command that worked
 	segments       map[string][]segment // written file → the blocks that gave its lines
 	// user is who runs the tutorial: the image's non-root "learner" when it has one, as a
@@ -447,6 +448,7 @@ func section(t *tutorial.Tutorial, line int) string {
 // run executes one command in the session and judges a failure.
 func (ss *session) run(ctx context.Context, i int, st step) error {
 	cmd := st.command
+	startCwd := ss.cwd
 	timeout := stepTimeout(ss.task.Behavior.TimeoutSeconds, cmd.Text)
 	// (a request is never the server: "The server keeps running …, so open a second
 	// terminal" over `curl …` is about the block above)
@@ -628,6 +630,10 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			ss.cwdRoot = -1 // (`mkdir -p shelf/data && cd shelf` too)
 		}
 		ss.clearTaint(cmd.Text)
+		for _, m := range reRelRedirect.FindAllStringSubmatch(cmd.Text, -1) {
+			// `cat > anim/orbit.ini <<'EOF'`: made where the session was
+			ss.made = append(ss.made, path.Join(startCwd, m[1]))
+		}
 		if _, apt := aptInstall(cmd.Text); apt && !rec.Background {
 			ss.noteServices(ctx, rec)
 		}
