@@ -2233,7 +2233,8 @@ func (ss *session) foreignHome(ctx context.Context, rec loop.CommandRecord) (for
 	prog := programOf(rec.Command)
 	type source struct{ text, file string }
 	sources := []source{{rec.Command, ""}}
-	for f, content := range ss.written {
+	for _, f := range slices.Sorted(maps.Keys(ss.written)) {
+		content := ss.written[f]
 		related := strings.Contains(rec.Command, path.Base(f))
 		for _, part := range strings.Split(path.Dir(f), "/") {
 			related = related || sameFamily(prog, part)
