@@ -35,15 +35,21 @@ type service struct {
 // initScriptsScript lists the init scripts the machine has.
 const initScriptsScript = `ls -1 /etc/init.d 2>/dev/null`
 
+// initScriptNames lists the machine's init scripts (false when it cannot).
+func (ss *session) initScriptNames(ctx context.Context) ([]string, bool) {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: initScriptsScript, Timeout: 10 * time.Second, User: rootUser})
+	if err != nil {
+		return nil, false
+	}
+	return strings.Fields(r.Stdout), true
+}
+
 // noteInitScripts records the init scripts the image has before the tutorial runs: only
 // those an install adds are the tutorial's services.
 func (ss *session) noteInitScripts(ctx context.Context) {
 	ss.initScripts = map[string]bool{}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: initScriptsScript, Timeout: 10 * time.Second, User: rootUser})
-	if err != nil {
-		return
-	}
-	for _, n := range strings.Fields(r.Stdout) {
+	names, _ := ss.initScriptNames(ctx)
+	for _, n := range names {
 		ss.initScripts[n] = true
 	}
 }
@@ -53,11 +59,11 @@ func (ss *session) noteServices(ctx context.Context, rec loop.CommandRecord) {
 	if ss.initScripts == nil {
 		return
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: initScriptsScript, Timeout: 10 * time.Second, User: rootUser})
-	if err != nil {
+	names, ok := ss.initScriptNames(ctx)
+	if !ok {
 		return
 	}
-	for _, n := range strings.Fields(r.Stdout) {
+	for _, n := range names {
 		if ss.initScripts[n] || !reUnitName.MatchString(n) {
 			continue
 		}

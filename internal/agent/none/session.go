@@ -55,12 +55,13 @@ var prelude = strings.Join([]string{
 // "continue?", ssh-keygen's file and passphrase, "Press ENTER"), then end of input.
 //
 // ripgrep (and The Silver Searcher) search standard input instead of the folder when it is
-// a pipe: at the reader's terminal it is not, so they get /dev/null instead of those
+// a pipe: at the reader's terminal it is not (__smile_tty: standard input is still the
+// session's, where the reader's terminal would be), so they get /dev/null instead of those
 // empty lines (a pipe the tutorial feeds them, `cat x | rg y`, stays theirs). HTTPie 3
 // reads standard input as the request body whenever it is not a terminal
 // (httpie/cli/argparser.py, has_stdin_data) and refuses that body together with
 // `key=value` items: at the reader's terminal it reads nothing, as with --ignore-stdin.
-const noninteractive = `set -o pipefail; export GIT_EDITOR=true EDITOR=true VISUAL=true PAGER=cat GIT_PAGER=cat DEBIAN_FRONTEND=noninteractive GIT_TERMINAL_PROMPT=0 npm_config_yes=true PIP_RETRIES=1 PIP_DEFAULT_TIMEOUT=15 npm_config_fetch_retries=1; if [ -w /etc/apt/apt.conf.d ] && [ ! -e /etc/apt/apt.conf.d/90smile-assume-yes ]; then echo 'APT::Get::Assume-Yes "true";' > /etc/apt/apt.conf.d/90smile-assume-yes; fi; exec < <(printf '\n%.0s' $(seq 64)); __smile_in=$(readlink /proc/self/fd/0); rg() { if [ "$(readlink /proc/self/fd/0)" = "$__smile_in" ]; then command rg "$@" < /dev/null; else command rg "$@"; fi; }; ag() { if [ "$(readlink /proc/self/fd/0)" = "$__smile_in" ]; then command ag "$@" < /dev/null; else command ag "$@"; fi; }; http() { if [ "$(readlink /proc/self/fd/0)" = "$__smile_in" ]; then command http --ignore-stdin "$@"; else command http "$@"; fi; }; https() { if [ "$(readlink /proc/self/fd/0)" = "$__smile_in" ]; then command https --ignore-stdin "$@"; else command https "$@"; fi; }; `
+const noninteractive = `set -o pipefail; export GIT_EDITOR=true EDITOR=true VISUAL=true PAGER=cat GIT_PAGER=cat DEBIAN_FRONTEND=noninteractive GIT_TERMINAL_PROMPT=0 npm_config_yes=true PIP_RETRIES=1 PIP_DEFAULT_TIMEOUT=15 npm_config_fetch_retries=1; if [ -w /etc/apt/apt.conf.d ] && [ ! -e /etc/apt/apt.conf.d/90smile-assume-yes ]; then echo 'APT::Get::Assume-Yes "true";' > /etc/apt/apt.conf.d/90smile-assume-yes; fi; exec < <(printf '\n%.0s' $(seq 64)); __smile_in=$(readlink /proc/self/fd/0); __smile_tty() { [ "$(readlink /proc/self/fd/0)" = "$__smile_in" ]; }; rg() { if __smile_tty; then command rg "$@" < /dev/null; else command rg "$@"; fi; }; ag() { if __smile_tty; then command ag "$@" < /dev/null; else command ag "$@"; fi; }; http() { if __smile_tty; then command http --ignore-stdin "$@"; else command http "$@"; fi; }; https() { if __smile_tty; then command https --ignore-stdin "$@"; else command https "$@"; fi; }; `
 
 // script is one command run in the session.
 func script(command string) string {

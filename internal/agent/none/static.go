@@ -397,15 +397,10 @@ func (ss *session) unexplainedPlaceholders() {
 
 // proseOf is the tutorial's text outside its code blocks.
 func proseOf(t *tutorial.Tutorial) string {
-	inBlock := map[int]bool{}
-	for _, cb := range allBlocks(t) {
-		for l := cb.StartLine; l <= cb.EndLine; l++ {
-			inBlock[l] = true
-		}
-	}
+	blocks := allBlocks(t)
 	var b strings.Builder
 	for l := 1; l <= t.Map.LineCount(); l++ {
-		if !inBlock[l] {
+		if !inAnyBlock(blocks, l) {
 			b.WriteString(t.Map.Line(l))
 			b.WriteByte('\n')
 		}
