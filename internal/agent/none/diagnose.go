@@ -6016,7 +6016,8 @@ var reNeedsNewer = regexp.MustCompile(`(?i)\brequires?\s+(?:[\w.-]+\s+)?(?:versi
 
 // needsNewer: the failed command's program says the input needs a newer version than the
 // one installed: that version, and the installed one ("" when not so, or when the
-// installed version is not older).
+// installed version is not older). (olderVersion, for a refused option, can only say
+// that Debian's may be older; here the input names the version it needs.)
 func (ss *session) needsNewer(ctx context.Context, rec loop.CommandRecord, output string) (want, have string) {
 	m := reNeedsNewer.FindStringSubmatch(output)
 	prog := programOf(rec.Command)
@@ -6032,14 +6033,14 @@ func (ss *session) needsNewer(ctx context.Context, rec loop.CommandRecord, outpu
 			have = v // POV-Ray's 3.7.0.10, not the 3.7 of a path before it
 		}
 	}
-	if have == "" || !olderVersion(have, m[1]) {
+	if have == "" || !versionBefore(have, m[1]) {
 		return "", ""
 	}
 	return m[1], have
 }
 
-// olderVersion: dotted version a is older than b, by their numbers in turn.
-func olderVersion(a, b string) bool {
+// versionBefore: dotted version a is older than b, by their numbers in turn.
+func versionBefore(a, b string) bool {
 	as, bs := strings.Split(a, "."), strings.Split(b, ".")
 	for k := 0; k < len(as) && k < len(bs); k++ {
 		x, _ := strconv.Atoi(as[k])

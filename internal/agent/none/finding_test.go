@@ -89,10 +89,10 @@ func TestMissesOwnOutput(t *testing.T) {
 
 // Dotted versions compare number by number: POV-Ray 3.7.0.10 is older than the 3.8 a
 // scene asks for; 3.10 is newer than 3.8.
-func TestOlderVersion(t *testing.T) {
-	assert.True(t, olderVersion("3.7.0.10", "3.8"))
-	assert.False(t, olderVersion("3.10", "3.8"))
-	assert.False(t, olderVersion("3.8", "3.8"))
+func TestVersionBefore(t *testing.T) {
+	assert.True(t, versionBefore("3.7.0.10", "3.8"))
+	assert.False(t, versionBefore("3.10", "3.8"))
+	assert.False(t, versionBefore("3.8", "3.8"))
 	m := reNeedsNewer.FindStringSubmatch("File 'hello.pov' line 1: Parse Error: Your scene file requires POV-Ray version\n 3.8 or later! ")
 	require.NotNil(t, m)
 	assert.Equal(t, "3.8", m[1])
