@@ -314,6 +314,14 @@ var (
 	reTabsEnd   = regexp.MustCompile(`^<!--\s*tabs:end\s*-->$`)
 )
 
+// reDocFXTab, reDocFXTabsEnd: a DocFX tab, a heading whose whole text links to
+// `#tab/<id>` (`# [Linux](#tab/linux)`), whatever its level, and the `---` line that
+// ends the tab group (DocFX's tabbed-content syntax).
+var (
+	reDocFXTab     = regexp.MustCompile(`^#{1,6}[ \t]+\[[^\]]+\]\(#tab/[^)\s]+\)[ \t]*$`)
+	reDocFXTabsEnd = regexp.MustCompile(`^-{3,}$`)
+)
+
 // headingPaths fills the heading path of every line.
 func (b *builder) headingPaths() {
 	m := b.m
@@ -327,10 +335,17 @@ func (b *builder) headingPaths() {
 	var stack []headingMark
 	var divs [][]headingMark // the headings open at each open fenced div (Pandoc/Quarto `::: {.panel-tabset}`)
 	var cur []string
+	// tabs: the headings open where a DocFX tab group starts, while it is open: its tabs
+	// sit under the section it is in, whatever their level, and it holds nothing past
+	// its `---`
+	var tabs []headingMark
+	inTabs := false
 	hi := 0
 	for n := 1; n <= len(m.lines); n++ {
 		if !inCode[n] {
-			if l := strings.TrimSpace(m.lines[n-1]); (reDivClose.MatchString(l) || reTabsEnd.MatchString(l)) && len(divs) > 0 {
+			if l := strings.TrimSpace(m.lines[n-1]); inTabs && reDocFXTabsEnd.MatchString(l) {
+				stack, cur, inTabs = tabs, titles(tabs), false
+			} else if (reDivClose.MatchString(l) || reTabsEnd.MatchString(l)) && len(divs) > 0 {
 				// a section that starts inside a div ends with it: "## Windows" in a
 				// tabset does not hold what follows the tabset
 				// (the tabs' own "## Debian" headings may have closed the section the
@@ -344,6 +359,17 @@ func (b *builder) headingPaths() {
 		}
 		for hi < len(b.headingsAt) && b.headingsAt[hi].line == n {
 			h := b.headingsAt[hi]
+			switch {
+			case reDocFXTab.MatchString(strings.TrimSpace(m.lines[n-1])):
+				if !inTabs {
+					tabs, inTabs = slices.Clone(stack), true
+				}
+				stack = slices.Clone(tabs)
+				h.level = 7 // under the section the group is in
+			case inTabs && (len(tabs) == 0 || h.level <= tabs[len(tabs)-1].level):
+				// a heading outside the group's section ends the group
+				stack, inTabs = tabs, false
+			}
 			for len(stack) > 0 && stack[len(stack)-1].level >= h.level {
 				stack = stack[:len(stack)-1]
 			}

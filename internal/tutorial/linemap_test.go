@@ -365,3 +365,19 @@ func TestHeadingsInsideAFencedDivEndWithIt(t *testing.T) {
 	assert.Equal(t, []string{"Setup"}, tu.Map.HeadingPath(18))
 	assert.Equal(t, []string{"Setup"}, tu.Map.HeadingPath(23), "colons in a code block close nothing")
 }
+
+// DocFX tabs are headings whose text links to #tab/<id>, at any level; they sit under the
+// section the group is in, and the group ends at its `---` line or at a heading outside
+// that section.
+func TestDocFXTabsEndAtTheirRule(t *testing.T) {
+	t.Parallel()
+	md := "# Guide\n\n## Install\n\n# [Linux](#tab/linux)\n\n```bash\nsudo apt install x\n```\n\n# [Windows](#tab/windows)\n\nUse the installer.\n\n---\n\nThen run:\n\n```bash\nx --version\n```\n\n## Use it\n\n#### [Linux](#tab/l2)\n\nRun it.\n\n## Next steps\n\nMore.\n"
+	tu, err := Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Guide", "Install", "Linux"}, tu.Map.HeadingPath(8))
+	assert.Equal(t, []string{"Guide", "Install", "Windows"}, tu.Map.HeadingPath(13))
+	assert.Equal(t, []string{"Guide", "Install"}, tu.Map.HeadingPath(17), "the rule ends the group")
+	assert.Equal(t, []string{"Guide", "Install"}, tu.Map.HeadingPath(20))
+	assert.Equal(t, []string{"Guide", "Use it", "Linux"}, tu.Map.HeadingPath(27))
+	assert.Equal(t, []string{"Guide", "Next steps"}, tu.Map.HeadingPath(31), "a heading outside the group's section ends it")
+}
