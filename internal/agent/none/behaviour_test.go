@@ -477,6 +477,34 @@ func TestHookThatIsNotExecutable(t *testing.T) {
 	assert.Contains(t, res.Findings[0].Fix, "chmod +x hooks/pre-commit")
 }
 
+// A script a here-document wrote, run through a Perl wrapper that dies naming its own
+// source under /usr (moreutils' chronic: "permission denied: ./check.sh at
+// /usr/bin/chronic line 69."), misses its execute bit; the wrapper's folder is not one
+// the reader should write to with sudo.
+func TestHeredocScriptRunThroughAWrapper(t *testing.T) {
+	t.Parallel()
+	md := "# Quiet\n\n```bash\nprintf '#!/usr/bin/perl\\nexec(@ARGV) or die \"permission denied: $ARGV[0]\";\\n' > quiet\nsudo install -m 755 quiet /usr/local/bin/quiet\n```\n\n" +
+		"Create the check:\n\n```bash\ncat > check.sh <<'EOF'\n#!/bin/sh\necho ok\nEOF\n```\n\nRun it quietly:\n\n```bash\nquiet ./check.sh\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := findingOn(t, res.Findings, md, "quiet ./check.sh")
+	assert.Contains(t, f.Fix, "chmod +x check.sh")
+	assert.NotContains(t, f.Fix, "sudo")
+}
+
+// "Save it as nightly.sh:" above nothing but a site generator's include line: the file's
+// content is never given, which the first command that needs it shows.
+func TestFileTheTutorialNeverShows(t *testing.T) {
+	t.Parallel()
+	md := "# Nightly\n\nThe sample repository has the whole script. Save it as *nightly.sh*:\n\n[!code-bash[](~/samples/nightly.sh)]\n\nMake it executable and run it:\n\n```bash\nchmod +x nightly.sh\n./nightly.sh\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := findingOn(t, res.Findings, md, "chmod +x nightly.sh")
+	assert.Contains(t, f.Problem, "line 3 says to save `nightly.sh`")
+	assert.Contains(t, f.Problem, "[!code-bash[](~/samples/nightly.sh)]")
+	assert.Equal(t, []int{lineOf(md, "./nightly.sh")}, f.AlsoAt)
+}
+
 // A module the tutorial wrote in a directory the interpreter does not search is a
 // load-path gap, fixed by exporting the interpreter's path variable.
 func TestModuleOffTheLoadPath(t *testing.T) {
@@ -2499,17 +2527,19 @@ func TestServicesTheirInstallStarts(t *testing.T) {
 
 // A placeholder in angle brackets is a gap only when nothing tells the reader what goes
 // there: not the prose anywhere (by its name or its words), not the name itself
-// (`<your-netid>`).
+// (`<your-netid>`, `<server-ip>`; not `<report-dir>`, a particular folder).
 func TestPlaceholdersNothingExplains(t *testing.T) {
 	t.Parallel()
 	md := "# Codes\n\nPrint the code for the staging account:\n\n```bash\necho code <STAGING_SEED>\n```\n\n" +
 		"Tag the build:\n\n```bash\necho tag <RELEASE_MARK>\n```\n\nThe release mark is in the e-mail your team lead sent.\n\n" +
-		"```bash\necho me <your-netid>\n```\n"
+		"```bash\necho me <your-netid>\necho at <server-ip>\n```\n\nSave the errors in the team's report folder:\n\n```bash\necho x > <report-dir>/errors.txt\n```\n"
 	res, _ := attempt(t, md, nil)
-	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
 	f := findingOn(t, res.Findings, md, "<STAGING_SEED>")
 	assert.Contains(t, f.Problem, "never says what it is")
 	assert.Contains(t, f.Fix, "staging seed")
+	f = findingOn(t, res.Findings, md, "<report-dir>")
+	assert.Contains(t, f.Fix, "report dir")
 }
 
 // HTTPie reads a standard input that is not a terminal as the request body; at the

@@ -609,6 +609,21 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.cwdRoot = r
 		return
 	}
+	if missing, at, include := ss.contentNeverGiven(rec, output); missing != "" {
+		// "Save it as nightly-report.sh:" above an include of a file the page never shows
+		given := "nothing follows it"
+		if include != "" {
+			given = fmt.Sprintf("what follows is only `%s`, an include of a file the reader does not have", include)
+		}
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s; line %d says to save `%s`, but the tutorial never shows what goes in it (%s)", failureProblem(rec, output), at, missing, given),
+			Fix:      fmt.Sprintf("give the whole content of `%s` in a code block after line %d (or a link the reader can download it from)", missing, at),
+			Category: "missing step",
+		}, output)
+		ss.taint(rec, r)
+		ss.taintMissingArgs(ctx, rec.Command, r)
+		return
+	}
 	if _, near := ss.nearName(ctx, rec.Command, output); near != "" {
 		// sweep-.json, which sweep.sh wrote for sweep-1.json once the shell had emptied $n
 		if r := ss.lostVars[path.Base(near)]; r > 0 {
@@ -1391,7 +1406,9 @@ func (ss *session) notOwned(ctx context.Context, rec loop.CommandRecord, output 
 	lines := strings.Split(output, "\n")
 	for i, l := range lines {
 		if reNeedsRoot.MatchString(l) {
-			if m = reDeniedPath.FindStringSubmatch(l); m != nil {
+			// (not the program that says so: Perl's die names its own source, "permission
+			// denied: ./check-disk.sh at /usr/bin/chronic line 69.")
+			if m = reDeniedPath.FindStringSubmatch(rePerlDieAt.ReplaceAllString(l, "")); m != nil {
 				break
 			}
 			if i > 0 && reCannotOpen.MatchString(lines[i-1]) {
@@ -1590,6 +1607,9 @@ func (ss *session) writtenNaming(p string) (string, int) {
 var (
 	// reNeedsRoot: a failure for want of root
 	reNeedsRoot = regexp.MustCompile(`(?i)permission denied|are you root|must be (?:run as )?root|you need to be root|requires? (?:root|superuser) privileges|only root can|operation not permitted|\bEACCES\b`)
+	// rePerlDieAt: where a Perl program died, which its message ends with (" at
+	// /usr/bin/chronic line 69.")
+	rePerlDieAt = regexp.MustCompile(` at /\S+ line \d+\.?`)
 	// reDeniedPath: the absolute path a denial names
 	reDeniedPath = regexp.MustCompile(`(?:^|[\s'"‘“(])(/(?:[\w.+@%-]+/?)+)`)
 	// reMakesDir: a command that creates a folder
@@ -3670,19 +3690,27 @@ var reSingleQuoted = regexp.MustCompile(`'[^']*'`)
 // non-zero exit code: 126").
 var reBadMode = regexp.MustCompile(`(?i)permission denied|bad permissions|not (?:set as )?executable|exit (?:code|status):? 126\b`)
 
-// unexecutable is a script the tutorial wrote (it starts with #!) that is not executable
+// unexecutable is a script the tutorial wrote (it starts with #!), as a file or by a
+// command's redirection, that is not executable
 // and that the failed command needs to run: the output names it beside a permission
 // error, or a file the command reads (a test the runner runs) calls it as ./name. "" when none. The path is
 // relative to the current directory when it is under it.
 func (ss *session) unexecutable(ctx context.Context, cmd, output string) string {
 	files := slices.Sorted(maps.Keys(ss.written))
+	for _, p := range ss.made {
+		// `cat > check-disk.sh <<'EOF'` with a #! line: a script a command wrote
+		if _, ok := ss.written[p]; !ok && !slices.Contains(files, p) {
+			files = append(files, p)
+		}
+	}
 	// the script the permission error itself names comes first (Expect's `couldn't
 	// execute "./signup.sh": permission denied` while running signup.exp)
 	slices.SortStableFunc(files, func(a, b string) int {
 		return boolRank(namedOnLine(output, reBadMode, path.Base(b))) - boolRank(namedOnLine(output, reBadMode, path.Base(a)))
 	})
 	for _, p := range files {
-		if !strings.HasPrefix(ss.written[p], "#!") {
+		content, wrote := ss.written[p]
+		if wrote && !strings.HasPrefix(content, "#!") {
 			continue
 		}
 		base := path.Base(p)
@@ -3697,7 +3725,11 @@ func (ss *session) unexecutable(ctx context.Context, cmd, output string) string 
 		if !used {
 			continue
 		}
-		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "[ -f " + shellQuote(p) + " ] && [ ! -x " + shellQuote(p) + " ]", Timeout: 10 * time.Second, User: ss.user})
+		check := "[ -f " + shellQuote(p) + " ] && [ ! -x " + shellQuote(p) + " ]"
+		if !wrote {
+			check += " && [ \"$(head -c 2 " + shellQuote(p) + ")\" = '#!' ]"
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: check, Timeout: 10 * time.Second, User: ss.user})
 		if err == nil && r.ExitCode == 0 {
 			return ss.rel(p)
 		}
@@ -4395,6 +4427,48 @@ func (ss *session) madeByCommand(p string) bool {
 // marks.csv) does not exist, while the file the tutorial made instead does: one of a
 // very similar name (same extension, one or two characters apart), or the only file of
 // that extension the tutorial wrote there. Both are "" when there is none.
+// reIncludeLine: a line that pulls a file into the page when the site is built, which a
+// reader of the Markdown never sees: DocFX's `[!code-bash[](path)]`, Jekyll and
+// Eleventy's `{% include path %}`, pymdown's `--8<-- "path"`, Hugo's readfile shortcode.
+var reIncludeLine = regexp.MustCompile(`^\s*(\[!code(?:-[\w+#-]+)?\[[^\]]*\]\([^)]+\)\]|\{%-?\s*include(?:_relative)?\s+[^%]+%\}|-{2}8<-{2}\s*["'][^"']+["']|\{\{<\s*readfile\b[^>]*>\}\})\s*$`)
+
+// reSaveFileSentence: a sentence ending with a colon that tells the reader to save or
+// create a named file ("Save it as *nightly-report.sh* in *~/pipes*:").
+var reSaveFileSentence = regexp.MustCompile("(?i)\\b(?:save|create|write|put)\\b[^.:]*?[*_`]{1,2}([\\w.~/-]+\\.\\w+)[*_`]{1,2}[^.:]*:\\s*$")
+
+// contentNeverGiven: the failed command misses a file that a sentence before it tells the
+// reader to save, with nothing after that sentence to save, no code block, only an
+// include line or more prose (the file's name, the sentence's line, the include line).
+func (ss *session) contentNeverGiven(rec loop.CommandRecord, output string) (string, int, string) {
+	if !reNotThere.MatchString(output) {
+		return "", 0, ""
+	}
+	t := ss.task.Tutorial
+	blocks := allBlocks(t)
+	for n := 1; n < rec.Line; n++ {
+		m := reSaveFileSentence.FindStringSubmatch(t.Map.Line(n))
+		if m == nil || inAnyBlock(blocks, n) || !namesFile(output, path.Base(m[1])) || !strings.Contains(rec.Command, path.Base(m[1])) {
+			continue
+		}
+		if slices.ContainsFunc(ss.steps, func(st step) bool { return st.kind == fileStep && path.Base(st.file) == path.Base(m[1]) }) {
+			continue
+		}
+		next := n + 1
+		for next < rec.Line && strings.TrimSpace(t.Map.Line(next)) == "" {
+			next++
+		}
+		if inAnyBlock(blocks, next) {
+			continue // a block the Student did not take for the file: another story
+		}
+		include := ""
+		if reIncludeLine.MatchString(t.Map.Line(next)) {
+			include = strings.TrimSpace(t.Map.Line(next))
+		}
+		return path.Base(m[1]), n, include
+	}
+	return "", 0, ""
+}
+
 // namesFile: output names the file w as a whole name, not as the start of a longer one
 // (`counter` in "counter.c:3:10: fatal error: …" is not named; in "cannot open counter." or
 // "cat: pki/certs/counter: No such file" it is).

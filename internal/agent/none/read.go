@@ -966,14 +966,31 @@ func blockLinesAfter(cb tutorial.CodeBlock, after int) ([]string, []int) {
 // leave it running: `cd ~/pantry && python3 api.py`").
 var reProseStart = regexp.MustCompile("(?i)\\b(?:start|run|launch|serve)\\b[^`.]*\\b(?:leave it running|keep it running|in (?:another|a second|a new|a separate) (?:terminal|shell|window|tab))\\b[^`]*:\\s*`([^`]+)`\\.?\\s*$")
 
-// proseStarts are the servers the prose between lines from and to starts with a command
-// in code, each as a step of its own on its line.
+// reProseFile: a sentence that gives a short file's lines in code at its end ("Create
+// *tags.txt* with one tag per line: `backup`, `upload`, `backup`, `disk`.").
+var reProseFile = regexp.MustCompile("(?i)\\b(?:create|make|write)\\s+(?:an?\\s+(?:new\\s+)?(?:text\\s+)?file\\s+(?:called\\s+|named\\s+)?)?[*_`]{0,2}([\\w~/.-]+\\.\\w+)[*_`]{0,2}\\s+(?:with|containing|that (?:contains|holds))\\s+(?:one\\s+[\\w -]+?\\s+(?:per|on each|a)\\s+line|the\\s+lines)\\b[^:`]*:\\s*((?:`[^`]+`[\\s,;]*(?:and\\s+|or\\s+)?)+)\\.?\\s*$")
+
+// proseStarts are the steps the prose between lines from and to holds in code, each as a
+// step of its own on its line: the servers it starts, and the short files it gives line
+// by line.
 func proseStarts(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, from, to int) []step {
 	var out []step
 	for ln := from; ln <= to; ln++ {
 		line := t.Map.Line(ln)
+		if inAnyBlock(blocks, ln) {
+			continue
+		}
+		if m := reProseFile.FindStringSubmatch(line); m != nil {
+			var lines []string
+			for _, c := range reCodeSpan.FindAllString(m[2], -1) {
+				lines = append(lines, strings.Trim(c, "`"))
+			}
+			cb := tutorial.CodeBlock{Block: tutorial.Block{Kind: tutorial.KindParagraph, StartLine: ln, EndLine: ln}, ContentStartLine: ln, Content: strings.Join(lines, "\n"), ContentLines: []int{ln}}
+			out = append(out, step{kind: fileStep, block: cb, file: m[1], content: cb.Content + "\n", line: ln, lead: line, reason: "a file the prose gives line by line"})
+			continue
+		}
 		m := reProseStart.FindStringSubmatch(line)
-		if m == nil || inAnyBlock(blocks, ln) {
+		if m == nil {
 			continue
 		}
 		text := strings.TrimSpace(m[1])

@@ -566,15 +566,16 @@ func TestSubstituteNamedAndAskedFlag(t *testing.T) {
 	assert.Empty(t, askedFlag("x --init", "Must run --init to recover."), "the command already has it")
 }
 
-// Hugo's relearn tabs name their tab with title=; "no output means it is valid" says the
-// command prints nothing, not that the block is output; an install of a server package
+// Hugo's relearn tabs name their tab with title=; "no output means it is valid" and "It
+// prints nothing" say the command prints nothing, not that the block is output; an install of a server package
 // does not start a server.
 func TestReadRelearnTabsAndNoOutputLeads(t *testing.T) {
 	t.Parallel()
 	md := "# Install\n\n{{< tabs groupid=\"install\" >}}\n{{% tab title=\"Debian / Ubuntu\" %}}\n```sh\nsudo apt install gunicorn\n```\n{{% /tab %}}\n{{% tab title=\"macOS\" %}}\n```sh\nbrew install gunicorn\n```\n{{% /tab %}}\n{{< /tabs >}}\n\n" +
-		"`xmllint` checks the document; no output means it is valid:\n\n```bash\nxmllint --noout --valid books.xml\n```\n"
+		"`xmllint` checks the document; no output means it is valid:\n\n```bash\nxmllint --noout --valid books.xml\n```\n\n" +
+		"Run it under `chronic`. It prints nothing, because the check succeeds:\n\n```bash\nchronic ./check.sh\n```\n"
 	run, _, skipped, _ := readMD(t, md)
-	assert.Equal(t, []string{"sudo apt install gunicorn", "xmllint --noout --valid books.xml"}, run)
+	assert.Equal(t, []string{"sudo apt install gunicorn", "xmllint --noout --valid books.xml", "chronic ./check.sh"}, run)
 	assert.Contains(t, skipped["brew install gunicorn"], "macOS")
 	assert.False(t, isServer("sudo apt install gunicorn supervisor"))
 	assert.True(t, isServer("gunicorn --bind 127.0.0.1:8000 app:app"))
@@ -1228,4 +1229,23 @@ func TestServerTheProseStarts(t *testing.T) {
 	run, files, _, _ := readMD(t, md)
 	assert.Equal(t, []string{"~/pantry/api.py"}, files)
 	assert.Equal(t, []string{"cd ~/pantry && python3 api.py", "curl -s localhost:8081"}, run)
+}
+
+// A sentence that gives a short file line by line in code makes that file, where the
+// sentence stands; a sentence that only names the lines it talks about does not.
+func TestReadFileGivenLineByLineInProse(t *testing.T) {
+	t.Parallel()
+	md := "# Tags\n\nCreate *tags.txt* with one tag per line: `backup`, `upload`, `backup`, `disk`.\n\n```bash\nsort -u tags.txt\n```\n\n" +
+		"The file `notes.txt` holds the lines you typed: `a` and `b`.\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var files []string
+	for _, s := range read(tut) {
+		if s.kind == fileStep {
+			files = append(files, fmt.Sprintf("%d %s %q", s.line, s.file, s.content))
+		}
+	}
+	assert.Equal(t, []string{`3 tags.txt "backup\nupload\nbackup\ndisk\n"`}, files)
+	run, _, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"sort -u tags.txt"}, run)
 }

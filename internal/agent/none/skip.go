@@ -38,8 +38,9 @@ var reCrontabEdit = regexp.MustCompile(`(?i)crontab -e\b|\b(?:to|in|into) (?:you
 // ("To get the latest release on Linux, macOS or BSD use the install script instead:").
 var reNewerInstead = regexp.MustCompile(`(?i)\b(?:latest|newest|most recent|newer|up-to-date)\b[^.]*\binstead\b|\binstead\b[^.]*\b(?:latest|newest|most recent|newer)\b (?:release|version|build)`)
 
-// reNoOutput: prose saying a command prints nothing when it works.
-var reNoOutput = regexp.MustCompile(`(?i)\b(?:no|without any|without) output\b[^.;]*`)
+// reNoOutput: prose saying a command prints nothing when it works ("no output means it
+// is valid", "It prints nothing, because the check succeeds:").
+var reNoOutput = regexp.MustCompile(`(?i)\b(?:(?:no|without any|without) output|(?:prints|shows|outputs|says|displays) nothing)\b[^.;]*`)
 
 // reOwnSetup: a step for readers who have something a fresh machine does not ("If you
 // have a printer configured, send the copy to it:").

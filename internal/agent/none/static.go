@@ -358,11 +358,16 @@ func moveTo(cwd, d string) string {
 var reAngled = regexp.MustCompile(`^<([A-Za-z][\w-]*)>$`)
 
 // ownValueWords: words of a placeholder that name a value every reader has or makes up
-// (`<your-netid>`, `<repo-host>`, `<LEASE_ID>` printed a step before): it explains itself.
+// (`<your-netid>`, `<server-ip>`, `<LEASE_ID>` printed a step before): made of them alone,
+// or with a word of readerWords, it explains itself.
 var ownValueWords = map[string]bool{"your": true, "my": true, "you": true, "user": true, "username": true, "login": true, "name": true,
 	"password": true, "passphrase": true, "host": true, "hostname": true, "ip": true, "address": true, "server": true, "domain": true,
 	"email": true, "mail": true, "port": true, "path": true, "dir": true, "directory": true, "folder": true, "file": true, "filename": true,
-	"version": true, "id": true, "pid": true, "hash": true, "commit": true, "sha": true, "branch": true, "tag": true, "url": true, "number": true}
+	"version": true, "id": true, "pid": true, "hash": true, "commit": true, "sha": true, "branch": true, "tag": true, "url": true, "number": true,
+	"lease": true, "repo": true, "repository": true, "remote": true, "local": true, "new": true, "old": true}
+
+// readerWords: words of a placeholder that make its value the reader's own (`<your-dpi>`).
+var readerWords = map[string]bool{"your": true, "my": true, "you": true}
 
 // unexplainedPlaceholders: a command the reader cannot type as shown, because it holds a
 // placeholder in angle brackets that the tutorial's prose never names, neither as it is
@@ -383,7 +388,9 @@ func (ss *session) unexplainedPlaceholders() {
 		}
 		seen[p] = true
 		words := strings.FieldsFunc(strings.ToLower(m[1]), func(r rune) bool { return r == '_' || r == '-' })
-		if slices.ContainsFunc(words, func(w string) bool { return ownValueWords[w] }) {
+		// `<your-netid>`, `<server-ip>`: the reader's own; `<team-id>`, `<report-dir>`: a
+		// particular team's, a particular folder, that the reader has to be told
+		if slices.ContainsFunc(words, func(w string) bool { return readerWords[w] }) || !slices.ContainsFunc(words, func(w string) bool { return !ownValueWords[w] }) {
 			continue
 		}
 		if strings.Contains(prose, strings.ToLower(m[1])) || strings.Contains(prose, strings.Join(words, " ")) {
