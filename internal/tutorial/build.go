@@ -264,7 +264,11 @@ func (b *builder) fill(idx int, n ast.Node, start, end int) {
 		blk.Text = b.segText(v)
 		title := plainText(v, b.src)
 		b.m.plain[idx] = title
-		b.headingsAt = append(b.headingsAt, headingMark{line: start, level: v.Level, title: title})
+		if b.isATX(v) || !reRetypePanel.MatchString(blk.Text) {
+			// (Retype's `==- Title` panel closed by `===` reads as a setext heading: it
+			// titles a box, not a section)
+			b.headingsAt = append(b.headingsAt, headingMark{line: start, level: v.Level, title: title})
+		}
 		b.lastLeaf = idx
 	case *ast.Paragraph, *ast.TextBlock:
 		blk.Text = b.segText(n)
@@ -306,6 +310,10 @@ func (b *builder) segText(n ast.Node) string {
 	}
 	return strings.TrimSuffix(sb.String(), "\n")
 }
+
+// reRetypePanel: the first line of a Retype panel (`==- Why?`, `==+ Open by default`, `===
+// Title`).
+var reRetypePanel = regexp.MustCompile(`^={2,3}[-+]?\s+\S`)
 
 // reTabsStart, reTabsEnd: docsify-tabs' comments around tabs titled by headings
 // (`#### **pip**`), which hold nothing past the end.

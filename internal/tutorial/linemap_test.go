@@ -381,3 +381,13 @@ func TestDocFXTabsEndAtTheirRule(t *testing.T) {
 	assert.Equal(t, []string{"Guide", "Use it", "Linux"}, tu.Map.HeadingPath(27))
 	assert.Equal(t, []string{"Guide", "Next steps"}, tu.Map.HeadingPath(31), "a heading outside the group's section ends it")
 }
+
+// A Retype panel, `==- Title` … `===`, reads as a setext heading in CommonMark; it titles
+// a box, not a section, so what follows stays in the section it is in.
+func TestRetypePanelIsNotASection(t *testing.T) {
+	t.Parallel()
+	md := "## Run\n\n==- Why does it say OK?\nBecause no case ran.\n===\n\nThen:\n\n```sh\nsh t.sh\n```\n"
+	tu, err := Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Run"}, tu.Map.HeadingPath(10))
+}

@@ -266,6 +266,17 @@ func TestPipeCutShortByHeadIsNotAFailure(t *testing.T) {
 	assert.Equal(t, 0, res.Commands[0].ExitCode)
 }
 
+// A writer that fails before `head` reads anything fails for the reader too: they see its
+// error and nothing else. logs.tgz is logs.tar.gz written short.
+func TestPipeWhoseWriterFailsBeforeHead(t *testing.T) {
+	t.Parallel()
+	md := "# Peek\n\n```bash\ntar -czf logs.tar.gz /etc/hostname 2>/dev/null\ntar -tf logs.tgz | head -n 3\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := findingOn(t, res.Findings, md, "tar -tf logs.tgz")
+	assert.Contains(t, f.Problem, "`logs.tar.gz` does", "the short suffix names the same kind of archive")
+}
+
 // A file the prose says the reader gets from someone else is not the tutorial's gap.
 func TestFileFromSomeoneElseIsUnverified(t *testing.T) {
 	t.Parallel()
@@ -503,6 +514,29 @@ func TestFileTheTutorialNeverShows(t *testing.T) {
 	assert.Contains(t, f.Problem, "line 3 says to save `nightly.sh`")
 	assert.Contains(t, f.Problem, "[!code-bash[](~/samples/nightly.sh)]")
 	assert.Equal(t, []int{lineOf(md, "./nightly.sh")}, f.AlsoAt)
+}
+
+// A file the tutorial gives only a section after the step that needs it: the step that
+// fails says so, and the fix moves the file up.
+func TestFileGivenOnlyAfterItsFirstUse(t *testing.T) {
+	t.Parallel()
+	md := "# Table\n\nSave this as `table.sh`:\n\n```sh\nwhile read -r a; do echo \"$a\"; done < cases.tsv\n```\n\nRun it:\n\n```bash\nsh table.sh\n```\n\n## Cases\n\n```bash\ncat > cases.tsv <<'EOF'\none\nEOF\nsh table.sh\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := findingOn(t, res.Findings, md, "sh table.sh")
+	assert.Contains(t, f.Problem, "gives `cases.tsv` only at line 18")
+	assert.Contains(t, f.Fix, "before line 12")
+}
+
+// A pattern that matched nothing goes to the program as it is written; the program's "No
+// such file" is a failure even when the loop's `||` keeps the status at 0.
+func TestGlobThatMatchedNothing(t *testing.T) {
+	t.Parallel()
+	md := "# Run all\n\n```bash\nmkdir -p tests\necho 'echo ok' > tests/test_a.sh\ncd tests\n```\n\nRun every test file:\n\n```bash\nfor t in tests/test_*.sh; do sh \"$t\" || status=1; done\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	findingOn(t, res.Findings, md, "for t in tests/test_*.sh")
+	assert.Contains(t, res.Findings[0].Fix, "cd ")
 }
 
 // A module the tutorial wrote in a directory the interpreter does not search is a

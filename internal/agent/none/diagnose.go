@@ -609,6 +609,16 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.cwdRoot = r
 		return
 	}
+	if name, at := ss.givenLater(rec, output); name != "" {
+		// minizinc rota.mzn rota.dzn, and rota.dzn shown a section further on
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s; the tutorial gives `%s` only at line %d, after this step needs it", failureProblem(rec, output), name, at),
+			Fix:      fmt.Sprintf("move the step that creates `%s` (line %d) before line %d", name, at, rec.Line),
+			Category: "missing step",
+		}, output)
+		ss.taint(rec, r)
+		return
+	}
 	if missing, at, include := ss.contentNeverGiven(rec, output); missing != "" {
 		// "Save it as nightly-report.sh:" above an include of a file the page never shows
 		given := "nothing follows it"
@@ -4385,12 +4395,20 @@ func (ss *session) insideFirstDir(ctx context.Context, rec loop.CommandRecord, o
 		return "", loop.CommandRecord{}
 	}
 	for _, f := range strings.Fields(firstLine(rec.Command)) {
-		f = strings.Trim(f, `"'`)
+		f = strings.TrimRight(strings.Trim(f, `"'`), ";")
 		rest, ok := strings.CutPrefix(f, here+"/")
-		if !ok || rest == "" || strings.ContainsAny(f, "*?$") || !strings.Contains(output, f) {
+		if !ok || rest == "" || strings.Contains(f, "$") || !strings.Contains(output, f) {
 			continue
 		}
-		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ -e " + shellQuote(rest) + " ] && [ ! -e " + shellQuote(f) + " ]", Timeout: 10 * time.Second, User: ss.user})
+		check := "cd " + shellQuote(ss.cwd) + " && [ -e " + shellQuote(rest) + " ] && [ ! -e " + shellQuote(f) + " ]"
+		if strings.ContainsAny(f, "*?") {
+			// `for t in tests/test_*.sh` from inside tests/: the pattern matches there
+			if !reGlobWord.MatchString(f) {
+				continue
+			}
+			check = "cd " + shellQuote(ss.cwd) + " && set -- " + rest + " && [ -e \"$1\" ] && set -- " + f + " && [ ! -e \"$1\" ]"
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: check, Timeout: 10 * time.Second, User: ss.user})
 		if err != nil || r.ExitCode != 0 {
 			continue
 		}
@@ -4405,6 +4423,9 @@ func (ss *session) insideFirstDir(ctx context.Context, rec loop.CommandRecord, o
 	}
 	return "", loop.CommandRecord{}
 }
+
+// reGlobWord: a file pattern of plain characters, safe to expand unquoted.
+var reGlobWord = regexp.MustCompile(`^[\w./*?-]+$`)
 
 // madeByCommand: an earlier command that worked wrote the file at p (its output
 // redirected there, `-o p`).
@@ -4427,6 +4448,48 @@ func (ss *session) madeByCommand(p string) bool {
 // marks.csv) does not exist, while the file the tutorial made instead does: one of a
 // very similar name (same extension, one or two characters apart), or the only file of
 // that extension the tutorial wrote there. Both are "" when there is none.
+// givenLater: a file the failed command misses, by the name the error gives, that a
+// later step of the tutorial writes (as a file, or by a command's redirection), and no
+// earlier one does: its name and that step's line.
+func (ss *session) givenLater(rec loop.CommandRecord, output string) (string, int) {
+	if !reNotThere.MatchString(output) {
+		return "", 0
+	}
+	var missing []string
+	for _, l := range strings.Split(output, "\n") {
+		if reNotThere.MatchString(l) {
+			// (not the script that says so: "tests/test_table.sh: 5: eval: cannot open
+			// tests/cases.tsv: No such file")
+			missing = append(missing, reSourcePrefix.ReplaceAllString(l, ""))
+		}
+	}
+	before := map[string]bool{}
+	for _, st := range ss.steps {
+		var name string
+		switch {
+		case st.kind == fileStep:
+			name = path.Base(st.file)
+		case st.kind == runStep && st.command != nil:
+			if m := reHeredocTarget.FindStringSubmatch(firstLine(strings.TrimSpace(st.command.Text))); m != nil {
+				name = path.Base(m[1])
+			}
+		}
+		if name == "" || len(name) < 5 || !strings.Contains(name, ".") || !slices.ContainsFunc(missing, func(l string) bool { return strings.Contains(l, name) }) {
+			continue
+		}
+		if st.line <= rec.Line {
+			before[name] = true // written before: another story
+		} else if !before[name] {
+			return name, st.line
+		}
+	}
+	return "", 0
+}
+
+// reSourcePrefix: the program or script, and its line, an error message starts with
+// ("tests/test_table.sh: 5: ", "bash: line 1: ").
+var reSourcePrefix = regexp.MustCompile(`^[\w./-]+:(?:\s*(?:line\s+)?\d+:)?\s`)
+
 // reIncludeLine: a line that pulls a file into the page when the site is built, which a
 // reader of the Markdown never sees: DocFX's `[!code-bash[](path)]`, Jekyll and
 // Eleventy's `{% include path %}`, pymdown's `--8<-- "path"`, Hugo's readfile shortcode.
@@ -4467,6 +4530,19 @@ func (ss *session) contentNeverGiven(rec loop.CommandRecord, output string) (str
 		return path.Base(m[1]), n, include
 	}
 	return "", 0, ""
+}
+
+// tarShortSuffixes: the short suffixes of compressed tar archives, and the long ones
+// they stand for (GNU tar's --auto-compress reads both).
+var tarShortSuffixes = map[string]string{".tgz": ".tar.gz", ".taz": ".tar.gz", ".tbz": ".tar.bz2", ".tbz2": ".tar.bz2", ".tb2": ".tar.bz2",
+	".txz": ".tar.xz", ".tzst": ".tar.zst", ".tzs": ".tar.zst", ".tlz": ".tar.lzma", ".tZ": ".tar.Z"}
+
+// longTarName writes an archive's short suffix long (logs.tzst is logs.tar.zst).
+func longTarName(name string) string {
+	if long, ok := tarShortSuffixes[path.Ext(name)]; ok {
+		return strings.TrimSuffix(name, path.Ext(name)) + long
+	}
+	return name
 }
 
 // namesFile: output names the file w as a whole name, not as the start of a longer one
@@ -4561,8 +4637,8 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 			if have == "" || have == base {
 				continue
 			}
-			if sameParts(have, base) {
-				return f, path.Join(path.Dir(f), have) // db.lab.test for lab.test.db
+			if sameParts(have, base) || longTarName(have) == longTarName(base) {
+				return f, path.Join(path.Dir(f), have) // db.lab.test for lab.test.db, logs.tar.zst for logs.tzst
 			}
 			if path.Ext(have) != path.Ext(base) {
 				continue

@@ -524,8 +524,10 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	if !background && st.repl == "" && (r.ExitCode != 0 && r.ExitCode != 126 && r.ExitCode != 127 && !r.TimedOut) && reEarlyReader.MatchString(cmd.Text) {
 		// `… | head -n 3`: with pipefail the writer's broken pipe fails the line, which a
 		// reader's shell (no pipefail) never shows; run it as they would (a program that
-		// is missing, 127, or cannot run, 126, fails for them too)
-		if r2, err := ss.task.Sandbox.Exec(ctx, ss.request("set +o pipefail; "+cmd.Text, st.root, timeout)); err == nil && r2.ExitCode == 0 && !r2.TimedOut {
+		// is missing, 127, or cannot run, 126, fails for them too; so does a writer that
+		// fails before the reader sees anything: `tar -tf missing.tzst | head -3` prints
+		// only tar's error)
+		if r2, err := ss.task.Sandbox.Exec(ctx, ss.request("set +o pipefail; "+cmd.Text, st.root, timeout)); err == nil && r2.ExitCode == 0 && !r2.TimedOut && (r.ExitCode == 141 || strings.TrimSpace(r2.Stdout) != "") {
 			r = r2
 			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "failed only under pipefail (the reader of the pipe stops early); run without it"})
 		}
@@ -1098,6 +1100,34 @@ var reCrash = regexp.MustCompile(`(?m)^(?:[\w./-]+: line \d+: +\d+ +)?(?:Segment
 // SCons's "scons: *** …") with words in it, not only a caret under the culprit.
 var reStarsError = regexp.MustCompile(`(?m)^(?:[ \t]*|\w+: )\*\*\*[ \t]+[^\n]*[A-Za-z][^\n]*$`)
 
+// unmatchedGlob is the line of output that names one of the command's file patterns, as
+// it is written, as missing: the pattern matched no file ("" when none).
+func unmatchedGlob(cmd, output string) string {
+	var globs []string
+	for _, w := range strings.Fields(cmd) {
+		if w = strings.Trim(w, `"';`); strings.ContainsAny(w, "*?[") && !strings.ContainsAny(w, "$=(){}") && looksLikePath(strings.NewReplacer("*", "x", "?", "x", "[", "", "]", "").Replace(w)) {
+			globs = append(globs, w)
+		}
+	}
+	if len(globs) == 0 {
+		return ""
+	}
+	for _, l := range strings.Split(output, "\n") {
+		if !reNoSuchFile.MatchString(l) {
+			continue
+		}
+		for _, g := range globs {
+			if strings.Contains(l, g) {
+				return strings.TrimSpace(l)
+			}
+		}
+	}
+	return ""
+}
+
+// reNoSuchFile: a program or the shell saying a file is not there.
+var reNoSuchFile = regexp.MustCompile(`(?i)no such file|cannot access|can't open|cannot open|does not exist`)
+
 // reOSErrorLine: the system refusing a program a file ("[Errno 13] Permission denied:
 // '/usr/lib/…'", "cp: cannot create regular file 'x': Permission denied").
 var reOSErrorLine = regexp.MustCompile(`(?m)^.*(?:\[Errno \d+\] [A-Z][^\n]*|: Permission denied)$`)
@@ -1143,6 +1173,12 @@ var reIgnoredArgs = regexp.MustCompile(`(?mi)^(?:error: )?(?:extra argument|unkn
 // reportedError is the error line a command printed although it exited 0, when the
 // tutorial shows no error for it ("" otherwise).
 func reportedError(cmd, output, shown string) string {
+	if l := unmatchedGlob(cmd, output); l != "" && !strings.Contains(strings.ToLower(shown), "no such file") {
+		// `for t in tests/test_*.sh; do sh "$t" || status=1; done` from the wrong folder:
+		// the pattern matched nothing and went to sh as it is ("sh: 0: cannot open
+		// tests/test_*.sh: No such file"), whatever the loop does with the status
+		return l
+	}
 	if segs := strings.Split(cmd, "|"); len(segs) > 1 {
 		// `echo 'factor(2^64+1)' | gp -q`: the program at the end of the pipe speaks,
 		// unless it only passes on text it was given (`… | grep x`)
