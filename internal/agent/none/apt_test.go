@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestReadApt(t *testing.T) {
@@ -33,4 +34,15 @@ func TestReadApt(t *testing.T) {
 		assert.Equal(t, c.upgrade, isPackageInstall(c.command), c.command)
 		assert.Equal(t, c.apt, isAptStep(c.command), c.command)
 	}
+}
+
+// groff-base (what man-db pulls in) has no PDF, HTML or DVI device: groff 1.22.4 says
+// so in these words, and the device it lacks is named in the fix.
+func TestGroffDeviceMissing(t *testing.T) {
+	t.Parallel()
+	out := "groff: can't find 'DESC' file\ngroff: fatal error: invalid device 'pdf'\nman: command exited with status 3: (cd /home/learner && /usr/lib/man-db/zsoelim) | …"
+	m := reGroffDevice.FindStringSubmatch(out)
+	require.NotNil(t, m)
+	assert.Equal(t, "pdf", m[1])
+	assert.False(t, reGroffDevice.MatchString("troff: fatal error: can't find macro file m"), "a missing macro package is another story")
 }

@@ -539,6 +539,18 @@ func TestGlobThatMatchedNothing(t *testing.T) {
 	assert.Contains(t, res.Findings[0].Fix, "cd ")
 }
 
+// A program that names the missing file by its full path (BaseX's "Resource
+// '/home/…/data/authors.xml' not found.") still names the file the tutorial's query asks
+// for: the name differs from the one the tutorial saved.
+func TestMissingFileNamedInFull(t *testing.T) {
+	t.Parallel()
+	md := "# Join\n\n```bash\nmkdir -p data\n```\n\nSave the authors as `data/author.xml`:\n\n```xml\n<authors/>\n```\n\nSave the query as `join.sh`:\n\n```sh\n[ -f data/authors.xml ] || { echo \"Resource '$PWD/data/authors.xml' not found.\" >&2; exit 1; }\n```\n\n```bash\nsh join.sh\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := findingOn(t, res.Findings, md, "sh join.sh")
+	assert.Contains(t, f.Problem, "`data/author.xml` does")
+}
+
 // A module the tutorial wrote in a directory the interpreter does not search is a
 // load-path gap, fixed by exporting the interpreter's path variable.
 func TestModuleOffTheLoadPath(t *testing.T) {

@@ -656,8 +656,9 @@ var reBlockIAL = regexp.MustCompile(`^\s*\{:\s*([^{}]*?)\s*\}\s*$`)
 var (
 	// Killercoda's inline command the page runs: `sudo apt-get update`{{exec}}
 	reInlineExec = regexp.MustCompile("^\\s*`([^`]+)`\\{\\{\\s*exec(?:ute)?(?:\\s[^}]*)?\\}\\}\\s*$")
-	// Hugo {{< highlight bash >}} … {{< /highlight >}}, Jekyll {% highlight bash %} … {% endhighlight %}
-	reHighlightOpen = regexp.MustCompile(`^\s*(?:\{\{[<%]|\{%-?)\s*highlight\s+(\w+)`)
+	// Hugo {{< highlight bash >}} … {{< /highlight >}}, Jekyll {% highlight bash %} … {% endhighlight %},
+	// Eleventy's paired shortcode {% highlight "bash" %} … {% endhighlight %}
+	reHighlightOpen = regexp.MustCompile(`^\s*(?:\{\{[<%]|\{%-?)\s*highlight\s+["']?(\w+)`)
 	// Linode's {{< file "path" lang >}} … {{< /file >}}: the contents of the file named
 	reHugoFile       = regexp.MustCompile(`^\s*\{\{<\s*file\s+"([^"]+)"(?:\s+(\w+))?\s*>\}\}\s*$`)
 	reHugoFileClose  = regexp.MustCompile(`^\s*\{\{<\s*/\s*file\s*>\}\}\s*$`)

@@ -4612,11 +4612,14 @@ func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, n
 		}
 		for _, m := range append(reQuotedFile.FindAllStringSubmatch(l, -1), reBarePath.FindAllStringSubmatch(l, -1)...) {
 			// a name the tutorial wrote into a file ("loading from master file
-			// zones/lab.test.db failed: file not found", named.conf's `file` line)
+			// zones/lab.test.db failed: file not found", named.conf's `file` line), which
+			// the program may give in full (BaseX's "Resource '/home/…/xq-lab/data/
+			// authors.xml' not found." for doc("data/authors.xml"))
+			name, _ := strings.CutPrefix(m[1], ss.cwd+"/")
 			for _, content := range ss.written {
-				if strings.Contains(content, m[1]) {
-					names = append(names, m[1])
-					delete(fromSource, m[1]) // the error itself names it
+				if strings.Contains(content, name) {
+					names = append(names, name)
+					delete(fromSource, name) // the error itself names it
 					break
 				}
 			}
@@ -5212,6 +5215,9 @@ func (ss *session) errorPackage(ctx context.Context, output string) (string, str
 	case reSoxFormat.MatchString(output):
 		// Debian's sox brings the base formats only (no MP3, no Ogg writer)
 		pkg, what = "libsox-fmt-all", "SoX's handler for "+reSoxFormat.FindStringSubmatch(output)[1]+" files"
+	case reGroffDevice.MatchString(output):
+		// groff-base, which man-db brings, has the terminal and PostScript devices only
+		pkg, what = "groff", "groff's `"+reGroffDevice.FindStringSubmatch(output)[1]+"` output device"
 	case reRPackage.MatchString(output):
 		mod := reRPackage.FindStringSubmatch(output)[1]
 		pkg, what = "r-cran-"+strings.ToLower(mod), "the R package "+mod
@@ -5398,6 +5404,9 @@ func (ss *session) spaceIndentedRecipe(ctx context.Context, output string) (stri
 }
 
 // reMissingHeader: a C compiler cannot find a header (gcc, then clang).
+// reGroffDevice: groff without the device asked for (`man -Tpdf`, `groff -Thtml`).
+var reGroffDevice = regexp.MustCompile(`groff: fatal error: invalid device '(\w+)'`)
+
 var reMissingHeader = regexp.MustCompile(`fatal error: '?(\w[\w.+/-]*\.(?:h|hh|hpp|hxx))'?(?::\s+No such file or directory| file not found)`)
 
 // proseAfter is the paragraph right after line (up to four lines; "" when a heading,

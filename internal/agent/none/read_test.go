@@ -54,6 +54,7 @@ func TestReadFollowsTheLinuxTab(t *testing.T) {
 		{"myst colon fences", "# Install\n\n::::{tab-set}\n\n:::{tab-item} Windows\n```powershell\nwinget install tool\n```\n:::\n\n:::{tab-item} Linux\n```bash\necho linux\n```\n:::\n\n::::\n\n:::{note}\n```bash\necho note\n```\n:::\n"},
 		{"vitepress code group", "# Install\n\n::: code-group\n\n```sh [macOS]\necho mac\n```\n\n```sh [Linux]\necho linux\n```\n\n:::\n\n::: tip\n```sh\necho tip\n```\n:::\n"},
 		{"jekyll highlight", "# Install\n\n{% highlight bash %}\necho linux\n{% endhighlight %}\n\nOn macOS:\n\n{% highlight bash %}\nbrew install tool\n{% endhighlight %}\n"},
+		{"eleventy highlight", "# Install\n\n{% highlight \"bash\" %}\necho linux\n{% endhighlight %}\n\nOn macOS:\n\n{% highlight \"bash\" %}\nbrew install tool\n{% endhighlight %}\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
