@@ -365,6 +365,7 @@ func TestExportsUnderProseThatMentionsNeverEnding(t *testing.T) {
 	t.Parallel()
 	assert.False(t, reKeepsRunning.MatchString("The password is read from a file so it never ends up in your shell history:"))
 	assert.True(t, reKeepsRunning.MatchString("The watcher never exits on its own:"))
+	assert.True(t, keepsRunning("Open a **second terminal** and start NSD in the foreground (`-d`); it runs until Ctrl-C."), "Ctrl-C written with a hyphen")
 	md := "# Vars\n\nExport it; the value is kept in a file so it never ends up in your shell history:\n\n```bash\nexport APP_HOME=~/app\n```\n\n```bash\ntest -n \"$APP_HOME\" && echo set\n```\n"
 	res, _ := attempt(t, md, nil)
 	assert.Empty(t, res.Findings, "%+v", res.Findings)
@@ -549,6 +550,58 @@ func TestMissingFileNamedInFull(t *testing.T) {
 	require.Len(t, res.Findings, 1, "%+v", res.Findings)
 	f := findingOn(t, res.Findings, md, "sh join.sh")
 	assert.Contains(t, f.Problem, "`data/author.xml` does")
+}
+
+// A variable set without `export` several steps before the program that reads it from its
+// environment, whose error names it (nats-server's "variable reference for 'LAB_TOKEN'
+// … can not be found" for its configuration's $LAB_TOKEN).
+func TestUnexportedVariableTheErrorNames(t *testing.T) {
+	t.Parallel()
+	md := "# Token\n\n```bash\nLAB_TOKEN=$(tr -dc 'a-z' < /dev/urandom | head -c 8)\necho \"token set\"\npython3 -c 'import os,sys; os.environ.get(\"LAB_TOKEN\") or sys.exit(\"variable reference for LAB_TOKEN can not be found\")'\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	assert.Contains(t, res.Findings[0].Fix, "export LAB_TOKEN")
+}
+
+// A make run where there is no makefile ("don't know how to make all") while the
+// tutorial saved one in another folder: the missing step is the cd. A program that fails
+// in silence on a script that is not there, while one of a near name is, was given the
+// wrong name.
+func TestMakefileElsewhereAndASilentMissingScript(t *testing.T) {
+	t.Parallel()
+	md := "# Build\n\n```bash\nmkdir -p ~/.local/bin ~/src/hi\nprintf '#!/bin/sh\\n[ -f Makefile ] || { echo \"bmake: don\\047t know how to make $1. Stop\" >&2; exit 2; }\\n' > ~/.local/bin/bmake\nprintf '#!/bin/sh\\n[ -f \"$1\" ] || exit 1\\n' > ~/.local/bin/runlisp\nchmod +x ~/.local/bin/bmake ~/.local/bin/runlisp\nexport PATH=\"$HOME/.local/bin:$PATH\"\n```\n\n" +
+		"Save this as `~/src/hi/Makefile`:\n\n```make\nall:\n\techo built\n```\n\n```bash\nbmake all\n```\n\nSave this as `hello.lsp`:\n\n```lisp\n(println \"hi\")\n```\n\n```bash\nrunlisp hello-world.lsp\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	assert.Contains(t, findingOn(t, res.Findings, md, "bmake all").Fix, "cd ~/src/hi")
+	assert.Contains(t, findingOn(t, res.Findings, md, "runlisp hello-world.lsp").Problem, "`hello.lsp` does")
+}
+
+// A step whose failed run left a file empty (make's `./mkversion.sh > version.h`) fails
+// again after its fix, on that file: the fix also removes it, and later steps failing the
+// same way follow from the one gap.
+func TestFailedRunLeavesAnEmptyFile(t *testing.T) {
+	t.Parallel()
+	md := "# Version\n\nSave this as `main.c`:\n\n```c\nint main(void) { return HELLO_VERSION; }\n```\n\nSave this as `mkversion.sh`:\n\n```sh\n#!/bin/sh\necho '#define HELLO_VERSION 0'\n```\n\n" +
+		"Save this as `build.sh`:\n\n```sh\n[ -e version.h ] || ./mkversion.sh > version.h || exit 1\ngrep -q HELLO_VERSION version.h || { echo \"main.c:1:32: error: 'HELLO_VERSION' undeclared\" >&2; exit 1; }\n```\n\n" +
+		"```bash\nsh build.sh\n```\n\nBuild again later:\n\n```bash\nsh build.sh\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Fix, "chmod +x mkversion.sh")
+	assert.Contains(t, f.Fix, "rm version.h")
+	assert.Equal(t, []int{lineOf(md, "Build again later") + 3}, f.AlsoAt)
+}
+
+// A Python module is named by the package that installs its files, as the archive's
+// Contents index says: `dns` is python3-dnspython's (an arch-all package, listed in
+// Contents-all), not Debian's python3-dns, another library.
+func TestPythonModuleByTheFilesOfItsPackage(t *testing.T) {
+	t.Parallel()
+	md := "# Resolve\n\n```bash\npython3 -c 'import dns.resolver'\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	assert.Contains(t, res.Findings[0].Fix, "python3-dnspython")
 }
 
 // A module the tutorial wrote in a directory the interpreter does not search is a
@@ -957,6 +1010,9 @@ func TestStepsForAnotherMachine(t *testing.T) {
 func TestHeredocTextIsNoPlaceholder(t *testing.T) {
 	assert.Equal(t, "", placeholder("cat > /var/www/hello/index.html <<'EOF'\n<!doctype html>\n<title>Hello</title>\nEOF"))
 	assert.Equal(t, "<your-name>", placeholder("git config user.name <your-name> && cat > x <<EOF\nhi\nEOF"))
+	assert.Equal(t, "", placeholder(`echo '<p>' > a.html`), "markup in quotes")
+	assert.Equal(t, "", placeholder(`printf "<b>%s\n" x`), "markup in double quotes")
+	assert.Equal(t, "<code>", placeholder(`basex -i books.xml -b lang=<code> q.xq`), "a tag's name bare on the command line is a value")
 }
 
 func TestKeyLineOfAnAnsibleRun(t *testing.T) {
@@ -1628,6 +1684,8 @@ func TestKeyLineOfOneProgramIsItsFirstError(t *testing.T) {
 	assert.Contains(t, keyLine(mojo), "Can't use an undefined value", "a line tagged as an error says more than a trace line")
 	make := "make: pkg-config: No such file or directory\ng++ -c -o a.o a.cc\n/usr/bin/ld: a.o: undefined reference to `main'\n"
 	assert.Equal(t, "pkg-config", reShNotFound.FindStringSubmatch(make)[2], "a program make could not run")
+	bmake := "mandoc -T lint hello.1\nbmake: exec(mandoc) failed (No such file or directory)\n*** Error code 1\n"
+	assert.Equal(t, "mandoc", reShNotFound.FindStringSubmatch(bmake)[3], "a program bmake 20200710 could not run")
 }
 
 func TestShownSessionAnswersAWizard(t *testing.T) {
@@ -2573,14 +2631,17 @@ func TestServicesTheirInstallStarts(t *testing.T) {
 
 // A placeholder in angle brackets is a gap only when nothing tells the reader what goes
 // there: not the prose anywhere (by its name or its words), not the name itself
-// (`<your-netid>`, `<server-ip>`; not `<report-dir>`, a particular folder).
+// (`<your-netid>`, `<server-ip>`, `<your-phone-folder>`; not `<report-dir>`, a
+// particular folder, nor `<your-cutoff>`, a value of a kind the reader has to be told).
 func TestPlaceholdersNothingExplains(t *testing.T) {
 	t.Parallel()
 	md := "# Codes\n\nPrint the code for the staging account:\n\n```bash\necho code <STAGING_SEED>\n```\n\n" +
 		"Tag the build:\n\n```bash\necho tag <RELEASE_MARK>\n```\n\nThe release mark is in the e-mail your team lead sent.\n\n" +
-		"```bash\necho me <your-netid>\necho at <server-ip>\n```\n\nSave the errors in the team's report folder:\n\n```bash\necho x > <report-dir>/errors.txt\n```\n"
+		"```bash\necho me <your-netid>\necho at <server-ip>\nls <your-phone-folder>\n```\n\nSave the errors in the team's report folder:\n\n```bash\necho x > <report-dir>/errors.txt\n```\n\n" +
+		"Upload with the project's API key, then count from a day on:\n\n```bash\necho up <your-api-key>\necho since <your-cutoff>\n```\n"
 	res, _ := attempt(t, md, nil)
-	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	require.Len(t, res.Findings, 3, "%+v", res.Findings)
+	findingOn(t, res.Findings, md, "<your-cutoff>")
 	f := findingOn(t, res.Findings, md, "<STAGING_SEED>")
 	assert.Contains(t, f.Problem, "never says what it is")
 	assert.Contains(t, f.Fix, "staging seed")

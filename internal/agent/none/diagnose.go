@@ -231,7 +231,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		kind, name = "command", firstWord(rec.Command)
 	}
 	if m := reShNotFound.FindStringSubmatch(output); kind == "" && m != nil {
-		kind, name = "command", m[1]+m[2]+m[3] // a program the command runs (tar --zstd runs zstd)
+		kind, name = "command", m[1]+m[2]+m[3]+m[4] // a program the command runs (tar --zstd runs zstd)
 	}
 	if m := reGitNoSub.FindStringSubmatch(output); kind == "" && m != nil && (firstWord(rec.Command) == "git" || programOf(rec.Command) == "git") && !ss.isMisspeltSub(ctx, rec, output) {
 		// "git: 'annex' is not a git command": git runs git-annex, which is not there
@@ -879,6 +879,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
+		if name, at := ss.unexportedNamed(ctx, rec, output); name != "" {
+			// `LAB_TOKEN=…` on a line of its own, then nats-server, whose lab.conf reads
+			// $LAB_TOKEN: "variable reference for 'LAB_TOKEN' on line 7 can not be found"
+			unexportedFor(&f, []string{name}, at)
+		}
+	}
+	if f.Edit == nil {
 		if names, at := ss.unexportedForPrograms(ctx, rec); len(names) > 0 {
 			// `http_proxy=http://127.0.0.1:8899` on a line of its own, then curl, which
 			// reads it from its environment
@@ -1417,8 +1424,9 @@ func (ss *session) notOwned(ctx context.Context, rec loop.CommandRecord, output 
 	for i, l := range lines {
 		if reNeedsRoot.MatchString(l) {
 			// (not the program that says so: Perl's die names its own source, "permission
-			// denied: ./check-disk.sh at /usr/bin/chronic line 69.")
-			if m = reDeniedPath.FindStringSubmatch(rePerlDieAt.ReplaceAllString(l, "")); m != nil {
+			// denied: ./check-disk.sh at /usr/bin/chronic line 69.", and make's shell
+			// its own path)
+			if m = reDeniedPath.FindStringSubmatch(rePerlDieAt.ReplaceAllString(reShellSays.ReplaceAllString(l, ""), "")); m != nil {
 				break
 			}
 			if i > 0 && reCannotOpen.MatchString(lines[i-1]) {
@@ -1617,6 +1625,9 @@ func (ss *session) writtenNaming(p string) (string, int) {
 var (
 	// reNeedsRoot: a failure for want of root
 	reNeedsRoot = regexp.MustCompile(`(?i)permission denied|are you root|must be (?:run as )?root|you need to be root|requires? (?:root|superuser) privileges|only root can|operation not permitted|\bEACCES\b`)
+	// reShellSays: the shell that reports it, by its full path, as make's recipes run it
+	// ("/bin/sh: 1: ./mkversion.sh: Permission denied")
+	reShellSays = regexp.MustCompile(`^/\S*/(?:ba|da|z)?sh: (?:line )?\d+: `)
 	// rePerlDieAt: where a Perl program died, which its message ends with (" at
 	// /usr/bin/chronic line 69.")
 	rePerlDieAt = regexp.MustCompile(` at /\S+ line \d+\.?`)
@@ -1697,7 +1708,7 @@ func (ss *session) sameFailure(rec loop.CommandRecord, output string) (int, bool
 			continue
 		}
 		f := ss.res.Findings[r.finding]
-		if failureKey(f.Command, f.Output) == key {
+		if failureKey(f.Command, f.Output) == key || r.also != "" && r.also == key {
 			return i, true
 		}
 	}
@@ -1771,10 +1782,17 @@ func (ss *session) quietLogLevel(rec loop.CommandRecord, output string) (string,
 
 // reNoAnswer: a client that got no answer from a server (no one listening, or a UDP
 // request that timed out).
-var reNoAnswer = regexp.MustCompile(`(?i)timed? ?out|connection refused|couldn't connect|could not connect|failed to connect`)
+var reNoAnswer = regexp.MustCompile(`(?i)timed? ?out|connection refused|couldn't connect|could not connect|failed to connect|connection failed`)
+
+// reClientPort: a client saying which port it tried (BaseX's "Connection failed (port:
+// 1984).").
+var reClientPort = regexp.MustCompile(`(?i)\bport:?\s*(\d{2,5})\b`)
 
 // rePortNumber: a port a command line gives (`6969`, `:8080`, `--port=8080`).
 var rePortNumber = regexp.MustCompile(`(?:^|[\s:=])\d{2,5}\b`)
+
+// reHostArg: a client command naming a host of its own (`-h db.lab`, `--host=x`, `user@host`).
+var reHostArg = regexp.MustCompile(`(?:^|\s)(?:-h\s*\S|--host\b|-H\s*\S)|\w@[\w.-]+`)
 
 // reLocalHost: a client command asking this machine.
 var reLocalHost = regexp.MustCompile(`\b(?:127\.0\.0\.1|localhost)\b`)
@@ -1784,8 +1802,15 @@ var reLocalHost = regexp.MustCompile(`\b(?:127\.0\.0\.1|localhost)\b`)
 // names: that port and the line.
 func (ss *session) portLeftOut(ctx context.Context, rec loop.CommandRecord, output string) (string, int) {
 	cmd := firstLine(rec.Command)
-	if !reLocalHost.MatchString(cmd) || !reNoAnswer.MatchString(output) || rePortNumber.MatchString(reLocalHost.ReplaceAllString(cmd, "")) || ss.task.Tutorial == nil {
+	// (a client that names no host asks this machine too, when its error says which port
+	// it tried)
+	local := reLocalHost.MatchString(cmd) || reClientPort.MatchString(output) && !strings.Contains(cmd, "://") && !reHostArg.MatchString(cmd)
+	if !local || !reNoAnswer.MatchString(output) || rePortNumber.MatchString(reLocalHost.ReplaceAllString(cmd, "")) || ss.task.Tutorial == nil {
 		return "", 0
+	}
+	tried := ""
+	if m := reClientPort.FindStringSubmatch(output); m != nil {
+		tried = m[1]
 	}
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '$4 == "0A" { split($2, a, ":"); print a[2] }'; cat /proc/net/udp /proc/net/udp6 2>/dev/null | awk 'NR > 1 && $4 == "07" { split($2, a, ":"); print a[2] }'`, Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
@@ -1798,6 +1823,9 @@ func (ss *session) portLeftOut(ctx context.Context, rec loop.CommandRecord, outp
 			continue
 		}
 		port := strconv.FormatUint(n, 10)
+		if port == tried {
+			continue
+		}
 		re := regexp.MustCompile(`(?:^|[^\d.])` + port + `(?:$|[^\d.])`)
 		for ln := 1; ln < rec.Line; ln++ {
 			if re.MatchString(ss.task.Tutorial.Map.Line(ln)) {
@@ -3611,6 +3639,27 @@ func (ss *session) unexportedForPrograms(ctx context.Context, rec loop.CommandRe
 	return out, at
 }
 
+// unexportedNamed: a variable named as the environment's are, in capitals, that the
+// failed command's output names and an earlier step set on a line of its own without
+// `export`, and that is not exported: its name and that step's line.
+func (ss *session) unexportedNamed(ctx context.Context, rec loop.CommandRecord, output string) (string, int) {
+	for k := len(ss.res.Commands) - 1; k >= 0; k-- {
+		c := ss.res.Commands[k]
+		if c.Line >= rec.Line || c.ExitCode != 0 {
+			continue
+		}
+		a := reAssignOnly.FindStringSubmatch(strings.TrimSpace(c.Command))
+		if a == nil || a[1] != strings.ToUpper(a[1]) || len(a[1]) < 3 {
+			continue
+		}
+		if !regexp.MustCompile(`(?:^|[^\w$])`+regexp.QuoteMeta(a[1])+`(?:$|[^\w])`).MatchString(output) || exports(rec.Command, a[1]) || ss.exported(ctx, a[1]) {
+			continue
+		}
+		return a[1], c.Line
+	}
+	return "", 0
+}
+
 // unexportedFor says in f that the variables names, set at line at, never reached the
 // programs' environment, and exports them.
 func unexportedFor(f *loop.Finding, names []string, at int) {
@@ -3634,8 +3683,9 @@ func unexportedVarFor(f *loop.Finding, name string, at int, set, script string) 
 	f.Category = "command failure"
 }
 
-// reAssignOnly: a command that only sets a shell variable (`LOG=app.log`).
-var reAssignOnly = regexp.MustCompile(`^([A-Za-z_]\w*)=\S*$`)
+// reAssignOnly: a command that only sets a shell variable (`LOG=app.log`, `T=$(tr -dc
+// 'a-z' < /dev/urandom | head -c 24)`, `NAME="two words"`).
+var reAssignOnly = regexp.MustCompile(`^([A-Za-z_]\w*)=(?:\S*|\$\([^()]*\)|"[^"]*"|'[^']*')$`)
 
 // unexportedVar: the failed command passes `$NAME` in single quotes to a program that
 // runs it in its own shell, or runs a script the tutorial wrote that reads `$NAME`
@@ -3779,10 +3829,16 @@ func (ss *session) wroteElsewhere(ctx context.Context, cmd, output, file string)
 // name in one other directory (“~“ for the home): the reader was to go there first. Both
 // "" when there is none.
 func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (file, dir string) {
-	if !reNotThere.MatchString(output) {
+	buildFiles := makePrograms[path.Base(firstWord(cmd))] && reNoMakefile.MatchString(output)
+	if !reNotThere.MatchString(output) && !buildFiles {
 		return "", ""
 	}
 	names := positional(tail1(strings.Fields(cmd)))
+	if buildFiles {
+		// `bmake all` from the home folder: "don't know how to make all", the makefile
+		// being elsewhere, which no error names
+		names = append(names, "Makefile", "makefile", "BSDmakefile", "GNUmakefile")
+	}
 	for _, l := range strings.Split(output, "\n") {
 		if !reNotThere.MatchString(l) {
 			continue
@@ -3797,7 +3853,7 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 		}
 	}
 	for _, a := range names {
-		if a == "" || path.IsAbs(a) || strings.HasPrefix(a, "~") || !namesFile(output, path.Base(a)) {
+		if a == "" || path.IsAbs(a) || strings.HasPrefix(a, "~") || !namesFile(output, path.Base(a)) && !(buildFiles && strings.Contains(strings.ToLower(a), "makefile")) {
 			continue // (gcc's "totp.c:5:10: fatal error: …" does not name `-o totp`)
 		}
 		if _, ok := ss.written[ss.abs(a)]; ok {
@@ -3825,6 +3881,13 @@ func (ss *session) writtenElsewhere(ctx context.Context, cmd, output string) (fi
 	}
 	return "", ""
 }
+
+// makePrograms: make and its BSD and GNU namesakes.
+var makePrograms = map[string]bool{"make": true, "bmake": true, "pmake": true, "gmake": true, "fmake": true}
+
+// reNoMakefile: a make that found no makefile to read (GNU make's "No targets specified
+// and no makefile found", bmake's "don't know how to make all").
+var reNoMakefile = regexp.MustCompile(`(?i)no targets specified and no makefile found|no makefile found|don't know how to make\b`)
 
 // laterCd is the line of the first step after line that changes into dir (0 when none).
 func (ss *session) laterCd(line int, dir string) int {
@@ -4391,13 +4454,15 @@ func sameParts(a, b string) bool {
 // the path, and that command.
 func (ss *session) insideFirstDir(ctx context.Context, rec loop.CommandRecord, output string) (string, loop.CommandRecord) {
 	here := path.Base(ss.cwd)
-	if !reNotThere.MatchString(output) || ss.cwd == ss.home || here == "." || here == "/" {
+	if !reNotThere.MatchString(output) && !reFileTrouble.MatchString(output) || ss.cwd == ss.home || here == "." || here == "/" {
 		return "", loop.CommandRecord{}
 	}
 	for _, f := range strings.Fields(firstLine(rec.Command)) {
 		f = strings.TrimRight(strings.Trim(f, `"'`), ";")
 		rest, ok := strings.CutPrefix(f, here+"/")
-		if !ok || rest == "" || strings.Contains(f, "$") || !strings.Contains(output, f) {
+		// (the error may name another file the program looks for from the same wrong
+		// folder: newLISP's `(load "lib/text.lsp")` in the script, before data/visits.log)
+		if !ok || rest == "" || strings.Contains(f, "$") {
 			continue
 		}
 		check := "cd " + shellQuote(ss.cwd) + " && [ -e " + shellQuote(rest) + " ] && [ ! -e " + shellQuote(f) + " ]"
@@ -4423,6 +4488,10 @@ func (ss *session) insideFirstDir(ctx context.Context, rec loop.CommandRecord, o
 	}
 	return "", loop.CommandRecord{}
 }
+
+// reFileTrouble: a program saying it could not get at a file, in words other than
+// reNotThere's (newLISP's "ERR: problem accessing file in function load").
+var reFileTrouble = regexp.MustCompile(`(?i)problem accessing file|cannot read file|can't read file|unable to (?:open|read) file`)
 
 // reGlobWord: a file pattern of plain characters, safe to expand unquoted.
 var reGlobWord = regexp.MustCompile(`^[\w./*?-]+$`)
@@ -4570,7 +4639,9 @@ func isNameByte(b byte) bool {
 }
 
 func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
-	if !reNotThere.MatchString(output) && !reNoSuchInclude.MatchString(output) && !reNoRule.MatchString(output) {
+	// (or it failed without a word: newLISP given a script that is not there exits 1
+	// in silence)
+	if !reNotThere.MatchString(output) && !reNoSuchInclude.MatchString(output) && !reNoRule.MatchString(output) && strings.TrimSpace(output) != "" {
 		return "", ""
 	}
 	var names []string
@@ -5133,10 +5204,11 @@ var reBroughtFile = regexp.MustCompile(`(?i)\b(?:(?:they|someone|a colleague|you
 
 // reShNotFound: the shell a program started could not find a program ("/bin/sh: 1:
 // zstd: not found"), or make could not run one (a recipe's or `$(shell pkg-config …)`'s:
-// "make: pkg-config: No such file or directory"), or a script sourced by name and line
+// "make: pkg-config: No such file or directory", bmake's "bmake: exec(mandoc) failed (No
+// such file or directory)"), or a script sourced by name and line
 // could not (direnv 2.32's stdlib: "environment:812: python: command not found"),
 // whatever the exit code of the program that started it.
-var reShNotFound = regexp.MustCompile(`(?m)(?:^|\s)(?:(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:\d+: |line \d+: )?([\w.+-]+): (?:command )?not found|^make(?:\[\d+\])?: ([\w.+-]+): (?:No such file or directory|Command not found)$|^[\w./~-]+:(?:\d+:| line \d+:) ([\w.+-]+): command not found$)`)
+var reShNotFound = regexp.MustCompile(`(?m)(?:^|\s)(?:(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:\d+: |line \d+: )?([\w.+-]+): (?:command )?not found|^b?make(?:\[\d+\])?: ([\w.+-]+): (?:No such file or directory|Command not found)$|^bmake: exec\(([\w.+-]+)\) failed \(No such file or directory\)$|^[\w./~-]+:(?:\d+:| line \d+:) ([\w.+-]+): command not found$)`)
 
 var (
 	reCMakeCompiler = regexp.MustCompile(`No CMAKE_(CXX|C)_COMPILER could be found`)
@@ -5232,8 +5304,14 @@ func (ss *session) errorPackage(ctx context.Context, output string) (string, str
 		mod := rePerlModule.FindStringSubmatch(output)[1]
 		pkg, what = "lib"+strings.ToLower(strings.ReplaceAll(mod, "/", "-"))+"-perl", "the Perl module "+strings.ReplaceAll(mod, "/", "::")
 	case rePyModule.MatchString(output):
+		// the package that installs the module's files, as packages.debian.org finds it
+		// (`dns` is python3-dnspython's; Debian's python3-dns is another library)
 		mod := rePyModule.FindStringSubmatch(output)[1]
-		pkg, what = "python3-"+strings.ToLower(mod), "the Python module "+mod
+		top := strings.SplitN(mod, ".", 2)[0]
+		if pkg = ss.filePackage(ctx, "usr/lib/python3/dist-packages/"+top+"/__init__.py", "usr/lib/python3/dist-packages/"+top+".py"); pkg == "" {
+			pkg = "python3-" + strings.ToLower(mod)
+		}
+		what = "the Python module " + mod
 	case reRubyLib.MatchString(output):
 		lib := reRubyLib.FindStringSubmatch(output)[1]
 		pkg, what = "ruby-"+strings.ToLower(lib), "the Ruby library "+lib

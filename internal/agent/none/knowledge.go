@@ -275,8 +275,10 @@ func placeholder(cmd string) string {
 	cmd = withoutHeredocText(cmd)
 	for _, m := range rePlaceholder.FindAllStringIndex(cmd, -1) {
 		p := cmd[m[0]:m[1]]
-		if strings.HasPrefix(p, "<") && (htmlTags[strings.ToLower(strings.Trim(p, "<>"))] || strings.Contains(cmd, "</"+strings.Trim(p, "<>")+">")) {
-			continue // markup the command writes (`echo '<h1>Hi</h1>' > index.html`)
+		if strings.HasPrefix(p, "<") && (htmlTags[strings.ToLower(strings.Trim(p, "<>"))] && (inSingleQuotes(cmd, m[0]) || strings.Count(cmd[:m[0]], `"`)%2 == 1) || strings.Contains(cmd, "</"+strings.Trim(p, "<>")+">")) {
+			// markup the command writes (`echo '<h1>Hi</h1>' > index.html`); a tag's name
+			// bare on the command line is a value to put there (`-b lang=<code>`)
+			continue
 		}
 		if strings.HasPrefix(p, "<") && !strings.Contains(p, " ") && inSingleQuotes(cmd, m[0]) && markupSearch(cmd) {
 			continue // an element searched for in a markup file (`grep -c '<Placemark>' x.kml`)

@@ -126,7 +126,7 @@ func fenceAfter(t *tutorial.Tutorial, line int) int {
 }
 
 // reKeepsRunning: the prose says the command does not end by itself (a server).
-var reKeepsRunning = regexp.MustCompile(`(?i)keeps?(?: [^\s.,:;!?]+){0,2} running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*\+\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)(?:[^\w ]|$| (?:on|by|until|unless|and|but|so)\b)|leave it running|stays? in the foreground|keeps? watching`)
+var reKeepsRunning = regexp.MustCompile(`(?i)keeps?(?: [^\s.,:;!?]+){0,2} running|runs? until you|until you (?:press|stop|hit|type)|ctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b|\bnever (?:exits|returns|finishes|ends)(?:[^\w ]|$| (?:on|by|until|unless|and|but|so)\b)|leave it running|stays? in the foreground|keeps? watching`)
 
 // keepsRunning: a sentence of the lead says the command does not end by itself, and is
 // not the order to stop an earlier one ("Stop the server with Ctrl+C, then change the

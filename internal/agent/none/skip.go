@@ -105,7 +105,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	// and a purpose clause is not either ("sorted by path so that everyone's output looks
 	// the same:")
 	bare := reSoThat.ReplaceAllString(reNoOutput.ReplaceAllString(reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code"), ""), "")
-	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !reMakeClause.MatchString(last) && !explainsOptions(last, cb) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
+	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !(cb.Shell && reInlineOutput.MatchString(last)) && !reMakeClause.MatchString(last) && !explainsOptions(last, cb) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
@@ -186,7 +186,10 @@ var reEitherOr = regexp.MustCompile(`(?i)\beither\b|\b\w+ or \w+ command|one of 
 
 var (
 	reNotYet        = regexp.MustCompile(`(?i)if you (?:have not|haven't|did not|didn't)`)
-	reRunLeadStrong = regexp.MustCompile(`(?i)\b(run|type|enter|execute)\b`)
+	reRunLeadStrong = regexp.MustCompile(`(?i)\b(?:run|type|enter|execute)\b`)
+	// reInlineOutput: the output given inline ("this one prints `5`:"): the shell block
+	// below is the command that prints it
+	reInlineOutput = regexp.MustCompile("(?i)\\b(?:prints|shows|returns|outputs|displays|says)\\s+`[^`]+`")
 	// reSoThat: a purpose clause, to the end of the sentence
 	reSoThat = regexp.MustCompile(`(?i)\bso that\b[^.:]*`)
 )

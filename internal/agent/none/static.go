@@ -360,14 +360,15 @@ var reAngled = regexp.MustCompile(`^<([A-Za-z][\w-]*)>$`)
 // ownValueWords: words of a placeholder that name a value every reader has or makes up
 // (`<your-netid>`, `<server-ip>`, `<LEASE_ID>` printed a step before): made of them alone,
 // or with a word of readerWords, it explains itself.
-var ownValueWords = map[string]bool{"your": true, "my": true, "you": true, "user": true, "username": true, "login": true, "name": true,
+var ownValueWords = map[string]bool{"user": true, "username": true, "login": true, "name": true,
 	"password": true, "passphrase": true, "host": true, "hostname": true, "ip": true, "address": true, "server": true, "domain": true,
 	"email": true, "mail": true, "port": true, "path": true, "dir": true, "directory": true, "folder": true, "file": true, "filename": true,
 	"version": true, "id": true, "pid": true, "hash": true, "commit": true, "sha": true, "branch": true, "tag": true, "url": true, "number": true,
-	"lease": true, "repo": true, "repository": true, "remote": true, "local": true, "new": true, "old": true}
+	"lease": true, "repo": true, "repository": true, "remote": true, "local": true, "new": true, "old": true,
+	"netid": true, "uid": true, "account": true, "handle": true, "nickname": true, "initials": true}
 
 // readerWords: words of a placeholder that make its value the reader's own (`<your-dpi>`).
-var readerWords = map[string]bool{"your": true, "my": true, "you": true}
+var readerWords = map[string]bool{"your": true, "my": true, "you": true, "own": true}
 
 // unexplainedPlaceholders: a command the reader cannot type as shown, because it holds a
 // placeholder in angle brackets that the tutorial's prose never names, neither as it is
@@ -388,17 +389,19 @@ func (ss *session) unexplainedPlaceholders() {
 		}
 		seen[p] = true
 		words := strings.FieldsFunc(strings.ToLower(m[1]), func(r rune) bool { return r == '_' || r == '-' })
-		// `<your-netid>`, `<server-ip>`: the reader's own; `<team-id>`, `<report-dir>`: a
-		// particular team's, a particular folder, that the reader has to be told
-		if slices.ContainsFunc(words, func(w string) bool { return readerWords[w] }) || !slices.ContainsFunc(words, func(w string) bool { return !ownValueWords[w] }) {
+		// `<your-netid>`, `<server-ip>`, `<your-phone-folder>`: the reader's own; `<team-id>`,
+		// `<report-dir>`: a particular team's, a particular folder, and `<your-cutoff>`: a
+		// value of a kind the reader has to be told
+		core := slices.DeleteFunc(slices.Clone(words), func(w string) bool { return readerWords[w] })
+		if len(core) == 0 || !slices.ContainsFunc(core, func(w string) bool { return !ownValueWords[w] }) || len(core) < len(words) && ownValueWords[core[len(core)-1]] {
 			continue
 		}
-		if strings.Contains(prose, strings.ToLower(m[1])) || strings.Contains(prose, strings.Join(words, " ")) {
-			continue
+		if strings.Contains(prose, strings.ToLower(m[1])) || strings.Contains(prose, strings.Join(words, " ")) || strings.Contains(prose, strings.Join(core, " ")) {
+			continue // ("the project's API key" explains `<your-api-key>`)
 		}
 		ss.staticFinding(s, loop.CategoryAmbiguousInstruction,
 			fmt.Sprintf("`%s` (line %d) needs a value for `%s`, and the tutorial never says what it is or where the reader gets it (typed as shown, the shell reads `<` and `>` as redirections)", firstLine(s.command.Text), s.line, p),
-			fmt.Sprintf("say before line %d what `%s` stands for (the %s) and where to find it, or give it", s.line, p, strings.Join(words, " ")), nil)
+			fmt.Sprintf("say before line %d what `%s` stands for (the %s) and where to find it, or give it", s.line, p, strings.Join(core, " ")), nil)
 	}
 }
 

@@ -65,6 +65,9 @@ type root struct {
 	finding int    // index in res.Findings, -1 when the step is not a finding (unverified)
 	line    int    // its tutorial line
 	why     string // for an unverified root: what the sandbox lacked
+	// also: the failure key of the step's rerun after its fix, which failed on what the
+	// failed run had left behind: later steps failing the same way follow from it too
+	also string
 }
 
 type session struct {
@@ -730,6 +733,23 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	rec2.ExitCode, rec2.TimedOut, rec2.Output, rec2.OutputPath = rerun.ExitCode, rerun.TimedOut, tail(out2, maxRecordedOutput), rerun.OutputPath
 	rec2.Class, rec2.Summary = loop.Classify(cmd.Text, rerun.ExitCode, out2, rerun.TimedOut)
 	ss.res.Commands = append(ss.res.Commands, rec2)
+	if left := ss.emptyLeftovers(ctx, time.Since(start)); len(left) > 0 && nf >= 0 && nf < len(ss.res.Findings) {
+		// `./mkversion.sh > version.h` failed and left version.h empty, which make now
+		// takes as made: the rerun's error is that one's, and so is its fix
+		f := &ss.res.Findings[nf]
+		f.Problem += fmt.Sprintf("; the failed run also left %s empty, and a rerun after the fix takes %s as made", quoteList(left), plural(len(left), "it", "them"))
+		f.Fix += fmt.Sprintf(", and remove %s, which the failed run left empty (`rm %s`)", quoteList(left), strings.Join(left, " "))
+		if f.Edit != nil && len(f.Edit.InsertBefore) > 0 {
+			f.Edit.InsertBefore = append(f.Edit.InsertBefore, "rm -f "+strings.Join(left, " "))
+		}
+		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line, Reason: fmt.Sprintf("after the fix (`%s`) the step failed on what the failed run left empty (%s)", strings.Join(fix, "; "), strings.Join(left, ", "))})
+		for k := range ss.roots {
+			if ss.roots[k].finding == nf {
+				ss.roots[k].also = failureKey(cmd.Text, out2)
+			}
+		}
+		return nil
+	}
 	ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: st.line, Reason: fmt.Sprintf("after the fix (`%s`) the step failed on something else", strings.Join(fix, "; "))})
 	ss.failRoot = -1
 	ss.judge(ctx, i, st, rec2, out2)
@@ -738,6 +758,22 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		ss.lastRoot, ss.lastFailRoot = len(ss.roots)-1, len(ss.roots)-1
 	}
 	return nil
+}
+
+// emptyLeftovers: the empty files under the session's folder (two levels down) that were
+// written in the last since, by the step that failed: what a shell redirection made before
+// the command behind it failed (make's `./gen.sh > version.h`), relative to the folder.
+func (ss *session) emptyLeftovers(ctx context.Context, since time.Duration) []string {
+	secs := int(since.Seconds()) + 2
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: fmt.Sprintf("cd %s && find . -maxdepth 2 -type f -empty -newermt \"-%d seconds\" ! -path './.*' | head -n 5", shellQuote(ss.cwd), secs), Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return nil
+	}
+	var left []string
+	for _, l := range strings.Fields(r.Stdout) {
+		left = append(left, strings.TrimPrefix(l, "./"))
+	}
+	return left
 }
 
 // recoveryFix is what a reader stuck at this failure would do before going on: the
