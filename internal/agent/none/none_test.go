@@ -71,17 +71,20 @@ func TestIsServer(t *testing.T) {
 func TestStepTimeout(t *testing.T) {
 	t.Parallel()
 	for cmd, want := range map[string]time.Duration{
-		"sudo apt install -y cargo":          900 * time.Second,
-		"sudo apt-get -q update":             300 * time.Second,
-		"python3 -m pip install requests":    300 * time.Second,
-		"cd wc && cargo build --release":     300 * time.Second,
-		"cmake --build build":                300 * time.Second,
-		"make":                               300 * time.Second,
-		"ansible-playbook -i hosts site.yml": 300 * time.Second,
-		"cargo run":                          60 * time.Second,
-		"npm run dev":                        60 * time.Second,
-		"ls -l":                              60 * time.Second,
-		"echo 'apt install is slow' > notes": 60 * time.Second,
+		"sudo apt install -y cargo":                        900 * time.Second,
+		"sudo apt-get -q update":                           300 * time.Second,
+		"python3 -m pip install requests":                  300 * time.Second,
+		"cd wc && cargo build --release":                   300 * time.Second,
+		"cmake --build build":                              300 * time.Second,
+		"make":                                             300 * time.Second,
+		"ansible-playbook -i hosts site.yml":               300 * time.Second,
+		"tar -cf - logs | zstd -q -T0 -19 -o logs.tar.zst": 300 * time.Second,
+		"xz -9 big.tar":                                    300 * time.Second,
+		"zstd -q notes.txt":                                60 * time.Second,
+		"cargo run":                                        60 * time.Second,
+		"npm run dev":                                      60 * time.Second,
+		"ls -l":                                            60 * time.Second,
+		"echo 'apt install is slow' > notes":               60 * time.Second,
 	} {
 		assert.Equal(t, want, stepTimeout(60, cmd), cmd)
 	}

@@ -125,8 +125,9 @@ func isServer(command string) bool {
 }
 
 // reSlowStep: language package installs, downloads and builds, which a reader waits for
-// longer than for an ordinary command (Debian's own are read by readApt).
-var reSlowStep = regexp.MustCompile(`(?:^|[\s;&|(])(?:pip3? install\b|python3? -m pip install\b|pipx install\b|uv (?:sync|pip install|tool install)\b|(?:cargo|go) (?:build|install|test|get|mod download)\b|(?:npm|yarn|pnpm) (?:install|ci|add|i)\b|npm run build\b|gem install\b|bundle install\b|mvn\b|gradle\b|make\b|ninja\b|cmake --build\b|docker (?:build|pull)\b|git clone\b|ansible-playbook\b|puppet apply\b|salt-call\b)`)
+// longer than for an ordinary command (Debian's own are read by readApt), and compression
+// at high levels (`zstd -19`, `xz -9`).
+var reSlowStep = regexp.MustCompile(`(?:^|[\s;&|(])(?:pip3? install\b|python3? -m pip install\b|pipx install\b|uv (?:sync|pip install|tool install)\b|(?:cargo|go) (?:build|install|test|get|mod download)\b|(?:npm|yarn|pnpm) (?:install|ci|add|i)\b|npm run build\b|gem install\b|bundle install\b|mvn\b|gradle\b|make\b|ninja\b|cmake --build\b|docker (?:build|pull)\b|git clone\b|ansible-playbook\b|puppet apply\b|salt-call\b|(?:zstd|xz)\b[^|;&]*\s-(?:1[0-9]|2[0-2]|9|-ultra)\b)`)
 
 // slowFactor is how many times the step timeout a slow step gets; installFactor, how
 // many a Debian package install gets: a TeX Live or toolchain install unpacks a few
