@@ -44,6 +44,9 @@ type HubOptions struct {
 	// WriteTimeout bounds one write to an observer; default 5s.
 	WriteTimeout time.Duration
 	Logger       *slog.Logger
+	// FrameSent, when set, is called with the time each frame to an observer was written
+	// (for metrics; the tests check the rate limit with it, on the server's own clock).
+	FrameSent func(at time.Time)
 }
 
 func (o HubOptions) withDefaults() HubOptions {

@@ -152,6 +152,9 @@ func (h *Hub) stream(ctx context.Context, conn *websocket.Conn, o *observer) {
 			return
 		}
 		last = time.Now()
+		if h.opts.FrameSent != nil {
+			h.opts.FrameSent(last)
+		}
 	}
 }
 
