@@ -4512,11 +4512,6 @@ func (ss *session) madeByCommand(p string) bool {
 	return false
 }
 
-// nearName: a relative file that the failed command needs (an argument, or a name the
-// output quotes as missing and a file the tutorial wrote mentions: a script opening
-// marks.csv) does not exist, while the file the tutorial made instead does: one of a
-// very similar name (same extension, one or two characters apart), or the only file of
-// that extension the tutorial wrote there. Both are "" when there is none.
 // givenLater: a file the failed command misses, by the name the error gives, that a
 // later step of the tutorial writes (as a file, or by a command's redirection), and no
 // earlier one does: its name and that step's line.
@@ -4638,6 +4633,11 @@ func isNameByte(b byte) bool {
 	return b == '.' || b == '-' || b == '_' || b == '/' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
+// nearName: a relative file that the failed command needs (an argument, or a name the
+// output quotes as missing and a file the tutorial wrote mentions: a script opening
+// marks.csv) does not exist, while the file the tutorial made instead does: one of a
+// very similar name (same extension, one or two characters apart), or the only file of
+// that extension the tutorial wrote there. Both are "" when there is none.
 func (ss *session) nearName(ctx context.Context, cmd, output string) (missing, near string) {
 	// (or it failed without a word: newLISP given a script that is not there exits 1
 	// in silence)

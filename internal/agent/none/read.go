@@ -227,7 +227,7 @@ func read(t *tutorial.Tutorial) []step {
 	var repl *replSession // the interpreter the reader is typing into, if any
 	prevEnd := 0          // the last line of the block before
 	for _, cb := range blocks {
-		steps = append(steps, proseStarts(t, blocks, prevEnd+1, cb.StartLine-1)...)
+		steps = append(steps, proseSteps(t, blocks, prevEnd+1, cb.StartLine-1)...)
 		prevEnd = max(prevEnd, cb.EndLine)
 		lead := leadText(t, cb)
 		if nb, ok := notebookShell(cb); ok {
@@ -500,7 +500,7 @@ func read(t *tutorial.Tutorial) []step {
 	}
 	skipPreviews(steps)
 	skipRemoteSession(steps)
-	steps = append(steps, proseStarts(t, blocks, prevEnd+1, t.Map.LineCount())...)
+	steps = append(steps, proseSteps(t, blocks, prevEnd+1, t.Map.LineCount())...)
 	followNeeded(steps)
 	return steps
 }
@@ -970,10 +970,10 @@ var reProseStart = regexp.MustCompile("(?i)\\b(?:start|run|launch|serve)\\b[^`.]
 // *tags.txt* with one tag per line: `backup`, `upload`, `backup`, `disk`.").
 var reProseFile = regexp.MustCompile("(?i)\\b(?:create|make|write)\\s+(?:an?\\s+(?:new\\s+)?(?:text\\s+)?file\\s+(?:called\\s+|named\\s+)?)?[*_`]{0,2}([\\w~/.-]+\\.\\w+)[*_`]{0,2}\\s+(?:with|containing|that (?:contains|holds))\\s+(?:one\\s+[\\w -]+?\\s+(?:per|on each|a)\\s+line|the\\s+lines)\\b[^:`]*:\\s*((?:`[^`]+`[\\s,;]*(?:and\\s+|or\\s+)?)+)\\.?\\s*$")
 
-// proseStarts are the steps the prose between lines from and to holds in code, each as a
+// proseSteps are the steps the prose between lines from and to holds in code, each as a
 // step of its own on its line: the servers it starts, and the short files it gives line
 // by line.
-func proseStarts(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, from, to int) []step {
+func proseSteps(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, from, to int) []step {
 	var out []step
 	for ln := from; ln <= to; ln++ {
 		line := t.Map.Line(ln)

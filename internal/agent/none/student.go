@@ -733,7 +733,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 	rec2.ExitCode, rec2.TimedOut, rec2.Output, rec2.OutputPath = rerun.ExitCode, rerun.TimedOut, tail(out2, maxRecordedOutput), rerun.OutputPath
 	rec2.Class, rec2.Summary = loop.Classify(cmd.Text, rerun.ExitCode, out2, rerun.TimedOut)
 	ss.res.Commands = append(ss.res.Commands, rec2)
-	if left := ss.emptyLeftovers(ctx, time.Since(start)); len(left) > 0 && nf >= 0 && nf < len(ss.res.Findings) {
+	if left := ss.emptyLeftovers(ctx, time.Since(start)); len(left) > 0 && nf < len(ss.res.Findings) {
 		// `./mkversion.sh > version.h` failed and left version.h empty, which make now
 		// takes as made: the rerun's error is that one's, and so is its fix
 		f := &ss.res.Findings[nf]
@@ -1149,7 +1149,7 @@ func unmatchedGlob(cmd, output string) string {
 		return ""
 	}
 	for _, l := range strings.Split(output, "\n") {
-		if !reNoSuchFile.MatchString(l) {
+		if !reNotThere.MatchString(l) {
 			continue
 		}
 		for _, g := range globs {
@@ -1160,9 +1160,6 @@ func unmatchedGlob(cmd, output string) string {
 	}
 	return ""
 }
-
-// reNoSuchFile: a program or the shell saying a file is not there.
-var reNoSuchFile = regexp.MustCompile(`(?i)no such file|cannot access|can't open|cannot open|does not exist`)
 
 // reOSErrorLine: the system refusing a program a file ("[Errno 13] Permission denied:
 // '/usr/lib/…'", "cp: cannot create regular file 'x': Permission denied").
