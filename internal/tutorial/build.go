@@ -2,6 +2,7 @@ package tutorial
 
 import (
 	"bytes"
+	"html"
 	"regexp"
 	"slices"
 	"sort"
@@ -40,7 +41,7 @@ var parser = sync.OnceValue(func() goldmark.Markdown {
 // line bodyStartLine. It returns the image references found, for resolution.
 func newLineMap(raw []byte, bodyOff, bodyStartLine int) (*LineMap, []imageRef) {
 	m := &LineMap{orig: splitLines(raw)}
-	src := separateComponents(dedentContainers(mystFences(annotatedFences(bytes.ReplaceAll(raw[bodyOff:], []byte("\r\n"), []byte("\n"))))))
+	src := keepWrappedPres(separateComponents(dedentContainers(mystFences(annotatedFences(bytes.ReplaceAll(raw[bodyOff:], []byte("\r\n"), []byte("\n")))))))
 	m.lines = append(append([]string(nil), m.orig[:min(bodyStartLine-1, len(m.orig))]...), splitLines(src)...)
 	for len(m.lines) < len(m.orig) {
 		m.lines = append(m.lines, "")
@@ -278,12 +279,34 @@ func (b *builder) fill(idx int, n ast.Node, start, end int) {
 		blk.Text = b.segText(n)
 		if v.HasClosure() {
 			cl := v.ClosureLine
+			if blk.Text != "" {
+				blk.Text += "\n" // (segText drops the last line's newline)
+			}
 			blk.Text += string(cl.Value(b.src))
 		}
 		blk.Text = strings.TrimSuffix(blk.Text, "\n")
+		if lines, nos, info, ok := htmlPre(blk.Text, start); ok {
+			blk.Kind, blk.Info = KindHTMLCode, info
+			b.codeLines(idx, lines, nos)
+			return
+		}
+		if m := reHTMLHeading.FindStringSubmatch(reHTMLComment.ReplaceAllString(blk.Text, "")); m != nil {
+			// a page written in HTML (WordPress's `<h2 class="wp-block-heading">`) has its
+			// sections all the same
+			title := strings.Join(strings.Fields(html.UnescapeString(reHTMLTag.ReplaceAllString(m[2], " "))), " ")
+			blk.Kind, blk.Level, blk.Text = KindHeading, int(m[1][0]-'0'), title
+			b.m.plain[idx] = title
+			b.headingsAt = append(b.headingsAt, headingMark{line: start, level: blk.Level, title: title})
+			b.lastLeaf = idx
+			return
+		}
 		b.m.plain[idx] = htmlParagraph(blk.Text)
 		b.htmlImages([]byte(blk.Text), start)
-		b.lastLeaf = idx
+		if strings.TrimSpace(reHTMLComment.ReplaceAllString(blk.Text, "")) != "" {
+			// (WordPress's `<!-- wp:code -->` between a paragraph and its block leaves
+			// the paragraph the block's lead)
+			b.lastLeaf = idx
+		}
 	case *ast.FencedCodeBlock:
 		if v.Info != nil {
 			blk.Info = strings.TrimSpace(string(v.Info.Segment.Value(b.src)))
@@ -310,6 +333,9 @@ func (b *builder) segText(n ast.Node) string {
 	}
 	return strings.TrimSuffix(sb.String(), "\n")
 }
+
+// reHTMLHeading: an HTML block that is one heading element, `<h2 id="x">Title</h2>`.
+var reHTMLHeading = regexp.MustCompile(`(?is)^\s*<h([1-6])\b[^<>]*>(.*?)</h[1-6]>\s*$`)
 
 // reRetypePanel: the first line of a Retype panel (`==- Why?`, `==+ Open by default`, `===
 // Title`).

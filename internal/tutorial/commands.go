@@ -322,7 +322,6 @@ func (s *shellScanner) trailingOperator(line string) {
 
 // code records a code block, its commands and its lead.
 func (b *builder) code(idx int, n ast.Node) {
-	blk := &b.m.blocks[idx]
 	segs := n.Lines()
 	lines := make([]string, segs.Len())
 	lineNos := make([]int, segs.Len())
@@ -331,6 +330,12 @@ func (b *builder) code(idx int, n ast.Node) {
 		lines[i] = strings.TrimSuffix(string((&s).Value(b.src)), "\n")
 		lineNos[i] = b.lineOf(s.Start)
 	}
+	b.codeLines(idx, lines, lineNos)
+}
+
+// codeLines records block idx as a code block of lines (at lineNos).
+func (b *builder) codeLines(idx int, lines []string, lineNos []int) {
+	blk := &b.m.blocks[idx]
 	if strings.HasPrefix(blk.Info, "{") {
 		var opts []string
 		lines, lineNos, opts = directiveOptions(lines, lineNos)

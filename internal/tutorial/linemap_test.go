@@ -391,3 +391,59 @@ func TestRetypePanelIsNotASection(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Run"}, tu.Map.HeadingPath(10))
 }
+
+// A page written in HTML, as WordPress's block editor saves it: a <pre> element is a code
+// block of the text a browser shows (tags dropped, entities decoded, on its own lines), a
+// caption that names a file is its title, an <hN> element is a section, and the comments
+// around blocks do not stand between a paragraph and the block it introduces.
+func TestHTMLPreAndHeadingsAreCodeAndSections(t *testing.T) {
+	t.Parallel()
+	md := "<!-- wp:heading -->\n<h2 class=\"wp-block-heading\">Set &amp; go</h2>\n<!-- /wp:heading -->\n\n" + // 1-4
+		"<!-- wp:paragraph -->\n<p>Make a folder and stay in it:</p>\n<!-- /wp:paragraph -->\n\n" + // 5-8
+		"<!-- wp:code -->\n<pre class=\"wp-block-code\"><code>mkdir -p ~/demo &amp;&amp; cd ~/demo\n" + // 9-10
+		"sort &lt; <span class=\"hl\">in.txt</span> &gt; out.txt</code></pre>\n<!-- /wp:code -->\n\n" + // 11-13 (12: the closing comment)
+		"<pre class=\"wp-block-preformatted\">3 lines</pre>\n\n" + // 14-15
+		"<figure class=\"kg-card kg-code-card\"><pre><code class=\"language-python\">\nprint(1)\n\nprint(2)</code></pre><figcaption>app.py</figcaption></figure>\n\n" + // 16-20 (a blank line inside)
+		"<div class=\"highlight\"><pre class=\"brush: bash;\">echo one</pre></div>\n" // 21
+	tu, err := Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	checkMap(t, "wordpress", tu)
+	cbs := tu.Map.CodeBlocks()
+	require.Len(t, cbs, 4)
+
+	wp := cbs[0]
+	assert.Equal(t, KindHTMLCode, wp.Kind)
+	assert.Equal(t, "mkdir -p ~/demo && cd ~/demo\nsort < in.txt > out.txt", wp.Content)
+	assert.Equal(t, []int{10, 11}, wp.ContentLines)
+	assert.True(t, wp.Shell == false && wp.Lang == "", "untagged: the reader decides")
+	assert.Equal(t, "Make a folder and stay in it:", wp.Lead, "the comments are not prose")
+	assert.Equal(t, []string{"Set & go"}, tu.Map.HeadingPath(10))
+
+	assert.Equal(t, "3 lines", cbs[1].Content)
+	assert.Equal(t, []int{14}, cbs[1].ContentLines)
+
+	ghost := cbs[2]
+	assert.Equal(t, `python title="app.py"`, ghost.Info)
+	assert.Equal(t, "print(1)\n\nprint(2)", ghost.Content, "the newline right after the tag is not text")
+	assert.Equal(t, []int{17, 18, 19}, ghost.ContentLines)
+
+	assert.Equal(t, "bash", cbs[3].Lang)
+	assert.True(t, cbs[3].Shell)
+	require.Len(t, cbs[3].Commands, 1)
+	assert.Equal(t, 21, cbs[3].Commands[0].StartLine)
+}
+
+// What is not one <pre> element stays HTML: two of them in one block, a <pre> with prose
+// after it, and an HTML block that only mentions the tag.
+func TestHTMLThatIsNotOnePreStaysHTML(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		"<pre>a</pre><pre>b</pre>",
+		"<pre>a</pre> and then some words",
+		"<div>Use a <code>pre</code> tag</div>",
+		"<pre>never closed",
+	} {
+		_, _, _, ok := htmlPre(text, 1)
+		assert.False(t, ok, text)
+	}
+}

@@ -63,7 +63,7 @@ func (m *LineMap) buildIndex() {
 		switch b.Kind {
 		case KindHeading, KindParagraph, KindHTML, KindTable:
 			first, last = b.StartLine, b.EndLine
-		case KindFencedCode, KindIndentedCode:
+		case KindFencedCode, KindIndentedCode, KindHTMLCode:
 			prose = false
 			first, last = b.StartLine, b.EndLine
 			if b.Kind == KindFencedCode {

@@ -89,6 +89,9 @@ func CodeTagsAsBackticks(line string) string {
 // reHTMLTag is any HTML tag.
 var reHTMLTag = regexp.MustCompile(`</?[A-Za-z][^<>]*>`)
 
+// reHTMLComment is an HTML comment (WordPress's `<!-- /wp:paragraph -->` closes a paragraph).
+var reHTMLComment = regexp.MustCompile(`(?s)<!--.*?-->`)
+
 // reHTMLPara is an HTML paragraph element.
 var reHTMLPara = regexp.MustCompile(`(?is)<p(?:\s[^<>]*)?>(.*?)</p>`)
 
@@ -101,7 +104,7 @@ func htmlParagraph(text string) string {
 		return ""
 	}
 	last := all[len(all)-1]
-	if strings.TrimSpace(reHTMLTag.ReplaceAllString(text[last[1]:], "")) != "" {
+	if strings.TrimSpace(reHTMLTag.ReplaceAllString(reHTMLComment.ReplaceAllString(text[last[1]:], ""), "")) != "" {
 		return "" // prose follows the paragraph
 	}
 	t := reHTMLTag.ReplaceAllString(CodeTagsAsBackticks(text[last[2]:last[3]]), " ")
@@ -150,6 +153,44 @@ func dedentContainers(src []byte) []byte {
 // reComponentLine is a line that is only a JSX component tag (MDX: <Tabs>, <TabItem
 // label="Linux">, </Tab>, <Note>, <Steps>) or a <details>/<summary> line.
 var reComponentLine = regexp.MustCompile(`^\s*(?:</?[A-Z][\w.]*(?:\s[^<>]*)?/?>|</?details\b[^>]*>|<summary>.*</summary>)\s*$`)
+
+// reWrappedPre: a line that opens a wrapper element and a <pre> inside it (Ghost's
+// `<figure class="kg-card kg-code-card"><pre><code>`), which CommonMark ends at the
+// first blank line, unlike a block that starts with <pre> itself.
+var reWrappedPre = regexp.MustCompile(`(?i)^\s*<(?:figure|div|section)\b.*<pre\b`)
+
+// preBlankLine stands for a blank line inside a wrapped <pre>: an empty comment, which a
+// browser does not show (htmlPre drops it).
+const preBlankLine = "<!---->"
+
+// keepWrappedPres keeps a wrapped <pre> element one HTML block: a blank line in it becomes
+// preBlankLine. Line count and order are kept.
+func keepWrappedPres(src []byte) []byte {
+	if !bytes.Contains(src, []byte("<pre")) && !bytes.Contains(src, []byte("<PRE")) {
+		return src
+	}
+	lines := strings.Split(string(src), "\n")
+	fence, open := "", false
+	for i, l := range lines {
+		trim := strings.TrimSpace(l)
+		switch {
+		case open:
+			if trim == "" {
+				lines[i] = preBlankLine
+			}
+			open = !strings.Contains(strings.ToLower(l), "</pre>")
+		case fence != "":
+			if strings.HasPrefix(trim, fence) {
+				fence = ""
+			}
+		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
+			fence = trim[:3]
+		case reWrappedPre.MatchString(l):
+			open = !strings.Contains(strings.ToLower(l), "</pre>")
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
 
 // separateComponents reads MDX-style component markup as MDX does: a line that is only a
 // component tag becomes a blank line (CommonMark would otherwise take it and the fence

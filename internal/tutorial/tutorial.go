@@ -48,6 +48,7 @@ const (
 	KindListItem      BlockKind = "list_item"
 	KindFencedCode    BlockKind = "fenced_code"
 	KindIndentedCode  BlockKind = "indented_code"
+	KindHTMLCode      BlockKind = "html_code" // an HTML <pre> element: htmlPre
 	KindHTML          BlockKind = "html"
 	KindTable         BlockKind = "table"
 	KindBlockQuote    BlockKind = "blockquote"

@@ -2178,7 +2178,8 @@ func TestMisspeltProgramMissingFolderAndIgnoredArgument(t *testing.T) {
 	assert.Len(t, res.Findings, 3, "%+v", res.Findings)
 }
 
-// Readings behind a few diagnoses: git's missing subcommand, pandas' missing folder.
+// Readings behind a few diagnoses: git's missing subcommand, pandas' and capnp's missing
+// folder, capnp's missing file.
 func TestGitSubcommandAndPandasFolderMessages(t *testing.T) {
 	t.Parallel()
 	assert.Equal(t, "annex", reGitNoSub.FindStringSubmatch("git: 'annex' is not a git command. See 'git --help'.")[1])
@@ -2186,6 +2187,11 @@ func TestGitSubcommandAndPandasFolderMessages(t *testing.T) {
 	require.NotNil(t, m)
 	assert.Equal(t, "reports", m[1]+m[2])
 	assert.True(t, reDirItself.MatchString("git-annex: Directory does not exist: "))
+	m = reDirNotExist.FindStringSubmatch("capnp compile: -o c++:gen: output location is inaccessible or is not a directory")
+	require.NotNil(t, m)
+	assert.Equal(t, "gen", m[1]+m[2]+m[3])
+	assert.Nil(t, reDirNotExist.FindStringSubmatch("cp: target 'gen' is not a directory"), "the folder is not given as LANG:DIR")
+	assert.True(t, reNotThere.MatchString("capnp compile: address-book.capnp: no such file"))
 }
 
 // A subcommand misspelt where the tutorial runs the right one elsewhere; a relative path
@@ -2664,4 +2670,22 @@ func TestHTTPieAtATerminalReadsNoBody(t *testing.T) {
 	assert.Contains(t, out[lineOf(md, "name=tea")], "args: --ignore-stdin POST :8081/items name=tea")
 	assert.Contains(t, out[lineOf(md, "echo '{}'")], "args: POST :8081/items")
 	assert.NotContains(t, out[lineOf(md, "echo '{}'")], "--ignore-stdin")
+}
+
+// A code generator's two refusals as capnp 0.9 words them: a schema under a near name
+// ("shape.schema: no such file", lower case, without "or directory"), and an output
+// folder given as LANG:DIR that nothing made ("-o c++:gen: output location is
+// inaccessible or is not a directory"). The fake generator is the tutorial's own script.
+// (The Student goes on with each fix applied, so `ls gen/` then lists the file.)
+func TestGeneratorMissingSchemaAndOutputFolder(t *testing.T) {
+	t.Parallel()
+	gen := "#!/bin/sh\n[ -f \"$2\" ] || { echo \"gen: $2: no such file\" >&2; exit 1; }\nd=${1#*:}\n[ -d \"$d\" ] || { echo \"gen: -o ${1#-o}: output location is inaccessible or is not a directory\" >&2; exit 1; }\ntouch \"$d/out.h\"\n"
+	md := "# Gen\n\nSave the schema as `shapes.schema`:\n\n```text\nstruct Shape {}\n```\n\nSave this as `gen.sh`:\n\n```sh\n" + gen + "```\n\n" +
+		"```bash\nsh gen.sh -oc++:. shape.schema\n```\n\nThen write the code into its own folder:\n\n```bash\nsh gen.sh -oc++:gen shapes.schema\nls gen/\n```\n"
+	res, _ := attempt(t, md, nil)
+	near := findingOn(t, res.Findings, md, "sh gen.sh -oc++:. shape.schema")
+	assert.Contains(t, near.Problem, "`shapes.schema` does")
+	out := findingOn(t, res.Findings, md, "sh gen.sh -oc++:gen shapes.schema")
+	assert.Contains(t, out.Fix, "mkdir -p gen")
+	assert.Len(t, res.Findings, 2, "%+v", res.Findings)
 }

@@ -163,7 +163,12 @@ func commandSkip(cmd string) string {
 // heading is the heading right above the block, with no prose between ("" when there is
 // prose, or another block): a block of commands right under "## A first repository" is
 // the section's first step.
-func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool, heading string) ([]step, bool) {
+//
+// ran are the programs earlier steps ran: a block of two lines or more that runs one of
+// them again, every line a command, is the next step even under prose that does not
+// introduce it ("I keep generated files in `gen/`." over `capnp compile -oc++:gen …` and
+// `ls gen/`).
+func untaggedSteps(cb tutorial.CodeBlock, lead string, programs, ran map[string]bool, heading string) ([]step, bool) {
 	lines := strings.Split(cb.Content, "\n")
 	if len(cb.ContentLines) < len(lines) {
 		return nil, false
@@ -207,6 +212,8 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs map[string]bool,
 	case !strings.Contains(strings.TrimSpace(cb.Content), "\n") && !strings.ContainsAny(cb.Content, "<>[]") && anyArguments(cb) && reDebianName.MatchString(firstWord(strings.TrimSpace(cb.Content))) && namesWord(lead, firstWord(strings.TrimSpace(cb.Content))) && !reWriteVerb.MatchString(lead):
 		// "If you grew up on tcpdump, good news: it reads pcapng files too." over
 		// `tcpdump -nr queries.pcapng`: the one command that shows it
+	case strings.Contains(strings.TrimSpace(cb.Content), "\n") && looksLikeShell(cb, programs) && anyArguments(cb) && programsRun(cb, ran):
+		// the tutorial's own program again, on the next lines of the story
 	case heading != "" && !reNotStepsHeading.MatchString(heading) && strings.Contains(strings.TrimSpace(cb.Content), "\n") && looksLikeShell(cb, programs) && anyArguments(cb) && programsRun(cb, programs):
 		// a block right under its heading: `mkdir ~/hello`, `cd ~/hello`, `darcs init`
 	default:
@@ -322,17 +329,24 @@ func namesWord(sentence, word string) bool {
 // reNotStepsHeading: a heading over blocks that show a form or a result, not steps.
 var reNotStepsHeading = regexp.MustCompile(`(?i)\b(?:synopsis|usage|syntax|output|results?|example|reference|options)\b`)
 
-// headingRightAbove is the text of the heading right above cb, blank lines aside ("" when
-// something else is).
+// reCommentLine: a line that is one HTML comment.
+var reCommentLine = regexp.MustCompile(`^\s*<!--.*-->\s*$`)
+
+// headingRightAbove is the text of the heading right above cb, blank lines and comments
+// aside ("" when something else is).
 func headingRightAbove(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 	n := cb.StartLine - 1
-	for n >= 1 && strings.TrimSpace(t.Map.Line(n)) == "" {
-		n--
+	for n >= 1 && (strings.TrimSpace(t.Map.Line(n)) == "" || reCommentLine.MatchString(t.Map.Line(n))) {
+		n-- // (and WordPress's `<!-- /wp:heading -->`)
 	}
-	if b, ok := t.Map.BlockAt(n); ok && b.Kind == tutorial.KindHeading {
-		return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(t.Map.Line(n)), "#"))
+	b, ok := t.Map.BlockAt(n)
+	switch {
+	case !ok || b.Kind != tutorial.KindHeading:
+		return ""
+	case strings.HasPrefix(strings.TrimSpace(t.Map.Line(b.StartLine)), "<"):
+		return b.Text // `<h2 class="wp-block-heading">Installing</h2>`
 	}
-	return ""
+	return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(t.Map.Line(n)), "#"))
 }
 
 // oneMisspelt: the block has two lines or more, and is commands in every way but one

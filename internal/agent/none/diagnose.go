@@ -1684,8 +1684,9 @@ func isQuery(cmd string) bool {
 // left something: no commits, no revision.
 var reEmptyState = regexp.MustCompile(`(?i)does not have any commits|no commits yet|bad default revision|unknown revision|ambiguous argument 'HEAD'|needed a single revision|not something we can merge|nothing to (?:commit|compare)`)
 
-// reNotThere: a file, directory or local program that does not exist.
-var reNotThere = regexp.MustCompile(`(?i)no such file or directory|cannot access|does not exist|not found|cannot open|can't open|cannot find file|failed to load external entity|file could not be opened`)
+// reNotThere: a file, directory or local program that does not exist ("No such file or
+// directory", capnp 0.9's "address-book.capnp: no such file").
+var reNotThere = regexp.MustCompile(`(?i)no such file\b|cannot access|does not exist|not found|cannot open|can't open|cannot find file|failed to load external entity|file could not be opened`)
 
 // recentRoot is the root of the most recent failure in the same section as st, if any.
 func (ss *session) recentRoot(st step) (int, bool) {
@@ -5012,14 +5013,15 @@ var reDirFlag = regexp.MustCompile(`^(?:-path|--output-dir|--outdir|--out-dir|--
 // (rdiff-backup 2.2: "Unable to delete and/or create directory …")
 var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|(?:cannot|can't|unable to|could not|failed to) (?:\w+ (?:and/or|or|and) )?(?:write|open|create)`)
 
-// reDirNotExist: a program saying that a relative directory it was given does not exist.
 // reDirNoSuch: a folder (written with its slash) an error line starts with ("gen/: No
 // such file or directory").
 var reDirNoSuch = regexp.MustCompile(`(?m)^([\w.-]+(?:/[\w.-]+)*)/: No such file or directory`)
 
+// reDirNotExist: a program saying that a relative directory it was given does not exist
 // (pandas 1.5's to_csv: "OSError: Cannot save file into a non-existent directory:
-// 'reports'")
-var reDirNotExist = regexp.MustCompile(`(?i)\b(?:path|directory|folder|dir)\s+['"‘“]([\w.-]+(?:/[\w.-]+)*/?)['"’”]\s+(?:does not|doesn't) exist|non-existent (?:directory|folder):\s+['"‘“]([\w.-]+(?:/[\w.-]+)*/?)['"’”]`)
+// 'reports'"), or that an output location given as LANG:DIR is not one (capnp 0.9's
+// "capnp compile: -o c++:gen: output location is inaccessible or is not a directory").
+var reDirNotExist = regexp.MustCompile(`(?i)\b(?:path|directory|folder|dir)\s+['"‘“]([\w.-]+(?:/[\w.-]+)*/?)['"’”]\s+(?:does not|doesn't) exist|non-existent (?:directory|folder):\s+['"‘“]([\w.-]+(?:/[\w.-]+)*/?)['"’”]|[\w+-]+:([\w.-]+(?:/[\w.-]+)*/?): [^\n]*\b(?:inaccessible|is not a directory)\b`)
 
 // relativeElsewhere: the program says a file named by a relative path on its command line
 // is not there, in quotes, while it is in the current directory: the program resolves
@@ -5112,7 +5114,7 @@ func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string
 	var dirs []string
 	for _, m := range reDirNotExist.FindAllStringSubmatch(output, 3) {
 		// fpc -FEbuild: `Error: Path "build/" does not exist`
-		if d := strings.TrimSuffix(strings.TrimPrefix(m[1]+m[2], "./"), "/"); d != "" && strings.Contains(cmd, d) {
+		if d := strings.TrimSuffix(strings.TrimPrefix(m[1]+m[2]+m[3], "./"), "/"); d != "" && strings.Contains(cmd, d) {
 			dirs = append(dirs, d)
 		}
 	}

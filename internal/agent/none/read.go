@@ -180,8 +180,21 @@ func prosePrograms(t *tutorial.Tutorial, blocks []tutorial.CodeBlock) map[string
 		if inBlock[ln] {
 			continue
 		}
-		for _, m := range reProgramSpan.FindAllStringSubmatch(t.Map.Line(ln), -1) {
+		for _, m := range reProgramSpan.FindAllStringSubmatch(tutorial.CodeTagsAsBackticks(t.Map.Line(ln)), -1) {
 			out[m[1]] = true
+		}
+	}
+	return out
+}
+
+// stepPrograms are the programs the run steps so far run, well-known commands aside.
+func stepPrograms(steps []step) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range steps {
+		if s.kind == runStep && s.command != nil {
+			if w := firstWord(s.command.Text); !knownCommands[w] {
+				out[w] = true
+			}
 		}
 	}
 	return out
@@ -453,7 +466,11 @@ func read(t *tutorial.Tutorial) []step {
 			}
 			add(step{kind: skipStep, reason: "output (its fence says so)"})
 		case cb.Lang == "" || cb.Lang == "text" || cb.Lang == "txt" || cb.Lang == "plaintext" || noLanguage[cb.Lang]:
-			if ss, ok := untaggedSteps(cb, lead, programs, headingRightAbove(t, cb)); ok {
+			ran := stepPrograms(steps)
+			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console || ranBlock(steps, prev)) {
+				ran = nil // (`node up` under the command that printed it)
+			}
+			if ss, ok := untaggedSteps(cb, lead, programs, ran, headingRightAbove(t, cb)); ok {
 				steps = append(steps, ss...)
 				continue
 			}

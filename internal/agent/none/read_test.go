@@ -1250,3 +1250,40 @@ func TestReadFileGivenLineByLineInProse(t *testing.T) {
 	run, _, _, _ := readMD(t, md)
 	assert.Equal(t, []string{"sort -u tags.txt"}, run)
 }
+
+// A WordPress post in its block markup: <pre> elements are the blocks, with the text a
+// browser shows. A block right under an <h2> section title runs, the comments around
+// blocks do not hide the paragraph that introduces one (a file to save) nor the output a
+// command shows below it; a sentence saying what a quoted command of the block prints
+// does not make the block that output; and the tutorial's own program run again later,
+// under prose that only comments on it, is a step.
+func TestReadWordPressBlockMarkup(t *testing.T) {
+	t.Parallel()
+	md := "<!-- wp:heading -->\n<h2 class=\"wp-block-heading\">Install it</h2>\n<!-- /wp:heading -->\n\n" +
+		"<!-- wp:code -->\n<pre class=\"wp-block-code\"><code>sudo apt install -y jq\njq --version</code></pre>\n<!-- /wp:code -->\n\n" +
+		"<!-- wp:paragraph -->\n<p>Make a folder; <code>date +%s</code> prints a different number for you:</p>\n<!-- /wp:paragraph -->\n\n" +
+		"<!-- wp:code -->\n<pre class=\"wp-block-code\"><code>mkdir -p ~/j &amp;&amp; cd ~/j\ndate +%s</code></pre>\n<!-- /wp:code -->\n\n" +
+		"<!-- wp:paragraph -->\n<p>Save the following as <code>a.json</code>:</p>\n<!-- /wp:paragraph -->\n\n" +
+		"<!-- wp:code -->\n<pre class=\"wp-block-code\"><code>{\"n\": 1}</code></pre>\n<!-- /wp:code -->\n\n" +
+		"<!-- wp:paragraph -->\n<p>Read it back:</p>\n<!-- /wp:paragraph -->\n\n" +
+		"<!-- wp:code -->\n<pre class=\"wp-block-code\"><code>jq .n &lt; a.json</code></pre>\n<!-- /wp:code -->\n\n" +
+		"<!-- wp:preformatted -->\n<pre class=\"wp-block-preformatted\">1</pre>\n<!-- /wp:preformatted -->\n\n" +
+		"<!-- wp:paragraph -->\n<p>I keep the results in a folder of their own. It stays small.</p>\n<!-- /wp:paragraph -->\n\n" +
+		"<!-- wp:code -->\n<pre class=\"wp-block-code\"><code>jq -c . a.json &gt; out/a.json\nls out/</code></pre>\n<!-- /wp:code -->\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var run, files []string
+	expected := map[string]string{}
+	for _, s := range read(tut) {
+		switch s.kind {
+		case runStep:
+			run = append(run, s.command.Text)
+			expected[s.command.Text] = s.expected
+		case fileStep:
+			files = append(files, s.file+" "+s.content)
+		}
+	}
+	assert.Equal(t, []string{"sudo apt install -y jq", "jq --version", "mkdir -p ~/j && cd ~/j", "date +%s", "jq .n < a.json", "jq -c . a.json > out/a.json", "ls out/"}, run)
+	assert.Equal(t, []string{`a.json {"n": 1}`}, files)
+	assert.Equal(t, "1", expected["jq .n < a.json"])
+}

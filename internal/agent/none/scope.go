@@ -149,7 +149,7 @@ func qaParts(m *tutorial.LineMap) []qaPart {
 	followed := -1
 	for i, a := range answers {
 		for ln := a[0]; ln <= a[1] && followed < 0; ln++ {
-			if b, ok := m.BlockAt(ln); ok && b.Kind != tutorial.KindFencedCode && b.Kind != tutorial.KindIndentedCode && reAcceptedAnswer.MatchString(m.Line(ln)) {
+			if b, ok := m.BlockAt(ln); ok && b.Kind != tutorial.KindFencedCode && b.Kind != tutorial.KindIndentedCode && b.Kind != tutorial.KindHTMLCode && reAcceptedAnswer.MatchString(m.Line(ln)) {
 				followed = i
 			}
 		}
@@ -215,7 +215,7 @@ func questionSetup(m *tutorial.LineMap, head int, answer [2]int) [][2]int {
 // hasCode: a code block starts in the span.
 func hasCode(m *tutorial.LineMap, span [2]int) bool {
 	for ln := span[0]; ln <= span[1]; ln++ {
-		if b, ok := m.BlockAt(ln); ok && b.StartLine == ln && (b.Kind == tutorial.KindFencedCode || b.Kind == tutorial.KindIndentedCode) {
+		if b, ok := m.BlockAt(ln); ok && b.StartLine == ln && (b.Kind == tutorial.KindFencedCode || b.Kind == tutorial.KindIndentedCode || b.Kind == tutorial.KindHTMLCode) {
 			return true
 		}
 	}

@@ -119,7 +119,7 @@ func fenceAfter(t *tutorial.Tutorial, line int) int {
 	for n <= t.Map.LineCount() && strings.TrimSpace(t.Map.Line(n)) == "" {
 		n++
 	}
-	if b, ok := t.Map.BlockAt(n); ok && b.Kind == tutorial.KindFencedCode && b.StartLine == n {
+	if b, ok := t.Map.BlockAt(n); ok && (b.Kind == tutorial.KindFencedCode || b.Kind == tutorial.KindHTMLCode) && b.StartLine == n {
 		return b.EndLine
 	}
 	return line
@@ -291,7 +291,7 @@ func (ss *session) leadFollowsCode(st step) bool {
 		n--
 	}
 	prev, ok := m.BlockAt(n)
-	return ok && (prev.Kind == tutorial.KindFencedCode || prev.Kind == tutorial.KindIndentedCode)
+	return ok && (prev.Kind == tutorial.KindFencedCode || prev.Kind == tutorial.KindIndentedCode || prev.Kind == tutorial.KindHTMLCode)
 }
 
 // stoppedServer is the server the prose had the reader stop, when no server runs since:

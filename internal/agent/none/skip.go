@@ -105,7 +105,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	// and a purpose clause is not either ("sorted by path so that everyone's output looks
 	// the same:")
 	bare := reSoThat.ReplaceAllString(reNoOutput.ReplaceAllString(reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code"), ""), "")
-	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !(cb.Shell && reInlineOutput.MatchString(last)) && !reMakeClause.MatchString(last) && !explainsOptions(last, cb) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
+	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !(cb.Shell && reInlineOutput.MatchString(last)) && !reMakeClause.MatchString(last) && !explainsOptions(last, cb) && !runsSpan(last, cb) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
@@ -140,9 +140,30 @@ func outputVerb(lead string) bool {
 	return len(before) == 0 || !determiners[strings.ToLower(before[len(before)-1])]
 }
 
+// runsSpan: a line of the block is a command the sentence quotes, and another runs a
+// well-known command ("`capnp id` prints a fresh random one each time, so yours will not
+// match mine:" over `mkdir -p ~/demo && cd ~/demo` and `capnp id`): the block runs it,
+// it does not show what it prints.
+func runsSpan(sentence string, cb tutorial.CodeBlock) bool {
+	lines := strings.Split(cb.Content, "\n")
+	known := slices.ContainsFunc(lines, func(l string) bool {
+		return knownCommands[firstWord(strings.TrimSpace(l))] && len(strings.Fields(l)) > 1
+	})
+	if !known {
+		return false
+	}
+	for _, q := range reCodeSpan.FindAllStringSubmatch(sentence, -1) {
+		if strings.Contains(q[1], " ") && slices.ContainsFunc(lines, func(l string) bool { return strings.TrimSpace(l) == strings.TrimSpace(q[1]) }) {
+			return true
+		}
+	}
+	return false
+}
+
 var determiners = map[string]bool{"the": true, "its": true, "your": true, "their": true, "his": true, "her": true, "our": true, "my": true, "these": true, "those": true, "a": true, "an": true, "some": true, "all": true}
 
-// blockRightBefore is the block that ends right above cb (only blank lines between).
+// blockRightBefore is the block that ends right above cb (only blank lines and HTML
+// comments between).
 func blockRightBefore(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) (tutorial.CodeBlock, bool) {
 	for i, b := range blocks {
 		if b.StartLine != cb.StartLine || i == 0 {
@@ -150,7 +171,8 @@ func blockRightBefore(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tuto
 		}
 		prev := blocks[i-1]
 		for n := prev.EndLine + 1; n < cb.StartLine; n++ {
-			if strings.TrimSpace(t.Map.Line(n)) != "" {
+			// (WordPress's `<!-- /wp:code -->` and `<!-- wp:preformatted -->` between)
+			if strings.TrimSpace(t.Map.Line(n)) != "" && !reCommentLine.MatchString(t.Map.Line(n)) {
 				return tutorial.CodeBlock{}, false
 			}
 		}
