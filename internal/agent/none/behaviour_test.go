@@ -2689,3 +2689,24 @@ func TestGeneratorMissingSchemaAndOutputFolder(t *testing.T) {
 	assert.Contains(t, out.Fix, "mkdir -p gen")
 	assert.Len(t, res.Findings, 2, "%+v", res.Findings)
 }
+
+// A command written for a folder the page never enters, whose `../` path and other files
+// are all there from it, when the folders were made with a brace list under ~ (`mkdir -p
+// ~/lab/{db,queries}`); a request to a local port that no step serves, where the text
+// says Python's built-in web server publishes a folder there.
+func TestCommandForASubfolderAndAServerNeverStarted(t *testing.T) {
+	t.Parallel()
+	md := "# Lab\n\n```bash\nmkdir -p ~/lab/{db,queries,reports}\ncd ~/lab\n```\n\n" +
+		"Save the references as `db/refs.fa` and the primers as `queries/primers.fa`:\n\n```fasta\n>r1\nACGT\n```\n\n```fasta\n>p1\nACG\n```\n\n" +
+		"## Primers\n\nCompare them (the check says only that a file is not accessible, as blastn 2.12 does):\n\n```bash\nsh -c 'for f; do [ -e \"$f\" ] || { echo \"Argument error: File is not accessible: $f\"; exit 1; }; done' check primers.fa ../db/refs.fa\n```\n\n" +
+		"## Report\n\n```bash\ncd ~/lab\necho '<p>q1</p>' > reports/q1.html\n```\n\n" +
+		"Your `reports/` folder is published by a small web server on port 8000 (we use Python's built-in one). Check that the report is listed:\n\n```bash\ncurl -sS http://localhost:8000/ | grep q1.html\n```\n"
+	res, _ := attempt(t, md, nil)
+	sub := findingOn(t, res.Findings, md, "check primers.fa ../db/refs.fa")
+	assert.Contains(t, sub.Fix, "cd queries")
+	assert.Contains(t, sub.Problem, "but it is from `queries`, which no step changes into")
+	web := findingOn(t, res.Findings, md, "curl -sS http://localhost:8000/")
+	assert.Contains(t, web.Problem, "nothing listens on port 8000")
+	assert.Contains(t, web.Fix, "`python3 -m http.server 8000 --directory reports`")
+	assert.Len(t, res.Findings, 2, "%+v", res.Findings)
+}

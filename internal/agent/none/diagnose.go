@@ -68,6 +68,43 @@ const localHost = `(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])`
 
 var reLocalURL = regexp.MustCompile(`(?i)\b` + localHost + `(?::\d+)?\b`)
 
+// reLocalPort: a local URL's port.
+var reLocalPort = regexp.MustCompile(`(?i)\b` + localHost + `:(\d+)\b`)
+
+// rePythonServer: prose naming Python's own web server ("we use Python's built-in one",
+// "python's http.server").
+var rePythonServer = regexp.MustCompile(`(?i)\bpython(?:3|'s)?\b[^.]*\b(?:built-in|builtin|http\.server)\b`)
+
+// reServedDir: the folder the prose says a server publishes ("Your `reports/` folder is
+// published by a small web server").
+var reServedDir = regexp.MustCompile("`([\\w.~/-]+)/?`(?:\\s+(?:folder|directory))?[^.]*\\b(?:published|served|serves)\\b")
+
+// neverStarted is the gap of a client that finds nothing listening on a local port when
+// no step started a server at all: what serves that port is a step the tutorial leaves
+// out ("Your `reports/` folder is published by a small web server on port 8000 …
+// (we use Python's built-in one)", then `curl -sS http://localhost:8000/`).
+func neverStarted(rec loop.CommandRecord, output, lead string) (loop.Finding, bool) {
+	m := reLocalPort.FindStringSubmatch(rec.Command)
+	if m == nil {
+		return loop.Finding{}, false
+	}
+	port := m[1]
+	f := loop.Finding{
+		Problem:  fmt.Sprintf("`%s` (line %d) cannot connect (%s): nothing listens on port %s, and no step before it starts a server there", firstLine(rec.Command), rec.Line, firstNonEmpty(keyLine(output), fmt.Sprintf("connection refused, exit %d", rec.ExitCode)), port),
+		Fix:      fmt.Sprintf("start the server that listens on port %s before line %d (in a second terminal, left running), or say which one and how", port, rec.Line),
+		Category: "missing step",
+	}
+	if rePythonServer.MatchString(lead) {
+		start := "python3 -m http.server " + port
+		if d := reServedDir.FindStringSubmatch(lead); d != nil {
+			start += " --directory " + strings.TrimSuffix(d[1], "/")
+		}
+		f.Problem += "; the text says Python's built-in web server serves it, but never starts it"
+		f.Fix = fmt.Sprintf("start it before line %d, in a second terminal left running: `%s`", rec.Line, start)
+	}
+	return f, true
+}
+
 // reRemoteGit: git subcommands that talk to a remote (the network and an account).
 // reGitLocal: a remote Git command that failed for a reason of the local repository (or
 // a remote on this machine), which the network does not explain.
@@ -363,6 +400,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		if ss.lastRoot >= 0 {
 			ss.consequence(ss.lastRoot, rec)
+			return
+		}
+		if f, ok := neverStarted(rec, output, st.lead); ok {
+			ss.addFinding(rec, f, output)
 			return
 		}
 	}
@@ -1320,7 +1361,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		if dir, at, rel := ss.upFromMadeDir(ctx, rec); dir != "" {
 			// `mkdir -p calls`, then `bcftools mpileup -f ../data/ref.fa …` still in the
 			// project folder: the ../ paths are meant from inside calls/
-			f.Problem += fmt.Sprintf("; `%s` is not there from `%s`, but it is from `%s`, which line %d makes and no step changes into", rel, ss.homeRel(ss.cwd), dir, at)
+			made := fmt.Sprintf(", which line %d makes and no step changes into", at)
+			if at == 0 {
+				made = ", which no step changes into" // (the command's other files are there too)
+			}
+			f.Problem += fmt.Sprintf("; `%s` is not there from `%s`, but it is from `%s`%s", rel, ss.homeRel(ss.cwd), dir, made)
 			f.Fix = fmt.Sprintf("add `cd %s` before line %d", dir, rec.Line)
 			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
 			f.Category = "missing step"
@@ -5507,14 +5552,25 @@ func proseAfter(t *tutorial.Tutorial, line int) string {
 	return strings.Join(para, " ")
 }
 
+// reFileExt: a file name's extension, with a letter in it.
+var reFileExt = regexp.MustCompile(`^\.\w*[A-Za-z]\w*$`)
+
 // upFromMadeDir: the failed command names a `../` path that is not there from the
 // session's folder but is from a folder an earlier step made with mkdir (the latest one
-// that does): that folder, the line that made it and the path.
+// that does): that folder, the line that made it and the path. When that mkdir names
+// no plain relative folder (`mkdir -p ~/lab/{db,queries}`), the one folder of the
+// session's folder from which every `../` path and every other relative file the
+// command names is there is that folder, with line 0.
 func (ss *session) upFromMadeDir(ctx context.Context, rec loop.CommandRecord) (dir string, at int, rel string) {
-	var ups []string
+	var ups, files []string
 	for _, w := range strings.Fields(rec.Command) {
-		if w = strings.Trim(w, `"'`); strings.HasPrefix(w, "../") && looksLikePath(w) {
+		w = strings.Trim(w, `"'`)
+		switch {
+		case strings.HasPrefix(w, "../") && looksLikePath(w):
 			ups = append(ups, w)
+		case !strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~") && reFileExt.MatchString(path.Ext(w)) && looksLikePath(w):
+			// (not `-evalue 0.01`'s number)
+			files = append(files, w)
 		}
 	}
 	if len(ups) == 0 {
@@ -5531,7 +5587,7 @@ func (ss *session) upFromMadeDir(ctx context.Context, rec loop.CommandRecord) (d
 		}
 		made := f[len(f)-1]
 		if strings.HasPrefix(made, "-") || strings.HasPrefix(made, "/") || strings.HasPrefix(made, "~") || strings.Contains(made, "..") {
-			continue
+			break
 		}
 		for _, u := range ups {
 			here, _ := ss.exists(ctx, path.Join(ss.cwd, u))
@@ -5541,6 +5597,18 @@ func (ss *session) upFromMadeDir(ctx context.Context, rec loop.CommandRecord) (d
 			}
 		}
 		return "", 0, ""
+	}
+	// every path missing here, and there from exactly one folder
+	var test []string
+	for _, p := range append(ups, files...) {
+		test = append(test, "[ ! -e "+shellQuote(p)+" ] && [ -e \"$d\"/"+shellQuote(p)+" ]")
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && for d in */; do d=${d%/}; " + strings.Join(test, " && ") + " && echo \"$d\"; done 2>/dev/null", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil {
+		return "", 0, ""
+	}
+	if f := strings.Split(strings.TrimSpace(r.Stdout), "\n"); len(f) == 1 && f[0] != "" && !strings.ContainsAny(f[0], " *") {
+		return f[0], 0, ups[0]
 	}
 	return "", 0, ""
 }

@@ -187,6 +187,29 @@ func prosePrograms(t *tutorial.Tutorial, blocks []tutorial.CodeBlock) map[string
 	return out
 }
 
+// secondNamed is the file a sentence names after the one the block right above was
+// written to, when that sentence gives the two blocks their files in turn ("" when
+// not).
+func secondNamed(t *tutorial.Tutorial, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) string {
+	prev, ok := blockRightBefore(t, blocks, cb)
+	if !ok || prev.Shell || prev.Console || cb.Shell || cb.Console {
+		return ""
+	}
+	lead := leadText(t, prev)
+	first, _, _, named := fileTarget(prev, lead)
+	if !named {
+		return ""
+	}
+	sentence := lastSentence(lead)
+	paths := rePathTick.FindAllStringSubmatch(sentence, -1)
+	for i, p := range paths {
+		if p[1] == first && i+1 < len(paths) && looksLikePath(paths[i+1][1]) && reWriteVerb.MatchString(sentence) {
+			return paths[i+1][1]
+		}
+	}
+	return ""
+}
+
 // stepPrograms are the programs the run steps so far run, well-known commands aside.
 func stepPrograms(steps []step) map[string]bool {
 	out := map[string]bool{}
@@ -336,6 +359,11 @@ func read(t *tutorial.Tutorial) []step {
 					fileLead = leadText(t, prev)
 				}
 			}
+		}
+		if f := secondNamed(t, blocks, cb); f != "" && strings.TrimSpace(fileLead) == "" {
+			// "Save the amplicon as `queries/q1.fa` and the primers as
+			// `queries/primers.fa`:" over two blocks: this is the second
+			fileLead = "Save this as `" + f + "`:"
 		}
 		if f, content, ok := labelledFile(cb); ok {
 			// DigitalOcean's `[label ~/lb/haproxy.cfg]` first line names the file

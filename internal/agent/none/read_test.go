@@ -1287,3 +1287,12 @@ func TestReadWordPressBlockMarkup(t *testing.T) {
 	assert.Equal(t, []string{`a.json {"n": 1}`}, files)
 	assert.Equal(t, "1", expected["jq .n < a.json"])
 }
+
+// One sentence that names two files over two blocks gives them in turn.
+func TestReadTwoFilesOneSentence(t *testing.T) {
+	t.Parallel()
+	md := "# Data\n\nSave the amplicon as `queries/q1.fa` and the primer pair as `queries/primers.fa`:\n\n```fasta\n>s1\nACGT\n```\n\n```fasta\n>fwd\nACG\n```\n\n" +
+		"Then look at them:\n\n```fasta\n>shown\nTT\n```\n"
+	_, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"queries/q1.fa", "queries/primers.fa"}, files)
+}
