@@ -41,7 +41,7 @@ var parser = sync.OnceValue(func() goldmark.Markdown {
 // line bodyStartLine. It returns the image references found, for resolution.
 func newLineMap(raw []byte, bodyOff, bodyStartLine int) (*LineMap, []imageRef) {
 	m := &LineMap{orig: splitLines(raw)}
-	src := keepWrappedPres(separateComponents(dedentContainers(mystFences(annotatedFences(bytes.ReplaceAll(raw[bodyOff:], []byte("\r\n"), []byte("\n")))))))
+	src := keepWrappedPres(separateComponents(dedentDocC(dedentContainers(mystFences(annotatedFences(doxygenBlocks(bytes.ReplaceAll(raw[bodyOff:], []byte("\r\n"), []byte("\n")))))))))
 	m.lines = append(append([]string(nil), m.orig[:min(bodyStartLine-1, len(m.orig))]...), splitLines(src)...)
 	for len(m.lines) < len(m.orig) {
 		m.lines = append(m.lines, "")

@@ -447,3 +447,37 @@ func TestHTMLThatIsNotOnePreStaysHTML(t *testing.T) {
 		assert.False(t, ok, text)
 	}
 }
+
+// A Doxygen page written in Markdown: `\code{.sh}` … `\endcode` and `\verbatim` …
+// `\endverbatim` are blocks and `\section id Title` a heading; the same markup shown in
+// a Markdown fence stays that fence's text.
+func TestDoxygenBlocksAndSections(t *testing.T) {
+	t.Parallel()
+	md := "\\page lab The lab\n\n\\section lab_install Installing\n\n\\code{.sh}\nsudo apt-get install -y gsl-bin\n\\endcode\n\n\\verbatim\n2.7.1\n\\endverbatim\n\n" +
+		"```text\n\\code\nnot a block\n\\endcode\n```\n"
+	tu, err := Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	cbs := tu.Map.CodeBlocks()
+	require.Len(t, cbs, 3)
+	assert.Equal(t, "sh", cbs[0].Lang)
+	assert.True(t, cbs[0].Shell)
+	assert.Equal(t, []int{6}, cbs[0].ContentLines)
+	assert.Equal(t, "2.7.1", cbs[1].Content)
+	assert.Equal(t, "\\code\nnot a block\n\\endcode", cbs[2].Content)
+	assert.Equal(t, []string{"The lab", "Installing"}, tu.Map.HeadingPath(6))
+}
+
+// DocC directives indent what they hold (`@Step {`, four spaces in, `}`); a fence in a
+// step is a fenced block, its code keeps its own indentation.
+func TestDocCDirectivesHoldFencedBlocks(t *testing.T) {
+	t.Parallel()
+	md := "# Sounds\n\n@Steps {\n    @Step {\n        Run it.\n\n        ```shell\n        python3 tone.py\n        ```\n    }\n\n    @Step {\n        ```python\n        def f():\n            return 1\n        ```\n    }\n}\n"
+	tu, err := Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	cbs := tu.Map.CodeBlocks()
+	require.Len(t, cbs, 2)
+	assert.Equal(t, KindFencedCode, cbs[0].Kind)
+	assert.Equal(t, "python3 tone.py", cbs[0].Content)
+	assert.Equal(t, "Run it.", cbs[0].Lead)
+	assert.Equal(t, "def f():\n    return 1", cbs[1].Content)
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -154,6 +155,101 @@ func dedentContainers(src []byte) []byte {
 // label="Linux">, </Tab>, <Note>, <Steps>) or a <details>/<summary> line.
 var reComponentLine = regexp.MustCompile(`^\s*(?:</?[A-Z][\w.]*(?:\s[^<>]*)?/?>|</?details\b[^>]*>|<summary>.*</summary>)\s*$`)
 
+// reDocCOpen: a DocC directive that holds content (`@Steps {`, `@Tab("macOS") {`).
+var reDocCOpen = regexp.MustCompile(`^(\s*)@[A-Z]\w*(?:\(.*\))?\s*\{\s*$`)
+
+// dedentDocC removes the indentation of the content of DocC directives (`@Step {`, four
+// spaces in, then `}`), as DocC does before rendering it, so a fence inside a step is a
+// fenced block and not an indented code block, and the directive lines are blank (what
+// they say is read from LineMap.OriginalLine). Line count and order are kept.
+func dedentDocC(src []byte) []byte {
+	if !bytes.Contains(src, []byte("@")) {
+		return src
+	}
+	lines := strings.Split(string(src), "\n")
+	if !slices.ContainsFunc(lines, reDocCOpen.MatchString) {
+		return src
+	}
+	var open []int // indents of the directives around the current line
+	fence, cut := "", 0
+	for i, l := range lines {
+		trim := strings.TrimSpace(l)
+		ind := len(l) - len(strings.TrimLeft(l, " "))
+		if fence != "" {
+			if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {
+				fence = ""
+			}
+			lines[i] = l[min(cut, ind):]
+			continue
+		}
+		if trim == "}" && len(open) > 0 && ind == open[len(open)-1] {
+			open = open[:len(open)-1]
+			lines[i] = "" // (a directive's lines are markup, not a paragraph's text)
+			continue
+		}
+		cut = 4 * len(open)
+		if trim != "" {
+			lines[i] = l[min(cut, ind):]
+		}
+		if strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~") {
+			fence = trim[:3]
+		} else if m := reDocCOpen.FindStringSubmatch(l); m != nil {
+			open = append(open, len(m[1]))
+			lines[i] = ""
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// Doxygen's page markup (a `\page` or `@mainpage` written in Markdown): `\code{.sh}` …
+// `\endcode` and `\verbatim` … `\endverbatim` are blocks, `\section id Title` and
+// `\subsection id Title` are headings.
+var (
+	reDoxCode     = regexp.MustCompile(`^(\s*)[\\@]code(?:\{\.?([\w+-]+)\})?\s*$`)
+	reDoxEnd      = regexp.MustCompile(`^(\s*)[\\@]end(?:code|verbatim)\s*$`)
+	reDoxVerbatim = regexp.MustCompile(`^(\s*)[\\@]verbatim\s*$`)
+	reDoxSection  = regexp.MustCompile(`^\s*[\\@](page|section|subsection|subsubsection)\s+\S+\s+(\S.*)$`)
+)
+
+// doxygenBlocks writes Doxygen's blocks as fences and its sections as ATX headings, as
+// Doxygen renders them, when the page has a `\code` or `\verbatim` block. Line count and
+// order are kept.
+func doxygenBlocks(src []byte) []byte {
+	if !bytes.Contains(src, []byte("code")) && !bytes.Contains(src, []byte("verbatim")) {
+		return src
+	}
+	lines := strings.Split(string(src), "\n")
+	if !slices.ContainsFunc(lines, func(l string) bool { return reDoxEnd.MatchString(l) }) {
+		return src
+	}
+	open, fence := false, ""
+	for i, l := range lines {
+		trim := strings.TrimSpace(l)
+		switch {
+		case fence != "": // (a Markdown fence that shows Doxygen markup)
+			if strings.HasPrefix(trim, fence) {
+				fence = ""
+			}
+		case !open && (strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~")):
+			fence = trim[:3]
+		case open:
+			if m := reDoxEnd.FindStringSubmatch(l); m != nil {
+				lines[i], open = m[1]+"````", false
+			}
+		case reDoxCode.MatchString(l):
+			m := reDoxCode.FindStringSubmatch(l)
+			lines[i], open = m[1]+"````"+m[2], true
+		case reDoxVerbatim.MatchString(l):
+			lines[i], open = reDoxVerbatim.FindStringSubmatch(l)[1]+"````text", true
+		case reDoxSection.MatchString(l):
+			m := reDoxSection.FindStringSubmatch(l)
+			level := map[string]string{"page": "#", "section": "##", "subsection": "###", "subsubsection": "####"}[m[1]]
+			lines[i] = level + " " + m[2]
+		}
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
 // reWrappedPre: a line that opens a wrapper element and a <pre> inside it (Ghost's
 // `<figure class="kg-card kg-code-card"><pre><code>`), which CommonMark ends at the
 // first blank line, unlike a block that starts with <pre> itself.
@@ -264,12 +360,6 @@ var mystCode = map[string]bool{"code-block": true, "code": true, "sourcecode": t
 	"math": true, "eval-rst": true, "mermaid": true, "graphviz": true, "raw": true, "jupyter-execute": true, "ipython": true,
 	"doctest": true, "testcode": true, "testoutput": true, "prompt": true, "parsed-literal": true, "csv-table": true, "toctree": true}
 
-// mystFences rewrites MyST container directives written as backtick fences that hold
-// fenced blocks (a tab-set fence of five backticks around tab-item fences of four around
-// a console block of three) as the equivalent colon fences (":::::{tab-set}"), so that the blocks inside them are code
-// blocks and not the text of one outer block, as MyST renders them. Directives inside a
-// rewritten one are rewritten too; directives without a block inside stay as they are.
-// Line count and order are kept.
 // reAnnotatedClose: a closing fence with a Killercoda action after it ("```{{exec}}"),
 // which CommonMark would not take as closing the block.
 var reAnnotatedClose = regexp.MustCompile(`^(\s*(?:` + "`{3,}" + `|~{3,}))\{\{[^}]*\}\}\s*$`)
@@ -303,6 +393,12 @@ func annotatedFences(src []byte) []byte {
 	return []byte(strings.Join(lines, "\n"))
 }
 
+// mystFences rewrites MyST container directives written as backtick fences that hold
+// fenced blocks (a tab-set fence of five backticks around tab-item fences of four around
+// a console block of three) as the equivalent colon fences (":::::{tab-set}"), so that the blocks inside them are code
+// blocks and not the text of one outer block, as MyST renders them. Directives inside a
+// rewritten one are rewritten too; directives without a block inside stay as they are.
+// Line count and order are kept.
 func mystFences(src []byte) []byte {
 	if !bytes.Contains(src, []byte("{")) {
 		return src

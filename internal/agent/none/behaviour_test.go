@@ -2710,3 +2710,26 @@ func TestCommandForASubfolderAndAServerNeverStarted(t *testing.T) {
 	assert.Contains(t, web.Fix, "`python3 -m http.server 8000 --directory reports`")
 	assert.Len(t, res.Findings, 2, "%+v", res.Findings)
 }
+
+// A bash script the tutorial saves, run with `sh` (dash on Debian), which refuses its
+// `set -o pipefail`; a program folded into a multi-call tool of a package the tutorial
+// installed (`gitlog` for `git log`, as mupdf-tools' `mutool draw` stands for the old
+// `mudraw`); an encoder that cannot open its output in a folder nothing made, saying so
+// in flac 1.4's words.
+func TestBashUnderShSubcommandAndUnwritableOutputFolder(t *testing.T) {
+	t.Parallel()
+	enc := "#!/bin/sh\nd=${1#--output-prefix=}\nif [ ! -d \"$d\" ]; then printf 'in.wav: ERROR initializing encoder\\n\\nAn error occurred opening the output file; it is likely that the output\\ndirectory does not exist or is not writable, the output file already exists and\\nis not writable, or the disk is full.\\n' >&2; exit 1; fi\ntouch \"$d/in.flac\"\n"
+	md := "# Tools\n\nSave this as `thumbs.sh`:\n\n```bash\n#!/usr/bin/env bash\nset -euo pipefail\nwidths=(200 600)\necho \"${widths[@]}\"\n```\n\nRun it:\n\n```bash\nsh thumbs.sh\n```\n\n" +
+		"```bash\nsudo apt-get install -y git\ngit init -q repo && cd repo\ngit -c user.name=Ada -c user.email=ada@learner.test commit -q --allow-empty -m one\ngitlog --oneline\n```\n\n" +
+		"Save this as `enc.sh`:\n\n```sh\n" + enc + "```\n\nEncode into the release folder:\n\n```bash\nsh enc.sh --output-prefix=Release/Sounds/\n```\n"
+	res, _ := attempt(t, md, nil)
+	sh := findingOn(t, res.Findings, md, "sh thumbs.sh")
+	assert.Contains(t, sh.Problem, "`thumbs.sh` is a bash script (its first line is `#!/usr/bin/env bash`)")
+	assert.Equal(t, "bash thumbs.sh", sh.Edit.Replace)
+	sub := findingOn(t, res.Findings, md, "gitlog --oneline")
+	assert.Contains(t, sub.Problem, "has it as the subcommand `git log`")
+	assert.Equal(t, "git log --oneline", sub.Edit.Replace)
+	out := findingOn(t, res.Findings, md, "sh enc.sh --output-prefix=Release/Sounds/")
+	assert.Contains(t, out.Fix, "mkdir -p Release/Sounds")
+	assert.Len(t, res.Findings, 3, "%+v", res.Findings)
+}

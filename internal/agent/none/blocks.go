@@ -45,8 +45,9 @@ func shellSteps(cb tutorial.CodeBlock, lead, heuristic string) []step {
 		// "Replace `USER` with your user name" names the placeholder; the reader's own name
 		// or e-mail is any plausible value, which runs the same
 		text, named := substituteNamed(c.Text, lead)
+		text, shown := substituteShown(text, lead)
 		text, personal := substitutePersonal(text)
-		if notes := nonEmpty(named, personal); len(notes) > 0 {
+		if notes := nonEmpty(named, shown, personal); len(notes) > 0 {
 			sub := *c
 			sub.Text = text
 			s.command, s.reason = &sub, strings.Join(nonEmpty(append([]string{heuristic}, notes...)...), "; ")
@@ -105,6 +106,22 @@ func substituteNamed(cmd, lead string) (string, string) {
 		return cmd, ""
 	}
 	return strings.ReplaceAll(cmd, m[1], value), "put the reader's " + strings.ToLower(m[2]) + " for `" + m[1] + "`, as the prose says"
+}
+
+// reShownValue: the prose names a placeholder and the value its own output uses
+// ("Replace `<studio name>` with your studio's name …; the output below uses *Lantern
+// Games*").
+var reShownValue = regexp.MustCompile("(?i)\\b(?:replace|substitute)\\s+`([^`]+)`\\s+(?:with|by)\\b[^.;]*[.;]\\s*(?:the (?:output|examples?|listing) (?:below|here) (?:uses?|shows?)|(?:this page|we) uses?)\\s+[*_`\"]+([^*_`\"]+)[*_`\"]+")
+
+// substituteShown puts the value the text's own output uses where the lead says to
+// replace a placeholder, so the output shown below can be compared ("" when it names
+// none).
+func substituteShown(cmd, lead string) (string, string) {
+	m := reShownValue.FindStringSubmatch(lead)
+	if m == nil || !strings.Contains(cmd, m[1]) {
+		return cmd, ""
+	}
+	return strings.ReplaceAll(cmd, m[1], m[2]), "put `" + m[2] + "` for `" + m[1] + "`, the value the text's output uses"
 }
 
 // ownValue is the reader's own value of a kind reReplaceWith names: login and home as
@@ -203,6 +220,8 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs, ran map[string]
 	case strings.HasSuffix(strings.TrimSpace(lead), ":") && looksLikeShell(cb, programs) && anyArguments(cb):
 		// "Make a small tree to play with:" over `mkdir -p …`, `cd …`, `echo … > …`: every
 		// line runs a well-known command
+	case strings.HasSuffix(strings.TrimSpace(lead), ":") && looksLikeShell(cb, programs) && runsSpan(lastSentence(lead), cb):
+		// "`build.sh` redoes steps 1 and 3 and prints the page count:" over `./build.sh`
 	case writesWithShell(cb) && looksLikeShell(cb, programs):
 		// "Create a manifest file:" over `printf '…' > manifest.txt` or `cat > x <<'EOF'`:
 		// the command creates it
@@ -216,6 +235,8 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs, ran map[string]
 		// the tutorial's own program again, on the next lines of the story
 	case heading != "" && !reNotStepsHeading.MatchString(heading) && strings.Contains(strings.TrimSpace(cb.Content), "\n") && looksLikeShell(cb, programs) && anyArguments(cb) && programsRun(cb, programs):
 		// a block right under its heading: `mkdir ~/hello`, `cd ~/hello`, `darcs init`
+	case heading != "" && !reNotStepsHeading.MatchString(heading) && !strings.Contains(strings.TrimSpace(cb.Content), "\n") && commandLines(cb) && headingFile(heading) == "":
+		// "## 2. Quick look at page 1" over `mudraw -r 72 -o preview.png handout.pdf 1`
 	default:
 		return nil, false
 	}

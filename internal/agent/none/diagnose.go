@@ -68,6 +68,33 @@ const localHost = `(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])`
 
 var reLocalURL = regexp.MustCompile(`(?i)\b` + localHost + `(?::\d+)?\b`)
 
+// reBashShebang: a script's first line asking for bash.
+var reBashShebang = regexp.MustCompile(`^#!\s*(?:/usr)?/bin/(?:env\s+)?bash\b.*`)
+
+// reDashRefusal: dash refusing what only bash knows (dash 0.5.12: "thumbs.sh: 3: set:
+// Illegal option -o pipefail", "Syntax error: \"(\" unexpected", "[[: not found",
+// "Bad substitution").
+var reDashRefusal = regexp.MustCompile(`(?m)^[^:\n]+: \d+: (?:set: Illegal option -o|Syntax error:|\[\[: not found|[^:\n]+: Bad substitution|source: not found)`)
+
+// bashUnderSh: the failed step runs, with sh or dash, a script the tutorial wrote whose
+// first line asks for bash, and dash refused a bash construct. It returns the script and
+// that first line ("" when not).
+func (ss *session) bashUnderSh(rec loop.CommandRecord, output string) (string, string) {
+	f := strings.Fields(rec.Command)
+	if len(f) < 2 || (f[0] != "sh" && f[0] != "dash") || !reDashRefusal.MatchString(output) {
+		return "", ""
+	}
+	content, ok := ss.written[ss.abs(f[1])]
+	if !ok {
+		return "", ""
+	}
+	first, _, _ := strings.Cut(content, "\n")
+	if !reBashShebang.MatchString(first) {
+		return "", ""
+	}
+	return f[1], strings.TrimSpace(first)
+}
+
 // reLocalPort: a local URL's port.
 var reLocalPort = regexp.MustCompile(`(?i)\b` + localHost + `:(\d+)\b`)
 
@@ -904,6 +931,17 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("add `cd %s` before line %d", dir, rec.Line)
 			f.Edit = &loop.Edit{InsertBefore: []string{"cd " + dir}}
 			f.Category = "missing step"
+		}
+	}
+	if f.Edit == nil {
+		if script, shebang := ss.bashUnderSh(rec, output); script != "" {
+			// `sh thumbs.sh` for a script that starts `#!/usr/bin/env bash`: dash stops
+			// at "set: Illegal option -o pipefail"
+			with := strings.Replace(strings.TrimSpace(rec.Command), firstWord(rec.Command), "bash", 1)
+			f.Problem += fmt.Sprintf("; `%s` is a bash script (its first line is `%s`), but the step runs it with `%s`, which is dash on Debian", script, shebang, firstWord(rec.Command))
+			f.Fix = fmt.Sprintf("run it with bash at line %d: `%s`", rec.Line, with)
+			f.Edit = &loop.Edit{Replace: with}
+			f.Category = "command failure"
 		}
 	}
 	if f.Edit == nil {
@@ -2233,6 +2271,15 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 			Edit:    &loop.Edit{Replace: with},
 		}, output)
 	}
+	if tool, sub, pkg := ss.subcommandCommand(ctx, name); tool != "" {
+		// MuPDF's mudraw, now `mutool draw` in Debian's mupdf-tools
+		with := strings.Replace(strings.TrimSpace(rec.Command), name, tool+" "+sub, 1)
+		return ss.addFinding(rec, loop.Finding{
+			Problem: fmt.Sprintf("`%s` is not found, but `%s`, which the tutorial installed, has it as the subcommand `%s %s`", name, pkg, tool, sub),
+			Fix:     fmt.Sprintf("run `%s %s` at line %d (`%s`), or say that the tool is now a subcommand", tool, sub, rec.Line, with),
+			Edit:    &loop.Edit{Replace: with},
+		}, output)
+	}
 	if t.Debian == "" && t.Guide == "" {
 		if pkg := ss.debianPackage(ctx, name); pkg != "" {
 			t.Debian = "sudo apt-get install -y " + pkg
@@ -2634,6 +2681,39 @@ func (ss *session) renamedCommand(ctx context.Context, name string) (string, str
 		return "", ""
 	}
 	return cands[0], pkg
+}
+
+// subcommandCommand: a command of a package the tutorial installed that name splits
+// into, a prefix it shares and a subcommand its usage lists (mudraw: `mutool`, whose
+// usage lists `draw`), and that package; "" when there is not exactly one.
+func (ss *session) subcommandCommand(ctx context.Context, name string) (tool, sub, pkg string) {
+	if len(name) < 5 || strings.ContainsAny(name, "/.") {
+		return "", "", ""
+	}
+	installed := ss.aptPackages(true)
+	if len(installed) == 0 {
+		return "", "", ""
+	}
+	// each installed program that shares at least two leading letters with name, and the
+	// rest of name (at least three letters) as a word of its usage
+	script := `n=` + shellQuote(name) + `; dpkg -L ` + shellWords(installed) + ` 2>/dev/null | grep -E '^/usr/s?bin/[^/]+$' | sort -u | while read -r p; do c=${p##*/}; [ "$c" = "$n" ] && continue; l=0; while [ $l -lt ${#c} ] && [ "$(printf %s "$c" | cut -c1-$((l+1)))" = "$(printf %s "$n" | cut -c1-$((l+1)))" ]; do l=$((l+1)); done; [ $l -ge 2 ] && [ $((${#n}-l)) -ge 3 ] || continue; rest=$(printf %s "$n" | cut -c$((l+1))-); rest=${rest#[-_]}; if { timeout 5 "$p" </dev/null; timeout 5 "$p" --help </dev/null; } 2>&1 | grep -qw -- "$rest"; then echo "$c $rest"; fi; done | sort -u | head -n 3`
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script, Timeout: 60 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", "", ""
+	}
+	lines := strings.Split(strings.TrimSpace(r.Stdout), "\n")
+	if len(lines) != 1 || lines[0] == "" {
+		return "", "", ""
+	}
+	f := strings.Fields(lines[0])
+	if len(f) != 2 {
+		return "", "", ""
+	}
+	p, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "dpkg -S \"$(readlink -f \"$(command -v " + shellQuote(f[0]) + ")\")\" 2>/dev/null | head -n 1 | cut -d: -f1", Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || p.ExitCode != 0 {
+		return "", "", ""
+	}
+	return f[0], f[1], strings.TrimSpace(p.Stdout)
 }
 
 // Source checked out from the network, and the steps that build and install it.
@@ -5055,8 +5135,10 @@ func aliasPackage(t tool, pkg string) bool {
 var reDirFlag = regexp.MustCompile(`^(?:-path|--output-dir|--outdir|--out-dir|--target-dir|--destdir|--dest|--?output-directory)$`)
 
 // reCannotOpen: how programs say they could not open or write a path.
-// (rdiff-backup 2.2: "Unable to delete and/or create directory …")
-var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|(?:cannot|can't|unable to|could not|failed to) (?:\w+ (?:and/or|or|and) )?(?:write|open|create)`)
+// (rdiff-backup 2.2: "Unable to delete and/or create directory …"; flac 1.4: "An error
+// occurred opening the output file; it is likely that the output directory does not
+// exist")
+var reCannotOpen = regexp.MustCompile(`(?i)no such file or directory|(?:cannot|can't|unable to|could not|failed to) (?:\w+ (?:and/or|or|and) )?(?:write|open|create)|error occurred opening`)
 
 // reDirNoSuch: a folder (written with its slash) an error line starts with ("gen/: No
 // such file or directory").
@@ -5205,7 +5287,7 @@ func (ss *session) missingArgDir(ctx context.Context, cmd, output string) string
 		}
 	}
 	for _, d := range dirs {
-		if d == "." || d == "" || d == ".." || d == "~" || strings.HasPrefix(d, "../..") || strings.HasPrefix(d, "-") || !strings.Contains(output, d) && !strings.Contains(output, ss.abs(d)) && !strings.Contains(strings.ToLower(output), "no such file or directory") {
+		if d == "." || d == "" || d == ".." || d == "~" || strings.HasPrefix(d, "../..") || strings.HasPrefix(d, "-") || !strings.Contains(output, d) && !strings.Contains(output, ss.abs(d)) && !strings.Contains(strings.ToLower(output), "no such file or directory") && !strings.Contains(strings.ToLower(output), "directory does not exist") {
 			continue
 		}
 		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && [ ! -e " + shellQuote(ss.abs(d)) + " ]", Timeout: 10 * time.Second, User: ss.user})

@@ -125,10 +125,27 @@ func outputMismatch(cmd, shown, got string) string {
 		}
 		return ""
 	}
+	if want, have := numberLines(shown), numberLines(got); len(want) > 1 && len(want) == len(have) && !slices.Equal(want, have) {
+		// metaflac's sample rate and length, one per line: 48000 and 28800 shown
+		return fmt.Sprintf("the tutorial shows %s for `%s`, but the command printed %s", strings.Join(want, ", "), firstLine(cmd), strings.Join(have, ", "))
+	}
 	if missing := unlisted(cmd, shown, got); len(missing) > 0 {
 		return fmt.Sprintf("the tutorial shows `%s` listing %s, but the command did not list %s", firstLine(cmd), strings.Join(missing, ", "), plural(len(missing), "it", "them"))
 	}
 	return ""
+}
+
+// numberLines are the lines of out when every line is one whole number (nil otherwise).
+func numberLines(out string) []string {
+	var nums []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		m := reInteger.FindStringSubmatch(l)
+		if m == nil {
+			return nil
+		}
+		nums = append(nums, m[1])
+	}
+	return nums
 }
 
 // reFrameAt: a debugger's stack frame or stop with its source file and line ("#1

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
@@ -187,6 +188,57 @@ func prosePrograms(t *tutorial.Tutorial, blocks []tutorial.CodeBlock) map[string
 	return out
 }
 
+// reFilesInto: the prose telling the reader to put the page's files into the folder
+// the block makes ("Put the four files of this gist in one folder. … make the folder
+// yourself and save each file into it").
+var reFilesInto = regexp.MustCompile(`(?i)\b(?:put|save|copy|download|place)\b[^.]*\b(?:files|each file|every file)\b[^.]*\b(?:in|into) (?:it|one folder|the (?:same )?folder|a folder)\b`)
+
+// intoFolder moves the files a page gives under their own headings (a gist's files) to
+// where the prose tells the reader to save them into a folder: right after the block
+// that makes and enters it, wherever the page shows them.
+func intoFolder(t *tutorial.Tutorial, steps []step) []step {
+	at := slices.IndexFunc(steps, func(s step) bool {
+		return s.kind == runStep && s.command != nil && reFilesInto.MatchString(s.lead) && strings.Contains(" "+s.command.Text, " cd ")
+	})
+	if at < 0 {
+		return steps
+	}
+	var files, rest []step
+	for i, s := range steps {
+		if s.kind == fileStep && s.file == headingFile(headingRightAbove(t, s.block)) && s.dir == "" && i != at {
+			files = append(files, s)
+			continue
+		}
+		rest = append(rest, s)
+	}
+	if len(files) == 0 {
+		return steps
+	}
+	at = slices.IndexFunc(rest, func(s step) bool { return s.line == steps[at].line && s.kind == runStep })
+	for at+1 < len(rest) && rest[at+1].block.StartLine == rest[at].block.StartLine && rest[at+1].kind == runStep {
+		at++ // the block's last command
+	}
+	return slices.Concat(rest[:at+1], files, rest[at+1:])
+}
+
+// reMDLink: a Markdown link, its text kept.
+var reMDLink = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+
+// headingFile is the file a heading names all by itself: a gist's "📄 build.sh · Raw",
+// "`src/main.rs`" ("" when the heading says anything else).
+func headingFile(heading string) string {
+	h := strings.TrimSpace(reMDLink.ReplaceAllString(heading, "$1"))
+	h = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(strings.TrimSuffix(h, "Raw")), "·"))
+	h = strings.TrimLeftFunc(h, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' && r != '/' && r != '~' && r != '`'
+	})
+	h = strings.Trim(h, "`*_ ")
+	if h == "" || strings.ContainsAny(h, " \t") || !looksLikePath(h) || path.Ext(h) == "" && !knownNames[path.Base(h)] {
+		return ""
+	}
+	return h
+}
+
 // secondNamed is the file a sentence names after the one the block right above was
 // written to, when that sentence gives the two blocks their files in turn ("" when
 // not).
@@ -359,6 +411,10 @@ func read(t *tutorial.Tutorial) []step {
 					fileLead = leadText(t, prev)
 				}
 			}
+		}
+		if f := headingFile(headingRightAbove(t, cb)); f != "" && strings.TrimSpace(fileLead) == "" {
+			// a gist's files, each under its name: "#### 📄 build.sh · [Raw](…)"
+			fileLead = "Save this as `" + f + "`:"
 		}
 		if f := secondNamed(t, blocks, cb); f != "" && strings.TrimSpace(fileLead) == "" {
 			// "Save the amplicon as `queries/q1.fa` and the primers as
@@ -545,6 +601,7 @@ func read(t *tutorial.Tutorial) []step {
 	}
 	skipPreviews(steps)
 	skipRemoteSession(steps)
+	steps = intoFolder(t, steps)
 	steps = append(steps, proseSteps(t, blocks, prevEnd+1, t.Map.LineCount())...)
 	followNeeded(steps)
 	return steps

@@ -1296,3 +1296,42 @@ func TestReadTwoFilesOneSentence(t *testing.T) {
 	_, files, _, _ := readMD(t, md)
 	assert.Equal(t, []string{"queries/q1.fa", "queries/primers.fa"}, files)
 }
+
+// A DocC article: the Linux tab of a `@TabNavigator` is followed, the macOS one skipped;
+// a placeholder whose value the text's own output uses is given that value.
+func TestReadDocCTabsAndAShownValue(t *testing.T) {
+	t.Parallel()
+	md := "# Sounds\n\n@TabNavigator {\n    @Tab(\"Debian and Ubuntu\") {\n        ```shell\n        sudo apt install -y flac\n        ```\n    }\n\n    @Tab(\"macOS\") {\n        ```shell\n        brew install flac\n        ```\n    }\n}\n\n" +
+		"@Steps {\n    @Step {\n        Tag it. Replace `<studio name>` with your studio's name; the output below uses *Lantern Games*.\n\n        ```shell\n        metaflac --set-tag=\"ARTIST=<studio name>\" chime.flac\n        ```\n    }\n}\n"
+	run, _, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"sudo apt install -y flac", `metaflac --set-tag="ARTIST=Lantern Games" chime.flac`}, run)
+	assert.Contains(t, skipped["brew install flac"], `tab "macOS"`)
+}
+
+// A gist: each file under a heading that names it; the README says to save them into the
+// folder it makes, so they are written there, wherever the page shows them. A one-line
+// command right under a numbered heading runs; a sentence that says what a script it
+// quotes prints introduces `./script`, not its output.
+func TestReadGistFilesGoIntoTheFolder(t *testing.T) {
+	t.Parallel()
+	md := "#### 📄 build.sh · [Raw](https://gist.example/raw/build.sh)\n\n```sh\n#!/bin/sh\necho built\n```\n\n" +
+		"#### 📄 README.md · [Raw](https://gist.example/raw/README.md)\n\n# Handout\n\nPut the files of this gist in one folder. Make the folder yourself and save each file into it:\n\n```\nmkdir -p ~/handout && cd ~/handout\n```\n\n" +
+		"## 2. Quick look\n\n```\nmutool draw -r 72 -o preview.png handout.pdf 1\n```\n\n" +
+		"## 3. All in one go\n\n`build.sh` redoes it and prints what it built:\n\n```\n./build.sh\n```\n\n```\nbuilt\n```\n\n" +
+		"#### 📄 notes.txt · [Raw](https://gist.example/raw/notes.txt)\n\n```text\nsome notes\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var order []string
+	for _, s := range read(tut) {
+		switch s.kind {
+		case runStep:
+			order = append(order, "run "+s.command.Text)
+		case fileStep:
+			order = append(order, "write "+s.file)
+		}
+	}
+	assert.Equal(t, []string{"run mkdir -p ~/handout && cd ~/handout", "write build.sh", "write notes.txt", "run mutool draw -r 72 -o preview.png handout.pdf 1", "run ./build.sh"}, order)
+	assert.Equal(t, "build.sh", headingFile("📄 build.sh · [Raw](https://gist.example/raw/build.sh)"))
+	assert.Equal(t, "", headingFile("2. Quick look"))
+	assert.Equal(t, "", headingFile("Build the site"))
+}

@@ -13,7 +13,7 @@ import (
 // A container is markup around a code block that changes whether a reader runs it:
 // a tab of a tab set (MkDocs `=== "Windows"`, pymdown `/// tab`, Docusaurus and
 // Starlight `<TabItem>`, Mintlify `<Tab>`, Hugo `{{< tab >}}`, GitBook `{% tab %}`, GitLab `:::TabTitle`,
-// MyST `:::{tab-item}`), a code group whose blocks are tabs (Hugo `{{< code >}}`,
+// MyST `:::{tab-item}`, DocC `@Tab("Linux") {`), a code group whose blocks are tabs (Hugo `{{< code >}}`,
 // VitePress `::: code-group`, Mintlify `<CodeGroup>`), or an aside (an admonition,
 // MyST `:::{note}`, Starlight `<Aside>`, `<details>`).
 type container struct {
@@ -31,6 +31,9 @@ var (
 	rePymdTab   = regexp.MustCompile(`^\s*///\s*tab\s*\|\s*(.*)$`)
 	rePymdAside = regexp.MustCompile(`^\s*///\s*(\w+)(?:\s*\|\s*(.*))?$`)
 	rePymdClose = regexp.MustCompile(`^\s*///\s*$`)
+	// DocC: `@TabNavigator {` holding `@Tab("macOS") {` … `}`
+	reDocCTabs  = regexp.MustCompile(`^\s*@TabNavigator\s*\{\s*$`)
+	reDocCTab   = regexp.MustCompile(`^\s*@Tab\(\s*"([^"]*)"\s*\)\s*\{\s*$`)
 	reDocuTabs  = regexp.MustCompile(`^\s*<Tabs\b`)
 	reDocuItem  = regexp.MustCompile(`^\s*<Tab(?:Item)?\b([^>]*)>`) // Docusaurus/Starlight TabItem, Mintlify Tab
 	reDocuItemX = regexp.MustCompile(`</Tab(?:Item)?>`)
@@ -373,6 +376,12 @@ func scan(m *tutorial.LineMap) *scopes {
 		case rePymdAside.MatchString(line) && !rePymdClose.MatchString(line):
 			ma := rePymdAside.FindStringSubmatch(line)
 			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: rePymdClose, start: ln})
+		case reDocCTabs.MatchString(line):
+			// DocC's `@TabNavigator {` … `}`: its content is indented under it
+			nextSet++
+			stack = append(stack, container{kind: "tabs", set: nextSet, indent: indentOf(line), start: ln})
+		case reDocCTab.MatchString(line):
+			openTab(reDocCTab.FindStringSubmatch(line)[1], sc.enclosingSet(stack), indentOf(line), nil, ln)
 		case reDocuTabs.MatchString(line):
 			nextSet++
 			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reDocuTabsX, start: ln})

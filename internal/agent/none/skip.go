@@ -140,12 +140,18 @@ func outputVerb(lead string) bool {
 	return len(before) == 0 || !determiners[strings.ToLower(before[len(before)-1])]
 }
 
-// runsSpan: a line of the block is a command the sentence quotes, and another runs a
-// well-known command ("`capnp id` prints a fresh random one each time, so yours will not
+// runsSpan: a line of the block runs a script the sentence quotes (`./build.sh`), or is
+// a command the sentence quotes while another runs a well-known command ("`capnp id` prints a fresh random one each time, so yours will not
 // match mine:" over `mkdir -p ~/demo && cd ~/demo` and `capnp id`): the block runs it,
 // it does not show what it prints.
 func runsSpan(sentence string, cb tutorial.CodeBlock) bool {
 	lines := strings.Split(cb.Content, "\n")
+	for _, q := range reCodeSpan.FindAllStringSubmatch(sentence, -1) {
+		// "`build.sh` redoes steps 1 and 3 and prints the page count:" over `./build.sh`
+		if looksLikePath(q[1]) && slices.ContainsFunc(lines, func(l string) bool { f := strings.Fields(l); return len(f) > 0 && f[0] == "./"+q[1] }) {
+			return true
+		}
+	}
 	known := slices.ContainsFunc(lines, func(l string) bool {
 		return knownCommands[firstWord(strings.TrimSpace(l))] && len(strings.Fields(l)) > 1
 	})
