@@ -2733,3 +2733,26 @@ func TestBashUnderShSubcommandAndUnwritableOutputFolder(t *testing.T) {
 	assert.Contains(t, out.Fix, "mkdir -p Release/Sounds")
 	assert.Len(t, res.Findings, 3, "%+v", res.Findings)
 }
+
+// A program that says it needs root, naming no path (nmap 7.93's SYN scan); a request to
+// a port other than the one the server the tutorial left running listens on, set in its
+// configuration file rather than on its command line; a bash-only /dev/tcp in a script
+// run with sh, whose output the tutorial shows; a download that cannot run here, right
+// before it, is not the cause of that output.
+func TestRootOnlyOtherPortAndDevTcpUnderSh(t *testing.T) {
+	t.Parallel()
+	md := "# Ports\n\n```bash\nsh -c 'echo \"You requested a scan type which requires root privileges.\"; echo QUITTING!; exit 1'\n```\n\n" +
+		"Save this as `srv.conf`:\n\n```ini\nport=8765\n```\n\nStart the server in a second terminal and leave it running:\n\n```bash\npython3 -m http.server \"$(cut -d= -f2 srv.conf)\"\n```\n\n" +
+		"Then ask it:\n\n```bash\ncurl -sS http://localhost:8766/\n```\n\n" +
+		"Fetch the port list:\n\n```bash\ncurl -sSO https://ports.example.org/list.txt\n```\n\n" +
+		"Save this as `portcheck.sh`:\n\n```sh\n#!/bin/sh\nfor port in \"$@\"; do\n  if (echo > /dev/tcp/127.0.0.1/\"$port\") 2>/dev/null; then echo \"$port open\"; else echo \"$port closed\"; fi\ndone\n```\n\n" +
+		"and run it like this:\n\n```bash\nsh portcheck.sh 8765\n```\n\nwhich gives\n\n```\n8765 open\n```\n"
+	res, _ := attempt(t, md, nil)
+	root := findingOn(t, res.Findings, md, "requires root privileges")
+	assert.Contains(t, root.Problem, "the program says it requires root privileges")
+	port := findingOn(t, res.Findings, md, "curl -sS http://localhost:8766/")
+	assert.Contains(t, port.Problem, "listens on port 8765")
+	assert.Equal(t, "curl -sS http://localhost:8765/", port.Edit.Replace)
+	tcp := findingOn(t, res.Findings, md, "sh portcheck.sh 8765")
+	assert.Contains(t, tcp.Problem, "uses `/dev/tcp`, which only bash has")
+}

@@ -26,7 +26,7 @@ var (
 	// needs a Docker Engine
 	reDockerDaemon = regexp.MustCompile(`(?i)cannot connect to the docker daemon|docker daemon is not running|error during connect`)
 	// needs hardware or a display
-	reHardware = regexp.MustCompile(`(?i)/sys/class/|/dev/(?:tty[A-Z]|video|snd|kvm)|cannot open display|no display|\$DISPLAY|couldn't find a tty|not a tty|not a terminal|inappropriate ioctl|ALSA lib [^\n]*(?:cannot find card|Unknown PCM)|no default audio device|jack server is not running`)
+	reHardware = regexp.MustCompile(`(?i)/sys/class/|/dev/(?:tty[A-Z]|video|snd|kvm)|(?:cannot|can't) open display|no display|\$DISPLAY|couldn't find a tty|not a tty|not a terminal|inappropriate ioctl|ALSA lib [^\n]*(?:cannot find card|Unknown PCM)|no default audio device|jack server is not running`)
 )
 
 // networkExit: curl and wget exit codes that mean the host could not be reached (their
@@ -93,6 +93,24 @@ func (ss *session) bashUnderSh(rec loop.CommandRecord, output string) (string, s
 		return "", ""
 	}
 	return f[1], strings.TrimSpace(first)
+}
+
+// reBashOnly: what only bash has among the shells a script may be run with: its
+// /dev/tcp and /dev/udp paths.
+var reBashOnly = regexp.MustCompile(`/dev/(?:tcp|udp)/`)
+
+// bashFeatureUnderSh: the step runs, with sh or dash, a script the tutorial wrote that
+// uses what only bash has. It returns the script and the feature ("" when not).
+func (ss *session) bashFeatureUnderSh(cmd string) (string, string) {
+	f := strings.Fields(cmd)
+	if len(f) < 2 || (f[0] != "sh" && f[0] != "dash") {
+		return "", ""
+	}
+	m := reBashOnly.FindString(ss.written[ss.abs(f[1])])
+	if m == "" {
+		return "", ""
+	}
+	return f[1], "`" + strings.TrimSuffix(m, "/") + "`"
 }
 
 // reLocalPort: a local URL's port.
@@ -399,6 +417,17 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		if r, ok := ss.serverDown(); ok {
 			// nothing listens because the step that starts the server failed
 			ss.consequence(r, rec)
+			return
+		}
+		if sv, listen := ss.otherPort(ctx, rec); sv != nil {
+			// aria2c's RPC port from its configuration file (6800), and a request to 6801
+			port := reLocalPort.FindStringSubmatch(rec.Command)[1]
+			f := loop.Finding{Problem: fmt.Sprintf("`%s` (line %d) cannot connect to port %s (%s), but the server the tutorial started at line %d (`%s`) listens on port %s", firstLine(rec.Command), rec.Line, port, firstNonEmpty(keyLine(output), fmt.Sprintf("connection refused, exit %d", rec.ExitCode)), sv.line, firstLine(sv.command), strings.Join(listen, ", ")),
+				Fix: fmt.Sprintf("use port %s at line %d (the port the server listens on), or start the server on port %s", listen[0], rec.Line, port), Category: "command failure"}
+			if len(listen) == 1 {
+				f.Edit = &loop.Edit{Replace: strings.Replace(strings.TrimSpace(rec.Command), ":"+port, ":"+listen[0], 1)}
+			}
+			ss.addFinding(rec, f, output)
 			return
 		}
 		if r, ok := ss.deafServer(rec, output); ok {
@@ -869,6 +898,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		if f.Edit == nil && !strings.Contains(rec.Command, "\n") {
 			f.Edit = &loop.Edit{Replace: "sudo " + strings.TrimSpace(rec.Command)}
 		}
+	}
+	if m := reRootOnly.FindString(output); dir == "" && f.Edit == nil && m != "" && ss.user != "" && !reSudo.MatchString(rec.Command) && !strings.Contains(rec.Command, "\n") {
+		// nmap 7.93's SYN scan: "You requested a scan type which requires root
+		// privileges. QUITTING!"
+		f.Problem += fmt.Sprintf("; the program says it %s, and the reader's shell is not root", strings.TrimSuffix(strings.ToLower(strings.TrimSpace(m)), "."))
+		f.Fix = fmt.Sprintf("run line %d with sudo: `sudo %s` (or say that it needs root)", rec.Line, strings.TrimSpace(rec.Command))
+		f.Edit = &loop.Edit{Replace: "sudo " + strings.TrimSpace(rec.Command)}
 	}
 	if f.Edit != nil {
 		f.Category = "missing step"
@@ -1706,6 +1742,8 @@ func (ss *session) writtenNaming(p string) (string, int) {
 }
 
 var (
+	// reRootOnly: a program saying that it needs root, with no path to blame
+	reRootOnly = regexp.MustCompile(`(?i)requires? (?:root|superuser) privileges|must be (?:run as )?root|you need to be root|only root can [\w ]+`)
 	// reNeedsRoot: a failure for want of root
 	reNeedsRoot = regexp.MustCompile(`(?i)permission denied|are you root|must be (?:run as )?root|you need to be root|requires? (?:root|superuser) privileges|only root can|operation not permitted|\bEACCES\b`)
 	// reShellSays: the shell that reports it, by its full path, as make's recipes run it

@@ -323,8 +323,15 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		// ("Enable them at the end of `_config.yml`:" appends)
 		return f, "", reAppend.MatchString(lastSentence(lead)), true
 	}
+	if m := reFileNamedLast.FindStringSubmatch(lastSentence(lead)); m != nil && !cb.Shell && looksLikePath(m[1]) {
+		// "Rain comes from a separate logger, so it gets its own small file, `rain.cdl`:"
+		return m[1], "", false, true
+	}
 	return "", "", false, false
 }
+
+// reFileNamedLast: a sentence that ends by naming a file, right before the block.
+var reFileNamedLast = regexp.MustCompile("(?i)\\bfile,?\\s+(?:called\\s+|named\\s+)?`([^`\\s]+)`\\s*:\\s*$")
 
 // reNameComment: a comment line that starts with a word, the file's name when it is one
 // ("# pace.sh DISTANCE MINUTES", "// src/main.rs", "-- init.lua: settings").

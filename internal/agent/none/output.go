@@ -129,10 +129,53 @@ func outputMismatch(cmd, shown, got string) string {
 		// metaflac's sample rate and length, one per line: 48000 and 28800 shown
 		return fmt.Sprintf("the tutorial shows %s for `%s`, but the command printed %s", strings.Join(want, ", "), firstLine(cmd), strings.Join(have, ", "))
 	}
+	if want, have := flippedState(shown, got); want != "" {
+		// "8000 open" shown, "8000 closed" printed
+		return fmt.Sprintf("the tutorial shows `%s` printing %s, but it printed %s", firstLine(cmd), quoteShort(want), quoteShort(have))
+	}
 	if missing := unlisted(cmd, shown, got); len(missing) > 0 {
 		return fmt.Sprintf("the tutorial shows `%s` listing %s, but the command did not list %s", firstLine(cmd), strings.Join(missing, ", "), plural(len(missing), "it", "them"))
 	}
 	return ""
+}
+
+// unrelated: the failed command of f is an environment's (it could not run here) or an
+// output check's, and it shares no program, file or argument with cmd.
+func unrelated(f loop.Finding, cmd string) bool {
+	if !f.Environment && loop.Categorize(f, f.Output) != loop.CategoryEnvironmentAssumption {
+		return false
+	}
+	words := strings.Fields(f.Command)
+	for _, w := range strings.Fields(cmd) {
+		if w = strings.Trim(w, `"'`); len(w) >= 3 && !strings.HasPrefix(w, "-") && w != "sudo" && slices.Contains(words, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// reStateLine: a line that is a name and its state ("8000 open", "web: running").
+var reStateLine = regexp.MustCompile(`(?i)^\s*(\S+?):?\s+(open|closed|up|down|ok|failed|running|stopped|active|inactive|enabled|disabled|pass|fail|yes|no)\s*$`)
+
+// flippedState: a line shown as a name and its state that the command printed with
+// another state (the first such pair; "" when none).
+func flippedState(shown, got string) (string, string) {
+	states := map[string]string{}
+	for _, l := range strings.Split(got, "\n") {
+		if m := reStateLine.FindStringSubmatch(l); m != nil {
+			states[m[1]] = strings.TrimSpace(l)
+		}
+	}
+	for _, l := range strings.Split(shown, "\n") {
+		m := reStateLine.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		if have, ok := states[m[1]]; ok && !strings.EqualFold(reStateLine.FindStringSubmatch(have)[2], m[2]) {
+			return strings.TrimSpace(l), have
+		}
+	}
+	return "", ""
 }
 
 // numberLines are the lines of out when every line is one whole number (nil otherwise).
@@ -508,6 +551,11 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 	if problem == "" {
 		return
 	}
+	if script, feature := ss.bashFeatureUnderSh(rec.Command); script != "" {
+		// `sh portcheck.sh` for a script that opens /dev/tcp: dash has no such path, so
+		// every port reads as closed
+		problem += fmt.Sprintf("; `%s` uses %s, which only bash has, but the step runs it with `%s` (dash on Debian): run it with `bash`", script, feature, firstWord(rec.Command))
+	}
 	if logged != "" {
 		if r, ok := ss.rootWithError(logged); ok {
 			// the server fails as an earlier step did (a driver that step found missing)
@@ -542,8 +590,10 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		ss.consequence(ss.foldedRun, rec)
 		return
 	}
-	if ss.lastFailedStep >= 0 && ss.lastFailedStep == ss.lastRun && ss.lastFailRoot >= 0 && ss.roots[ss.lastFailRoot].finding >= 0 {
-		// the step right before failed: what it was to do is what this output shows
+	if ss.lastFailedStep >= 0 && ss.lastFailedStep == ss.lastRun && ss.lastFailRoot >= 0 && ss.roots[ss.lastFailRoot].finding >= 0 && !unrelated(ss.res.Findings[ss.roots[ss.lastFailRoot].finding], rec.Command) {
+		// the step right before failed: what it was to do is what this output shows (not
+		// when they have nothing in common: a scan of the reader's own network, which
+		// could not run here, and then a script of the tutorial's own)
 		ss.consequence(ss.lastFailRoot, rec)
 		return
 	}

@@ -36,6 +36,8 @@ func TestOutputMismatch(t *testing.T) {
 		{"a backtrace without source lines", "gdb -batch -ex run -ex bt ./wc", "#0  0x0000555555555187 in count (line=0x0) at wc.c:8\n#1  0x00005555555551e6 in main () at wc.c:25", "#0  0x000055d641a3c187 in count ()\n#1  0x000055d641a3c1e6 in main ()", "names none (“#0 0x000055d641a3c187 in count ()”): the program has no debugging information"},
 		{"numbers one per line", "metaflac --show-sample-rate --show-total-samples chime.flac", "48000\n28800", "44100\n26460", "shows 48000, 28800 for `metaflac --show-sample-rate --show-total-samples chime.flac`, but the command printed 44100, 26460"},
 		{"the same numbers one per line", "metaflac --show-sample-rate --show-total-samples chime.flac", "48000\n28800", "48000\n28800", ""},
+		{"a state flipped", "sh portcheck.sh 8000 9999", "8000 open\n9999 closed", "8000 closed\n9999 closed", "printing “8000 open”, but it printed “8000 closed”"},
+		{"the same states", "sh portcheck.sh 8000 9999", "8000 open\n9999 closed", "8000 open\n9999 closed", ""},
 		{"a backtrace with other addresses", "gdb -batch -ex run -ex bt ./wc", "#0  0x0000555555555187 in count (line=0x0) at wc.c:8", "#0  0x000055d641a3c187 in count (line=0x0) at wc.c:8", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -67,7 +67,7 @@ func (s step) commandCount() int {
 
 var (
 	// "The output is similar to:", "you should see"
-	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will)|\boutput\s+shows?\b|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|produces?:\s*$)`)
+	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will)|\boutput\s+shows?\b|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|produces?:\s*$|\bwhich gives\s*:?\s*$)`)
 	// "so Git stops and reports a conflict:": output, unless the block has prompts
 	reOutputVerb = regexp.MustCompile(`(?i)\b(?:reports?|says|prints|shows|displays|responds|answers|complains|warns|confirms|tells you)\b[^.]*:\s*$`)
 	// "Alternatively", "If your system doesn't have curl", "For example", "You can also"
@@ -237,6 +237,48 @@ func headingFile(heading string) string {
 		return ""
 	}
 	return h
+}
+
+// runsWritten: cb is one line that runs (as an interpreter's argument) the file the block
+// prev was written to.
+func runsWritten(cb tutorial.CodeBlock, steps []step, prev tutorial.CodeBlock) bool {
+	line := strings.TrimSpace(cb.Content)
+	f := strings.Fields(line)
+	if strings.Contains(line, "\n") || len(f) < 2 || !knownCommands[f[0]] && !strings.HasPrefix(f[0], "python") {
+		return false // (not Jupyter's "Writing counters.csv" under a %%writefile cell)
+	}
+	for _, s := range steps {
+		if s.kind == fileStep && s.block.StartLine == prev.StartLine && f[1] == s.file {
+			return true
+		}
+	}
+	return false
+}
+
+// runNamed is the file a block's first comment names when the next block runs it by
+// that name ("" when not): the comment is the file's name, the run is its use.
+func runNamed(blocks []tutorial.CodeBlock, cb tutorial.CodeBlock) string {
+	if cb.Shell || cb.Console || cb.Lang == "" {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSpace(cb.Content), "\n")
+	if strings.HasPrefix(lines[0], "#!") && len(lines) > 1 {
+		lines = lines[1:]
+	}
+	m := reNameComment.FindStringSubmatch(strings.TrimSpace(lines[0]))
+	if m == nil || !looksLikePath(m[1]) || path.Ext(m[1]) == "" {
+		return ""
+	}
+	at := slices.IndexFunc(blocks, func(b tutorial.CodeBlock) bool { return b.StartLine == cb.StartLine })
+	if at < 0 || at+1 >= len(blocks) || blocks[at+1].StartLine-cb.EndLine > 4 {
+		return ""
+	}
+	for _, l := range strings.Split(blocks[at+1].Content, "\n") {
+		if f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), "$ ")); len(f) > 1 && slices.Contains(f[1:], m[1]) {
+			return m[1]
+		}
+	}
+	return ""
 }
 
 // secondNamed is the file a sentence names after the one the block right above was
@@ -416,6 +458,13 @@ func read(t *tutorial.Tutorial) []step {
 			// a gist's files, each under its name: "#### 📄 build.sh · [Raw](…)"
 			fileLead = "Save this as `" + f + "`:"
 		}
+		if f := runNamed(blocks, cb); f != "" {
+			// `# portcheck.py - connect() to each port`, then `python portcheck.py 8000`
+			// in the block right after it
+			if _, _, _, named := fileTarget(cb, fileLead); !named {
+				fileLead = "Save this as `" + f + "`:"
+			}
+		}
 		if f := secondNamed(t, blocks, cb); f != "" && strings.TrimSpace(fileLead) == "" {
 			// "Save the amplicon as `queries/q1.fa` and the primers as
 			// `queries/primers.fa`:" over two blocks: this is the second
@@ -550,6 +599,13 @@ func read(t *tutorial.Tutorial) []step {
 			}
 			add(step{kind: skipStep, reason: "output (its fence says so)"})
 		case cb.Lang == "" || cb.Lang == "text" || cb.Lang == "txt" || cb.Lang == "plaintext" || noLanguage[cb.Lang]:
+			if prev, ok := blockRightBefore(t, blocks, cb); ok && runsWritten(cb, steps, prev) {
+				// `python portcheck.py 8000` right under the block written as portcheck.py
+				lines := strings.Split(cb.Content, "\n")
+				cb.Commands = tutorial.SplitCommands(lines, cb.ContentLines, promptLines(lines))
+				steps = append(steps, shellSteps(cb, lead, "untagged block read as a command (it runs the file the block above was saved as)")...)
+				continue
+			}
 			ran := stepPrograms(steps)
 			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console || ranBlock(steps, prev)) {
 				ran = nil // (`node up` under the command that printed it)

@@ -1335,3 +1335,29 @@ func TestReadGistFilesGoIntoTheFolder(t *testing.T) {
 	assert.Equal(t, "", headingFile("2. Quick look"))
 	assert.Equal(t, "", headingFile("Build the site"))
 }
+
+// A file given as the last words of its sentence ("its own small file, `rain.cdl`:"); a
+// block whose first comment names it and which the next block runs; that run, one line
+// right under it; output introduced by "which gives".
+func TestReadFilesNamedByTheirUse(t *testing.T) {
+	t.Parallel()
+	md := "# Notes\n\nRain comes from a separate logger, so it gets its own small file, `rain.cdl`:\n\n```\nnetcdf rain {\n}\n```\n\n" +
+		"Same thing in Python:\n\n```python\n# portcheck.py - connect() to each port\nimport sys\nprint(sys.argv[1:])\n```\n\n```\npython3 portcheck.py 8000\n```\n\n" +
+		"Save this as `p.sh`:\n\n    #!/bin/sh\n    echo \"$1 open\"\n\nand run it like this:\n\n    sh p.sh 8000\n\nwhich gives\n\n    8000 open\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var files, run []string
+	expected := map[string]string{}
+	for _, s := range read(tut) {
+		switch s.kind {
+		case fileStep:
+			files = append(files, s.file)
+		case runStep:
+			run = append(run, s.command.Text)
+			expected[s.command.Text] = s.expected
+		}
+	}
+	assert.Equal(t, []string{"rain.cdl", "portcheck.py", "p.sh"}, files)
+	assert.Equal(t, []string{"python3 portcheck.py 8000", "sh p.sh 8000"}, run)
+	assert.Equal(t, "8000 open", expected["sh p.sh 8000"])
+}
