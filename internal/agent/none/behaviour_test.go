@@ -2737,14 +2737,14 @@ func TestBashUnderShSubcommandAndUnwritableOutputFolder(t *testing.T) {
 // A program that says it needs root, naming no path (nmap 7.93's SYN scan); a request to
 // a port other than the one the server the tutorial left running listens on, set in its
 // configuration file rather than on its command line; a bash-only /dev/tcp in a script
-// run with sh, whose output the tutorial shows; a download that cannot run here, right
-// before it, is not the cause of that output.
+// run with sh, whose output the tutorial shows; a scan of the reader's own network that
+// cannot run here, right before it, is not the cause of that output.
 func TestRootOnlyOtherPortAndDevTcpUnderSh(t *testing.T) {
 	t.Parallel()
 	md := "# Ports\n\n```bash\nsh -c 'echo \"You requested a scan type which requires root privileges.\"; echo QUITTING!; exit 1'\n```\n\n" +
 		"Save this as `srv.conf`:\n\n```ini\nport=8765\n```\n\nStart the server in a second terminal and leave it running:\n\n```bash\npython3 -m http.server \"$(cut -d= -f2 srv.conf)\"\n```\n\n" +
-		"Then ask it:\n\n```bash\ncurl -sS http://localhost:8766/\n```\n\n" +
-		"Fetch the port list:\n\n```bash\ncurl -sSO https://ports.example.org/list.txt\n```\n\n" +
+		"Then ask it:\n\n```bash\ncurl -sS http://localhost:8766/\n```\n\nAnd for one file:\n\n```bash\ncurl -sS http://localhost:8766/srv.conf\n```\n\n" +
+		"Scan your own network (it needs raw sockets):\n\n```bash\nsh -c 'echo \"Could not open a raw socket. Error: Operation not permitted (1)\"; exit 1'\n```\n\n" +
 		"Save this as `portcheck.sh`:\n\n```sh\n#!/bin/sh\nfor port in \"$@\"; do\n  if (echo > /dev/tcp/127.0.0.1/\"$port\") 2>/dev/null; then echo \"$port open\"; else echo \"$port closed\"; fi\ndone\n```\n\n" +
 		"and run it like this:\n\n```bash\nsh portcheck.sh 8765\n```\n\nwhich gives\n\n```\n8765 open\n```\n"
 	res, _ := attempt(t, md, nil)
@@ -2753,6 +2753,23 @@ func TestRootOnlyOtherPortAndDevTcpUnderSh(t *testing.T) {
 	port := findingOn(t, res.Findings, md, "curl -sS http://localhost:8766/")
 	assert.Contains(t, port.Problem, "listens on port 8765")
 	assert.Equal(t, "curl -sS http://localhost:8765/", port.Edit.Replace)
+	assert.Equal(t, []int{lineOf(md, "curl -sS http://localhost:8766/srv.conf")}, port.AlsoAt, "the same wrong port again")
 	tcp := findingOn(t, res.Findings, md, "sh portcheck.sh 8765")
 	assert.Contains(t, tcp.Problem, "uses `/dev/tcp`, which only bash has")
+}
+
+// A request to a port the text says a tool of the tutorial serves, when no step starts
+// it and an earlier gap stands: the tool's help lists the subcommand that serves.
+func TestServerTheTextNamesButNeverStarts(t *testing.T) {
+	t.Parallel()
+	lab := "#!/bin/sh\ncase \"$1\" in\n  help) echo 'usage: lab COMMAND'; echo '  init   make a lab'; echo '  web    serve the lab over HTTP' ;;\n  init) mkdir -p lab ;;\nesac\n"
+	md := "# Lab\n\nSave this as `labtool`:\n\n```sh\n" + lab + "```\n\n```bash\nsudo install -m 755 labtool /usr/local/bin/lab\ncat lab/notes.txt\nlab init\n```\n\n" +
+		"lab comes with a read-only web viewer, on port 8099. Check that it lists the lab:\n\n```bash\ncurl -s http://127.0.0.1:8099/ | grep -o '<title>.*</title>'\n```\n"
+	res, _ := attempt(t, md, nil)
+	web := findingOn(t, res.Findings, md, "curl -s http://127.0.0.1:8099/")
+	assert.Contains(t, web.Problem, "its help lists `lab web`, which no step runs")
+	assert.Contains(t, web.Fix, "`lab web`, on port 8099")
+	assert.Len(t, res.Findings, 2, "%+v", res.Findings)
+	assert.True(t, namesPort("a web viewer, on port 8099. Check it:", "curl -s http://127.0.0.1:8099/"))
+	assert.False(t, namesPort("a web viewer. Check it:", "curl -s http://127.0.0.1:8099/"))
 }

@@ -124,11 +124,18 @@ var rePythonServer = regexp.MustCompile(`(?i)\bpython(?:3|'s)?\b[^.]*\b(?:built-
 // published by a small web server").
 var reServedDir = regexp.MustCompile("`([\\w.~/-]+)/?`(?:\\s+(?:folder|directory))?[^.]*\\b(?:published|served|serves)\\b")
 
+// namesPort: the prose says what listens on the port the request names ("a read-only
+// web viewer of the repository, on port 8080").
+func namesPort(lead, cmd string) bool {
+	m := reLocalPort.FindStringSubmatch(cmd)
+	return m != nil && regexp.MustCompile(`(?i)\bport\s+`+m[1]+`\b`).MatchString(lead)
+}
+
 // neverStarted is the gap of a client that finds nothing listening on a local port when
 // no step started a server at all: what serves that port is a step the tutorial leaves
 // out ("Your `reports/` folder is published by a small web server on port 8000 …
 // (we use Python's built-in one)", then `curl -sS http://localhost:8000/`).
-func neverStarted(rec loop.CommandRecord, output, lead string) (loop.Finding, bool) {
+func (ss *session) neverStarted(ctx context.Context, rec loop.CommandRecord, output, lead string) (loop.Finding, bool) {
 	m := reLocalPort.FindStringSubmatch(rec.Command)
 	if m == nil {
 		return loop.Finding{}, false
@@ -146,8 +153,48 @@ func neverStarted(rec loop.CommandRecord, output, lead string) (loop.Finding, bo
 		}
 		f.Problem += "; the text says Python's built-in web server serves it, but never starts it"
 		f.Fix = fmt.Sprintf("start it before line %d, in a second terminal left running: `%s`", rec.Line, start)
+	} else if prog, sub := ss.serveCommand(ctx, lead); sub != "" {
+		// "bup comes with a read-only web viewer of the repository, on port 8080": `bup
+		// help` lists `web`
+		f.Problem += fmt.Sprintf("; the text says `%s` serves it, and its help lists `%s %s`, which no step runs", prog, prog, sub)
+		f.Fix = fmt.Sprintf("start it before line %d, in a second terminal left running (`%s %s`, on port %s)", rec.Line, prog, sub, port)
 	}
 	return f, true
+}
+
+// reServeSub: a subcommand that starts a program's own server, as its help lists it.
+var reServeSub = regexp.MustCompile(`(?m)^\s*(web|serve|server|ui|httpd)\b`)
+
+// serveCommand: the first program the sentence names (in code, or as its first word) that
+// the reader has, and the subcommand its help lists to serve ("bup" and "web"); "" when
+// none.
+func (ss *session) serveCommand(ctx context.Context, lead string) (string, string) {
+	if ss.task.Sandbox == nil {
+		return "", ""
+	}
+	var progs []string
+	for _, m := range reProgramSpan.FindAllStringSubmatch(lead, 3) {
+		progs = append(progs, m[1])
+	}
+	for _, sentence := range sentences(lead) {
+		if f := strings.Fields(sentence); len(f) > 0 && reDebianName.MatchString(f[0]) && !slices.Contains(progs, f[0]) {
+			progs = append(progs, f[0]) // ("bup comes with a read-only web viewer")
+		}
+	}
+	for _, p := range progs {
+		if knownCommands[p] {
+			continue // (coreutils and the like serve nothing, and `rm help` removes a file)
+		}
+		// (asked in an empty folder of its own, so that `help` names no file there)
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "command -v " + shellQuote(p) + " >/dev/null && cd \"$(mktemp -d)\" && { timeout 5 " + shellQuote(p) + " help; timeout 5 " + shellQuote(p) + " --help; } </dev/null 2>&1 | head -n 80", Timeout: 15 * time.Second, User: ss.user})
+		if err != nil || r.Stdout == "" {
+			continue
+		}
+		if m := reServeSub.FindStringSubmatch(r.Stdout); m != nil {
+			return p, m[1]
+		}
+	}
+	return "", ""
 }
 
 // reRemoteGit: git subcommands that talk to a remote (the network and an account).
@@ -421,13 +468,20 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		if sv, listen := ss.otherPort(ctx, rec); sv != nil {
 			// aria2c's RPC port from its configuration file (6800), and a request to 6801
+			host := reHostPort.FindString(rec.Command)
+			if r, ok := ss.hostRoots[host]; ok && host != "" {
+				ss.consequence(r, rec) // the same wrong port again
+				return
+			}
 			port := reLocalPort.FindStringSubmatch(rec.Command)[1]
 			f := loop.Finding{Problem: fmt.Sprintf("`%s` (line %d) cannot connect to port %s (%s), but the server the tutorial started at line %d (`%s`) listens on port %s", firstLine(rec.Command), rec.Line, port, firstNonEmpty(keyLine(output), fmt.Sprintf("connection refused, exit %d", rec.ExitCode)), sv.line, firstLine(sv.command), strings.Join(listen, ", ")),
 				Fix: fmt.Sprintf("use port %s at line %d (the port the server listens on), or start the server on port %s", listen[0], rec.Line, port), Category: "command failure"}
 			if len(listen) == 1 {
 				f.Edit = &loop.Edit{Replace: strings.Replace(strings.TrimSpace(rec.Command), ":"+port, ":"+listen[0], 1)}
 			}
-			ss.addFinding(rec, f, output)
+			if r := ss.addFinding(rec, f, output); host != "" {
+				ss.hostRoots[host] = r
+			}
 			return
 		}
 		if r, ok := ss.deafServer(rec, output); ok {
@@ -454,12 +508,14 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		if ss.serviceDown(rec, output) {
 			return // the service a package installed is not running and does not start
 		}
-		if ss.lastRoot >= 0 {
-			ss.consequence(ss.lastRoot, rec)
+		if f, ok := ss.neverStarted(ctx, rec, output, st.lead); ok && (ss.lastRoot < 0 || len(ss.servers) == 0 && namesPort(st.lead, rec.Command)) {
+			// (before an earlier gap takes it: the text says what serves that port, and
+			// no step started any server)
+			ss.addFinding(rec, f, output)
 			return
 		}
-		if f, ok := neverStarted(rec, output, st.lead); ok {
-			ss.addFinding(rec, f, output)
+		if ss.lastRoot >= 0 {
+			ss.consequence(ss.lastRoot, rec)
 			return
 		}
 	}
@@ -2734,7 +2790,7 @@ func (ss *session) subcommandCommand(ctx context.Context, name string) (tool, su
 	}
 	// each installed program that shares at least two leading letters with name, and the
 	// rest of name (at least three letters) as a word of its usage
-	script := `n=` + shellQuote(name) + `; dpkg -L ` + shellWords(installed) + ` 2>/dev/null | grep -E '^/usr/s?bin/[^/]+$' | sort -u | while read -r p; do c=${p##*/}; [ "$c" = "$n" ] && continue; l=0; while [ $l -lt ${#c} ] && [ "$(printf %s "$c" | cut -c1-$((l+1)))" = "$(printf %s "$n" | cut -c1-$((l+1)))" ]; do l=$((l+1)); done; [ $l -ge 2 ] && [ $((${#n}-l)) -ge 3 ] || continue; rest=$(printf %s "$n" | cut -c$((l+1))-); rest=${rest#[-_]}; if { timeout 5 "$p" </dev/null; timeout 5 "$p" --help </dev/null; } 2>&1 | grep -qw -- "$rest"; then echo "$c $rest"; fi; done | sort -u | head -n 3`
+	script := `cd "$(mktemp -d)" && n=` + shellQuote(name) + `; dpkg -L ` + shellWords(installed) + ` 2>/dev/null | grep -E '^/usr/s?bin/[^/]+$' | sort -u | while read -r p; do c=${p##*/}; [ "$c" = "$n" ] && continue; l=0; while [ $l -lt ${#c} ] && [ "$(printf %s "$c" | cut -c1-$((l+1)))" = "$(printf %s "$n" | cut -c1-$((l+1)))" ]; do l=$((l+1)); done; [ $l -ge 2 ] && [ $((${#n}-l)) -ge 3 ] || continue; rest=$(printf %s "$n" | cut -c$((l+1))-); rest=${rest#[-_]}; if { timeout 5 "$p" </dev/null; timeout 5 "$p" --help </dev/null; } 2>&1 | grep -qw -- "$rest"; then echo "$c $rest"; fi; done | sort -u | head -n 3`
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: script, Timeout: 60 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
 		return "", "", ""
