@@ -11,6 +11,25 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// readExpected reads a tutorial of our own and returns the files written, the commands
+// run and the output each is expected to print.
+func readExpected(t *testing.T, md string) (files, run []string, expected map[string]string) {
+	t.Helper()
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	expected = map[string]string{}
+	for _, s := range read(tut) {
+		switch s.kind {
+		case fileStep:
+			files = append(files, s.file)
+		case runStep:
+			run = append(run, s.command.Text)
+			expected[s.command.Text] = s.expected
+		}
+	}
+	return files, run, expected
+}
+
 // readMD reads a tutorial of our own and returns what would run, what would be written
 // and what is skipped (command or file → reason).
 func readMD(t *testing.T, md string) (run []string, files []string, skipped map[string]string, asks []int) {
@@ -668,19 +687,7 @@ func TestReadMoreCaptionsCodeTabsAndDataAnswers(t *testing.T) {
 	md := "# Proofs\n\n.hello.v\n[source,coq]\n```\nDefinition x := 1.\n```\n\n._CoqProject\n```\n-Q theories Tut\n```\n\n**`src/wc.h`**\n\n```cpp\n#pragma once\n```\n\n" +
 		"{{< tabpane >}}\n{{< tab header=\"Debian\" lang=\"bash\" >}}\nsudo apt install coq\n{{< /tab >}}\n{{< tab header=\"macOS\" lang=\"bash\" >}}\nbrew install coq\n{{< /tab >}}\n{{< /tabpane >}}\n\n" +
 		"List the notes:\n\n```bash\ncurl -s http://127.0.0.1:8080/notes\n```\n\n```json\n[{\"id\": 1}]\n```\n"
-	tut, err := tutorial.Parse("t.md", []byte(md))
-	require.NoError(t, err)
-	var files, run []string
-	expected := map[string]string{}
-	for _, s := range read(tut) {
-		switch s.kind {
-		case fileStep:
-			files = append(files, s.file)
-		case runStep:
-			run = append(run, s.command.Text)
-			expected[s.command.Text] = s.expected
-		}
-	}
+	files, run, expected := readExpected(t, md)
 	assert.Equal(t, []string{"hello.v", "_CoqProject", "src/wc.h"}, files)
 	assert.Equal(t, []string{"sudo apt install coq", "curl -s http://127.0.0.1:8080/notes"}, run, "the Debian tab runs, the macOS tab does not")
 	assert.Equal(t, `[{"id": 1}]`, expected["curl -s http://127.0.0.1:8080/notes"])
@@ -1270,21 +1277,9 @@ func TestReadWordPressBlockMarkup(t *testing.T) {
 		"<!-- wp:preformatted -->\n<pre class=\"wp-block-preformatted\">1</pre>\n<!-- /wp:preformatted -->\n\n" +
 		"<!-- wp:paragraph -->\n<p>I keep the results in a folder of their own. It stays small.</p>\n<!-- /wp:paragraph -->\n\n" +
 		"<!-- wp:code -->\n<pre class=\"wp-block-code\"><code>jq -c . a.json &gt; out/a.json\nls out/</code></pre>\n<!-- /wp:code -->\n"
-	tut, err := tutorial.Parse("t.md", []byte(md))
-	require.NoError(t, err)
-	var run, files []string
-	expected := map[string]string{}
-	for _, s := range read(tut) {
-		switch s.kind {
-		case runStep:
-			run = append(run, s.command.Text)
-			expected[s.command.Text] = s.expected
-		case fileStep:
-			files = append(files, s.file+" "+s.content)
-		}
-	}
+	files, run, expected := readExpected(t, md)
 	assert.Equal(t, []string{"sudo apt install -y jq", "jq --version", "mkdir -p ~/j && cd ~/j", "date +%s", "jq .n < a.json", "jq -c . a.json > out/a.json", "ls out/"}, run)
-	assert.Equal(t, []string{`a.json {"n": 1}`}, files)
+	assert.Equal(t, []string{"a.json"}, files)
 	assert.Equal(t, "1", expected["jq .n < a.json"])
 }
 
@@ -1344,19 +1339,7 @@ func TestReadFilesNamedByTheirUse(t *testing.T) {
 	md := "# Notes\n\nRain comes from a separate logger, so it gets its own small file, `rain.cdl`:\n\n```\nnetcdf rain {\n}\n```\n\n" +
 		"Same thing in Python:\n\n```python\n# portcheck.py - connect() to each port\nimport sys\nprint(sys.argv[1:])\n```\n\n```\npython3 portcheck.py 8000\n```\n\n" +
 		"Save this as `p.sh`:\n\n    #!/bin/sh\n    echo \"$1 open\"\n\nand run it like this:\n\n    sh p.sh 8000\n\nwhich gives\n\n    8000 open\n"
-	tut, err := tutorial.Parse("t.md", []byte(md))
-	require.NoError(t, err)
-	var files, run []string
-	expected := map[string]string{}
-	for _, s := range read(tut) {
-		switch s.kind {
-		case fileStep:
-			files = append(files, s.file)
-		case runStep:
-			run = append(run, s.command.Text)
-			expected[s.command.Text] = s.expected
-		}
-	}
+	files, run, expected := readExpected(t, md)
 	assert.Equal(t, []string{"rain.cdl", "portcheck.py", "p.sh"}, files)
 	assert.Equal(t, []string{"python3 portcheck.py 8000", "sh p.sh 8000"}, run)
 	assert.Equal(t, "8000 open", expected["sh p.sh 8000"])
