@@ -508,9 +508,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		if ss.serviceDown(rec, output) {
 			return // the service a package installed is not running and does not start
 		}
-		if f, ok := ss.neverStarted(ctx, rec, output, st.lead); ok && (ss.lastRoot < 0 || len(ss.servers) == 0 && namesPort(st.lead, rec.Command)) {
-			// (before an earlier gap takes it: the text says what serves that port, and
-			// no step started any server)
+		installFailed := slices.ContainsFunc(ss.res.Commands, func(c loop.CommandRecord) bool { return c.ExitCode != 0 && isPackageInstall(c.Command) })
+		if f, ok := ss.neverStarted(ctx, rec, output, st.lead); ok && (ss.lastRoot < 0 || len(ss.servers) == 0 && !installFailed && namesPort(st.lead, rec.Command)) {
+			// (before an earlier gap takes it: the text says what serves that port, no
+			// step started any server, and no install failed that might have started one)
 			ss.addFinding(rec, f, output)
 			return
 		}
