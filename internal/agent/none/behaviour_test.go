@@ -2773,3 +2773,20 @@ func TestServerTheTextNamesButNeverStarts(t *testing.T) {
 	assert.True(t, namesPort("a web viewer, on port 8099. Check it:", "curl -s http://127.0.0.1:8099/"))
 	assert.False(t, namesPort("a web viewer. Check it:", "curl -s http://127.0.0.1:8099/"))
 }
+
+// A data file given only after the run that needs it; once the tutorial gives it, a
+// later failure of the same program is a gap of its own, not a consequence of the first
+// (MiniZinc's "no solver with tag chuffed found" on bookworm, where the rota file is
+// there by then).
+func TestLaterFailureAfterAFileGivenLateIsItsOwn(t *testing.T) {
+	t.Parallel()
+	solve := "#!/bin/sh\nif [ \"$1\" = --solver ] && [ \"$2\" != gecode ]; then echo \"Config exception: no solver with tag $2 found\" >&2; exit 1; fi\n[ -f rota.dzn ] || { echo \"Error: error: Cannot open data file 'rota.dzn'.\" >&2; exit 1; }\necho happiness = 16\n"
+	md := "# Rota\n\nSave this as `solve.sh`:\n\n```sh\n" + solve + "```\n\nRun it:\n\n```bash\nsh solve.sh rota.dzn\n```\n\n## The data\n\nSave this as `rota.dzn`:\n\n```text\nn = 4;\n```\n\n" +
+		"Try another solver:\n\n```bash\nsh solve.sh --solver chuffed rota.dzn\n```\n"
+	res, _ := attempt(t, md, nil)
+	late := findingOn(t, res.Findings, md, "sh solve.sh rota.dzn")
+	assert.Contains(t, late.Problem, "gives `rota.dzn` only at line")
+	other := findingOn(t, res.Findings, md, "sh solve.sh --solver chuffed rota.dzn")
+	assert.Contains(t, other.Problem, "no solver with tag chuffed found")
+	assert.Len(t, res.Findings, 2, "%+v", res.Findings)
+}

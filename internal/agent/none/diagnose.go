@@ -770,7 +770,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			Fix:      fmt.Sprintf("move the step that creates `%s` (line %d) before line %d", name, at, rec.Line),
 			Category: "missing step",
 		}, output)
-		ss.taint(rec, r)
+		// (the file, not the program: once line `at` writes it, a failure of the same
+		// program is a gap of its own, as `minizinc --solver chuffed … rota.dzn` is)
+		ss.taintPaths[ss.abs(name)] = r
 		return
 	}
 	if missing, at, include := ss.contentNeverGiven(rec, output); missing != "" {

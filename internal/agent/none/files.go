@@ -670,6 +670,7 @@ func (ss *session) write(ctx context.Context, s step) error {
 		ss.written = map[string]string{}
 	}
 	ss.written[p] = content
+	delete(ss.taintPaths, p) // (a file given after its first use is there from now on)
 	if first > 1 {
 		ss.segments[p] = append(ss.segments[p], segment{block: s.block, first: first})
 	} else {
