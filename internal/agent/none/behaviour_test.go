@@ -2790,3 +2790,15 @@ func TestLaterFailureAfterAFileGivenLateIsItsOwn(t *testing.T) {
 	assert.Contains(t, other.Problem, "no solver with tag chuffed found")
 	assert.Len(t, res.Findings, 2, "%+v", res.Findings)
 }
+
+// A command skipped for a placeholder the text never explains, and the next command of
+// its block, which reads what it was to make: one gap, on the placeholder.
+func TestPlaceholderGapTakesTheFileItWasToMake(t *testing.T) {
+	t.Parallel()
+	md := "# Certificates\n\n```bash\nprintf 'cert for %s\\n' <team-id> > client.pem\ncat client.pem\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "needs a value for `<team-id>`")
+	assert.Equal(t, []int{lineOf(md, "cat client.pem")}, f.AlsoAt)
+}

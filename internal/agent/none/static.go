@@ -402,7 +402,32 @@ func (ss *session) unexplainedPlaceholders() {
 		ss.staticFinding(s, loop.CategoryAmbiguousInstruction,
 			fmt.Sprintf("`%s` (line %d) needs a value for `%s`, and the tutorial never says what it is or where the reader gets it (typed as shown, the shell reads `<` and `>` as redirections)", firstLine(s.command.Text), s.line, p),
 			fmt.Sprintf("say before line %d what `%s` stands for (the %s) and where to find it, or give it", s.line, p, strings.Join(core, " ")), nil)
+		ss.absorbMissing(s)
 	}
+}
+
+// absorbMissing folds into the last finding, that of the skipped step s, the findings of
+// the commands after it in its block that failed on a file that is not there: what the
+// skipped command was to make (`cfssl gencert … -cn <team-id> … | cfssljson -bare
+// client`, then `openssl verify … client.pem`).
+func (ss *session) absorbMissing(s step) {
+	last := len(ss.res.Findings) - 1
+	kept := ss.res.Findings[:0]
+	var also []int
+	for i, f := range ss.res.Findings {
+		if i != last && f.Line > s.line && f.Line <= s.block.EndLine && !f.Environment && reNotThere.MatchString(f.Output) {
+			also = append(also, append([]int{f.Line}, f.AlsoAt...)...)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	if len(also) == 0 {
+		return
+	}
+	ss.res.Findings = kept
+	f := &ss.res.Findings[len(kept)-1]
+	f.AlsoAt = append(f.AlsoAt, also...)
+	slices.Sort(f.AlsoAt)
 }
 
 // proseOf is the tutorial's text outside its code blocks.
