@@ -20,6 +20,7 @@ func fuzzSeeds(f *testing.F) {
 		"```console\n$ ls\nout\n> more\n```\n", "- a\n  ```sh\n  make\n  ```\n", "> ```\n> x\n", "Foo\n===\n", "| a |\n|---|\n| b |\n",
 		"![x](../../etc/passwd)\n<img src=\"a.png\">\n", "\ttab\n", "a\r\nb\r\n", "\xef\xbb\xbf# BOM\n", "```sh\nif x; then\n  case y in\n a) ;;\nesac\n```",
 		"<!-- wp:code -->\n<pre class=\"wp-block-code\"><code>a &amp;&amp; b\nc</code></pre>\n<h2>T</h2>\n", "<figure><pre><code>\nx\n\ny</code></pre><figcaption>a.py</figcaption></figure>\n",
+		"@Steps {\n    @Step {\n        ```sh\n        ls\n        ```\n    }\n}\n", "\\page p T\n\\code{.sh}\nls\n\\endcode\n\\verbatim\nx\n",
 	} {
 		f.Add([]byte(s))
 	}
