@@ -2802,3 +2802,17 @@ func TestPlaceholderGapTakesTheFileItWasToMake(t *testing.T) {
 	assert.Contains(t, f.Problem, "needs a value for `<team-id>`")
 	assert.Equal(t, []int{lineOf(md, "cat client.pem")}, f.AlsoAt)
 }
+
+// `echo $?` right after a command the tutorial shows failing prints that command's
+// status, as in the reader's terminal, where each command is not a shell of its own.
+func TestStatusOfTheCommandBefore(t *testing.T) {
+	t.Parallel()
+	md := "# Status\n\nA missing column is an error:\n\n```console\n$ sh -c 'echo \"tool: no column price\" >&2; exit 2'\ntool: no column price\n$ echo $?\n2\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings)
+	var ran []string
+	for _, c := range res.Commands {
+		ran = append(ran, c.Command+" → "+strings.TrimSpace(c.Output))
+	}
+	assert.Contains(t, ran, "echo $? → 2")
+}
