@@ -231,8 +231,9 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs, ran map[string]
 	case !strings.Contains(strings.TrimSpace(cb.Content), "\n") && !strings.ContainsAny(cb.Content, "<>[]") && anyArguments(cb) && reDebianName.MatchString(firstWord(strings.TrimSpace(cb.Content))) && namesWord(lead, firstWord(strings.TrimSpace(cb.Content))) && !reWriteVerb.MatchString(lead):
 		// "If you grew up on tcpdump, good news: it reads pcapng files too." over
 		// `tcpdump -nr queries.pcapng`: the one command that shows it
-	case strings.Contains(strings.TrimSpace(cb.Content), "\n") && looksLikeShell(cb, programs) && anyArguments(cb) && programsRun(cb, ran):
-		// the tutorial's own program again, on the next lines of the story
+	case !reNotStepsHeading.MatchString(heading) && strings.Contains(strings.TrimSpace(cb.Content), "\n") && looksLikeShell(cb, programs) && anyArguments(cb) && programsRun(cb, ran):
+		// the tutorial's own program again, on the next lines of the story (not its
+		// forms under "## Synopsis")
 	case heading != "" && !reNotStepsHeading.MatchString(heading) && strings.Contains(strings.TrimSpace(cb.Content), "\n") && looksLikeShell(cb, programs) && anyArguments(cb) && programsRun(cb, programs):
 		// a block right under its heading: `mkdir ~/hello`, `cd ~/hello`, `darcs init`
 	case heading != "" && !reNotStepsHeading.MatchString(heading) && !strings.Contains(strings.TrimSpace(cb.Content), "\n") && commandLines(cb) && headingFile(heading) == "":
