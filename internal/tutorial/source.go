@@ -155,6 +155,22 @@ func dedentContainers(src []byte) []byte {
 // label="Linux">, </Tab>, <Note>, <Steps>) or a <details>/<summary> line.
 var reComponentLine = regexp.MustCompile(`^\s*(?:</?[A-Z][\w.]*(?:\s[^<>]*)?/?>|</?details\b[^>]*>|<summary>.*</summary>)\s*$`)
 
+// nextFence is the Markdown fence open after the trimmed line trim, given the one open
+// before it (fence; "" when none): a run of three or more backticks or tildes opens one,
+// and a line of the same mark, no shorter and with nothing after it, closes it.
+func nextFence(fence, trim string) string {
+	if fence != "" {
+		if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {
+			return ""
+		}
+		return fence
+	}
+	if !strings.HasPrefix(trim, "```") && !strings.HasPrefix(trim, "~~~") {
+		return ""
+	}
+	return trim[:len(trim)-len(strings.TrimLeft(trim, trim[:1]))]
+}
+
 // reDocCOpen: a DocC directive that holds content (`@Steps {`, `@Tab("macOS") {`).
 var reDocCOpen = regexp.MustCompile(`^(\s*)@[A-Z]\w*(?:\(.*\))?\s*\{\s*$`)
 
@@ -176,9 +192,7 @@ func dedentDocC(src []byte) []byte {
 		trim := strings.TrimSpace(l)
 		ind := len(l) - len(strings.TrimLeft(l, " "))
 		if fence != "" {
-			if strings.HasPrefix(trim, fence) && strings.Trim(trim, fence[:1]) == "" {
-				fence = ""
-			}
+			fence = nextFence(fence, trim)
 			lines[i] = l[min(cut, ind):]
 			continue
 		}
@@ -191,9 +205,10 @@ func dedentDocC(src []byte) []byte {
 		if trim != "" {
 			lines[i] = l[min(cut, ind):]
 		}
-		if strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~") {
-			fence = trim[:3]
-		} else if m := reDocCOpen.FindStringSubmatch(l); m != nil {
+		if fence = nextFence("", trim); fence != "" {
+			continue
+		}
+		if m := reDocCOpen.FindStringSubmatch(l); m != nil {
 			open = append(open, len(m[1]))
 			lines[i] = ""
 		}
@@ -227,11 +242,9 @@ func doxygenBlocks(src []byte) []byte {
 		trim := strings.TrimSpace(l)
 		switch {
 		case fence != "": // (a Markdown fence that shows Doxygen markup)
-			if strings.HasPrefix(trim, fence) {
-				fence = ""
-			}
-		case !open && (strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~")):
-			fence = trim[:3]
+			fence = nextFence(fence, trim)
+		case !open && nextFence("", trim) != "":
+			fence = nextFence("", trim)
 		case open:
 			if m := reDoxEnd.FindStringSubmatch(l); m != nil {
 				lines[i], open = m[1]+"````", false
@@ -276,11 +289,9 @@ func keepWrappedPres(src []byte) []byte {
 			}
 			open = !strings.Contains(strings.ToLower(l), "</pre>")
 		case fence != "":
-			if strings.HasPrefix(trim, fence) {
-				fence = ""
-			}
-		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
-			fence = trim[:3]
+			fence = nextFence(fence, trim)
+		case nextFence("", trim) != "":
+			fence = nextFence("", trim)
 		case reWrappedPre.MatchString(l):
 			open = !strings.Contains(strings.ToLower(l), "</pre>")
 		}

@@ -80,19 +80,29 @@ var reDashRefusal = regexp.MustCompile(`(?m)^[^:\n]+: \d+: (?:set: Illegal optio
 // first line asks for bash, and dash refused a bash construct. It returns the script and
 // that first line ("" when not).
 func (ss *session) bashUnderSh(rec loop.CommandRecord, output string) (string, string) {
-	f := strings.Fields(rec.Command)
-	if len(f) < 2 || (f[0] != "sh" && f[0] != "dash") || !reDashRefusal.MatchString(output) {
-		return "", ""
-	}
-	content, ok := ss.written[ss.abs(f[1])]
-	if !ok {
+	script, content := ss.shScript(rec.Command)
+	if script == "" || !reDashRefusal.MatchString(output) {
 		return "", ""
 	}
 	first, _, _ := strings.Cut(content, "\n")
 	if !reBashShebang.MatchString(first) {
 		return "", ""
 	}
-	return f[1], strings.TrimSpace(first)
+	return script, strings.TrimSpace(first)
+}
+
+// shScript: cmd runs, with sh or dash, a script the tutorial wrote; it returns the script
+// as cmd names it and what the tutorial wrote in it ("" when not).
+func (ss *session) shScript(cmd string) (string, string) {
+	f := strings.Fields(cmd)
+	if len(f) < 2 || (f[0] != "sh" && f[0] != "dash") {
+		return "", ""
+	}
+	content, ok := ss.written[ss.abs(f[1])]
+	if !ok {
+		return "", ""
+	}
+	return f[1], content
 }
 
 // reBashOnly: what only bash has among the shells a script may be run with: its
@@ -102,15 +112,12 @@ var reBashOnly = regexp.MustCompile(`/dev/(?:tcp|udp)/`)
 // bashFeatureUnderSh: the step runs, with sh or dash, a script the tutorial wrote that
 // uses what only bash has. It returns the script and the feature ("" when not).
 func (ss *session) bashFeatureUnderSh(cmd string) (string, string) {
-	f := strings.Fields(cmd)
-	if len(f) < 2 || (f[0] != "sh" && f[0] != "dash") {
+	script, content := ss.shScript(cmd)
+	m := reBashOnly.FindString(content)
+	if script == "" || m == "" {
 		return "", ""
 	}
-	m := reBashOnly.FindString(ss.written[ss.abs(f[1])])
-	if m == "" {
-		return "", ""
-	}
-	return f[1], "`" + strings.TrimSuffix(m, "/") + "`"
+	return script, "`" + strings.TrimSuffix(m, "/") + "`"
 }
 
 // reLocalPort: a local URL's port.
@@ -131,9 +138,9 @@ func namesPort(lead, cmd string) bool {
 	return m != nil && regexp.MustCompile(`(?i)\bport\s+`+m[1]+`\b`).MatchString(lead)
 }
 
-// neverStarted is the gap of a client that finds nothing listening on a local port when
-// no step started a server at all: what serves that port is a step the tutorial leaves
-// out ("Your `reports/` folder is published by a small web server on port 8000 …
+// neverStarted is the gap of a client that finds nothing listening on a local port that
+// no step serves (its caller says when that is so): what serves that port is a step the
+// tutorial leaves out ("Your `reports/` folder is published by a small web server on port 8000 …
 // (we use Python's built-in one)", then `curl -sS http://localhost:8000/`).
 func (ss *session) neverStarted(ctx context.Context, rec loop.CommandRecord, output, lead string) (loop.Finding, bool) {
 	m := reLocalPort.FindStringSubmatch(rec.Command)
@@ -466,14 +473,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			ss.consequence(r, rec)
 			return
 		}
-		if sv, listen := ss.otherPort(ctx, rec); sv != nil {
+		if sv, port, listen := ss.otherPort(ctx, rec); sv != nil {
 			// aria2c's RPC port from its configuration file (6800), and a request to 6801
 			host := reHostPort.FindString(rec.Command)
 			if r, ok := ss.hostRoots[host]; ok && host != "" {
 				ss.consequence(r, rec) // the same wrong port again
 				return
 			}
-			port := reLocalPort.FindStringSubmatch(rec.Command)[1]
 			f := loop.Finding{Problem: fmt.Sprintf("`%s` (line %d) cannot connect to port %s (%s), but the server the tutorial started at line %d (`%s`) listens on port %s", firstLine(rec.Command), rec.Line, port, firstNonEmpty(keyLine(output), fmt.Sprintf("connection refused, exit %d", rec.ExitCode)), sv.line, firstLine(sv.command), strings.Join(listen, ", ")),
 				Fix: fmt.Sprintf("use port %s at line %d (the port the server listens on), or start the server on port %s", listen[0], rec.Line, port), Category: "command failure"}
 			if len(listen) == 1 {
@@ -2769,11 +2775,7 @@ func (ss *session) renamedCommand(ctx context.Context, name string) (string, str
 	if len(cands) != 1 {
 		return "", ""
 	}
-	p, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "dpkg -S \"$(readlink -f \"$(command -v " + shellQuote(cands[0]) + ")\")\" 2>/dev/null | head -n 1 | cut -d: -f1", Timeout: 10 * time.Second, User: ss.user})
-	if err != nil || p.ExitCode != 0 {
-		return "", ""
-	}
-	pkg := strings.TrimSpace(p.Stdout)
+	pkg := ss.packageOf(ctx, cands[0])
 	if !slices.Contains(installed, pkg) {
 		return "", ""
 	}
@@ -2806,11 +2808,16 @@ func (ss *session) subcommandCommand(ctx context.Context, name string) (tool, su
 	if len(f) != 2 {
 		return "", "", ""
 	}
-	p, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "dpkg -S \"$(readlink -f \"$(command -v " + shellQuote(f[0]) + ")\")\" 2>/dev/null | head -n 1 | cut -d: -f1", Timeout: 10 * time.Second, User: ss.user})
+	return f[0], f[1], ss.packageOf(ctx, f[0])
+}
+
+// packageOf is the Debian package that installed the command on PATH ("" when none).
+func (ss *session) packageOf(ctx context.Context, command string) string {
+	p, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "dpkg -S \"$(readlink -f \"$(command -v " + shellQuote(command) + ")\")\" 2>/dev/null | head -n 1 | cut -d: -f1", Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || p.ExitCode != 0 {
-		return "", "", ""
+		return ""
 	}
-	return f[0], f[1], strings.TrimSpace(p.Stdout)
+	return strings.TrimSpace(p.Stdout)
 }
 
 // Source checked out from the network, and the steps that build and install it.

@@ -139,8 +139,8 @@ func outputMismatch(cmd, shown, got string) string {
 	return ""
 }
 
-// unrelated: the failed command of f is an environment's (it could not run here) or an
-// output check's, and it shares no program, file or argument with cmd.
+// unrelated: the failed command of f could not run here (an environment's), and it
+// shares no program, file or argument with cmd.
 func unrelated(f loop.Finding, cmd string) bool {
 	if !f.Environment && loop.Categorize(f, f.Output) != loop.CategoryEnvironmentAssumption {
 		return false

@@ -599,7 +599,8 @@ func read(t *tutorial.Tutorial) []step {
 			}
 			add(step{kind: skipStep, reason: "output (its fence says so)"})
 		case cb.Lang == "" || cb.Lang == "text" || cb.Lang == "txt" || cb.Lang == "plaintext" || noLanguage[cb.Lang]:
-			if prev, ok := blockRightBefore(t, blocks, cb); ok && runsWritten(cb, steps, prev) {
+			prev, right := blockRightBefore(t, blocks, cb)
+			if right && runsWritten(cb, steps, prev) {
 				// `python portcheck.py 8000` right under the block written as portcheck.py
 				lines := strings.Split(cb.Content, "\n")
 				cb.Commands = tutorial.SplitCommands(lines, cb.ContentLines, promptLines(lines))
@@ -607,7 +608,7 @@ func read(t *tutorial.Tutorial) []step {
 				continue
 			}
 			ran := stepPrograms(steps)
-			if prev, ok := blockRightBefore(t, blocks, cb); ok && (prev.Shell || prev.Console || ranBlock(steps, prev)) {
+			if right && (prev.Shell || prev.Console || ranBlock(steps, prev)) {
 				ran = nil // (`node up` under the command that printed it)
 			}
 			if ss, ok := untaggedSteps(cb, lead, programs, ran, headingRightAbove(t, cb)); ok {

@@ -366,29 +366,30 @@ func (ss *session) deafServer(rec loop.CommandRecord, output string) (int, bool)
 // serversUp names the ports of the servers left running ("" when none is known).
 // otherPort: the request names a local port nothing listens on, while the server the
 // tutorial left running listens on others (read from the kernel's socket tables, whatever
-// set the port: the command line or a configuration file). It returns that server and
-// the ports; nil when the request names no port, no server runs, or none listens.
-func (ss *session) otherPort(ctx context.Context, rec loop.CommandRecord) (*server, []string) {
+// set the port: the command line or a configuration file). It returns the latest such
+// server, the port asked for and the ports that listen; nil when the request names no
+// port, no server runs, or none listens.
+func (ss *session) otherPort(ctx context.Context, rec loop.CommandRecord) (*server, string, []string) {
 	m := reLocalPort.FindStringSubmatch(rec.Command)
-	at := slices.IndexFunc(ss.servers, server.running)
-	if m == nil || at < 0 || ss.task.Sandbox == nil {
-		return nil, nil
-	}
+	at := -1
 	for i := range ss.servers {
 		if ss.servers[i].running() {
-			at = i // the latest one
+			at = i
 		}
+	}
+	if m == nil || at < 0 || ss.task.Sandbox == nil {
+		return nil, "", nil
 	}
 	// (state 0A is LISTEN; the local port is the hex after the address's colon)
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk '$4 == "0A" { split($2, a, ":"); print a[length(a)] }' | sort -u | while read -r h; do printf '%d\n' "0x$h"; done | sort -un`, Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
-		return nil, nil
+		return nil, "", nil
 	}
 	ports := strings.Fields(r.Stdout)
 	if len(ports) == 0 || len(ports) > 3 || slices.Contains(ports, m[1]) {
-		return nil, nil
+		return nil, "", nil
 	}
-	return &ss.servers[at], ports
+	return &ss.servers[at], m[1], ports
 }
 
 func (ss *session) serversUp() string {

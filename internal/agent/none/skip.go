@@ -141,9 +141,10 @@ func outputVerb(lead string) bool {
 }
 
 // runsSpan: a line of the block runs a script the sentence quotes (`./build.sh`), or is
-// a command the sentence quotes while another runs a well-known command ("`capnp id` prints a fresh random one each time, so yours will not
-// match mine:" over `mkdir -p ~/demo && cd ~/demo` and `capnp id`): the block runs it,
-// it does not show what it prints.
+// a command the sentence quotes while another runs a well-known command ("`capnp id`
+// prints a fresh random one each time, so yours will not match mine:" over `mkdir -p
+// ~/demo && cd ~/demo` and `capnp id`): the block runs it, it does not show what it
+// prints.
 func runsSpan(sentence string, cb tutorial.CodeBlock) bool {
 	lines := strings.Split(cb.Content, "\n")
 	for _, q := range reCodeSpan.FindAllStringSubmatch(sentence, -1) {
