@@ -278,13 +278,23 @@ func TestPipeWhoseWriterFailsBeforeHead(t *testing.T) {
 }
 
 // A file the prose says the reader gets from someone else is not the tutorial's gap.
+// So is it when a file the reader made has a name like it (alex.asc beside colleague.asc).
 func TestFileFromSomeoneElseIsUnverified(t *testing.T) {
 	t.Parallel()
-	res, _ := attempt(t, "# Keys\n\nTo read the notes your colleague sent you:\n\n```bash\ncat colleague-notes.txt\n```\n", nil)
-	assert.Empty(t, res.Findings, "%+v", res.Findings)
-	require.NotNil(t, res.Coverage)
-	require.Len(t, res.Coverage.Unverified, 1)
-	assert.Contains(t, res.Coverage.Unverified[0].Reason, "from someone else")
+	for name, md := range map[string]string{
+		"alone": "# Keys\n\nTo read the notes your colleague sent you:\n\n```bash\ncat colleague-notes.txt\n```\n",
+		"beside a file like it": "# Keys\n\nExport your own key:\n\n```bash\necho 'my key' > alex.asc\n```\n\n" +
+			"To import someone else's public key that they sent you:\n\n```bash\ncat colleague.asc\n```\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			res, _ := attempt(t, md, nil)
+			assert.Empty(t, res.Findings, "%+v", res.Findings)
+			require.NotNil(t, res.Coverage)
+			require.Len(t, res.Coverage.Unverified, 1)
+			assert.Contains(t, res.Coverage.Unverified[0].Reason, "from someone else")
+		})
+	}
 }
 
 // A fence titled with a path without extension (Docusaurus title="bin/greet") and a
@@ -357,6 +367,18 @@ func TestAppendUnderAFilenameCaption(t *testing.T) {
 	assert.Empty(t, res.Findings, "%+v", res.Findings)
 	require.NotEmpty(t, res.Commands)
 	assert.Contains(t, res.Commands[len(res.Commands)-1].Output, "total 5")
+}
+
+// "Stop watching with Ctrl+C." over the page's first long-running command says how to
+// end that command: it keeps running, and is no gap.
+func TestStopOrderOverFirstWatcherKeepsItRunning(t *testing.T) {
+	t.Parallel()
+	md := "# Watch\n\nSave this as `watch.py`:\n\n```python\nimport time\n\nwhile True:\n    time.sleep(1)\n```\n\n" +
+		"Let it re-check every second while you work. Stop watching with <kbd>Ctrl</kbd>+<kbd>C</kbd>.\n\n```bash\npython3 watch.py\n```\n"
+	res, _ := attempt(t, md, nil)
+	assert.Empty(t, res.Findings, "%+v", res.Findings)
+	require.NotEmpty(t, res.Commands)
+	assert.False(t, res.Commands[len(res.Commands)-1].TimedOut)
 }
 
 // "never ends up in your shell history" is no server: the exports of the block stay in

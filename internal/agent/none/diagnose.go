@@ -796,6 +796,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taintMissingArgs(ctx, rec.Command, r)
 		return
 	}
+	if reNotThere.MatchString(output) && reBroughtFile.MatchString(st.lead) {
+		// "To import someone else's public key that they sent you:": nothing here has it,
+		// even when a file the reader made has a name like it (alex.asc)
+		r := ss.unverified(rec, "needs a file the reader gets from someone else (\""+loop.Clip(lastSentence(st.lead), 80)+"\")")
+		ss.taint(rec, r)
+		return
+	}
 	if _, near := ss.nearName(ctx, rec.Command, output); near != "" {
 		// sweep-.json, which sweep.sh wrote for sweep-1.json once the shell had emptied $n
 		if r := ss.lostVars[path.Base(near)]; r > 0 {
@@ -857,12 +864,6 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// (`git config user.name` after the step that was to set it failed)
 		ss.consequence(ss.lastFailRoot, rec)
 		ss.taint(rec, ss.lastFailRoot)
-		return
-	}
-	if reNotThere.MatchString(output) && reBroughtFile.MatchString(st.lead) {
-		// "To import someone else's public key that they sent you:": nothing here has it
-		r := ss.unverified(rec, "needs a file the reader gets from someone else (\""+loop.Clip(lastSentence(st.lead), 80)+"\")")
-		ss.taint(rec, r)
 		return
 	}
 	if r, ok := ss.sameBranchGap(output); ok {

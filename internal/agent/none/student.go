@@ -460,7 +460,7 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		started = strings.TrimSpace(after)
 	}
 	background := isServer(cmd.Text) || !sessionBuiltin[firstWord(started)] && !clientRequest[programOf(started)] &&
-		(keepsRunning(lastSentence(st.lead)) || keepsRunning(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st) || reOwnTerminal.MatchString(unemphasized(lastSentence(st.lead))))
+		(ss.leadKeepsRunning(lastSentence(st.lead)) || ss.leadKeepsRunning(firstSentence(st.lead)) && !ss.leadFollowsCode(st) || ss.keepsRunningAfter(st) || reOwnTerminal.MatchString(unemphasized(lastSentence(st.lead))))
 	exec := ss.typed(st, cmd.Text)
 	if st.repl != "" {
 		background = false
@@ -1100,6 +1100,28 @@ var (
 	reYesNoAsked = regexp.MustCompile(`(?i)\((?:yes/no|y/n)\)|\[(?:y/n|Y/n|y/N)\]`)
 	reDeclined   = regexp.MustCompile(`(?i)\bnot (?:deleted|removed|modified|changed|added|done)\b|\bno changes made\b|\baborted\b|\bcancel+ed\b`)
 )
+
+// leadKeepsRunning: a sentence of the lead says the command below does not end by itself.
+// A stop order counts too while nothing runs that it could stop ("Stop watching with
+// Ctrl+C." over `node --test --watch`, the first long-running command of the page).
+func (ss *session) leadKeepsRunning(sentence string) bool {
+	if keepsRunning(sentence) {
+		return true
+	}
+	if !reKeepsRunning.MatchString(sentence) {
+		return false
+	}
+	if n := len(ss.res.Commands); n > 0 && ss.res.Commands[n-1].TimedOut {
+		// the order to stop what the step before kept running in the foreground
+		return false
+	}
+	for _, s := range ss.servers {
+		if s.root != serverStopped {
+			return false // running, or failed: the order is about that one
+		}
+	}
+	return true
+}
 
 // reStopServer: prose telling the reader to stop what runs in the foreground ("Stop
 // Gunicorn with Ctrl+C before you go on", "Press Ctrl-C to stop the server").
