@@ -2255,6 +2255,11 @@ func TestModuleRefusalAndStopMessages(t *testing.T) {
 	assert.True(t, refusedHere("ab -n 500 -c 10 http://127.0.0.1:8000/", "Benchmarking 127.0.0.1 (be patient)\napr_socket_recv: Connection refused (111)"))
 	assert.False(t, refusedHere("ab -n 5 https://example.com/", "apr_socket_recv: Connection refused (111)"), "a host elsewhere is the network")
 	assert.False(t, refusedHere("ab -n 5 http://127.0.0.1:8000/", "Failed requests: 0"))
+	// mosquitto-clients 2.0.11 on a machine without IPv6, nothing on 127.0.0.1:1883
+	assert.True(t, refusedHere("mosquitto_pub -h localhost -t home/a -m 1", "Error: Cannot assign requested address"))
+	assert.True(t, refusedHere("redis-cli --host=127.0.0.1 ping", "Could not connect to Redis at 127.0.0.1:6379: Connection refused"))
+	assert.False(t, refusedHere("mosquitto_pub -h broker.example.org -t a -m 1", "Error: Connection refused"), "a host elsewhere")
+	assert.False(t, refusedHere("sort -h localhost.txt", "Error: Connection refused"), "-h is no host option here")
 	assert.True(t, reStopServer.MatchString("Stop the debugging server and, in the same terminal, start the saving one"))
 	assert.True(t, reNothingToCommit.MatchString("brz: ERROR: No changes to commit. Please 'brz add' the files you want to commit"))
 	assert.Equal(t, "GPL Ghostscript 10.00.0: Unrecoverable error, exit code 1", keyLine("GPL Ghostscript 10.00.0: Unrecoverable error, exit code 1"))

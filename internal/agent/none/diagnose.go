@@ -234,12 +234,19 @@ var reLocalRefused = regexp.MustCompile(`(?i)(?:(?:failed|unable|cannot|can't|co
 var reHostURL = regexp.MustCompile(`(?i)\b[a-z][\w+.-]*://(\[[^\]]*\]|[^/:\s'"]+)`)
 
 // refusedHere: the connection was refused, and every URL the command names is on this
-// machine (ab 2.3's "apr_socket_recv: Connection refused (111)" names no host).
+// machine (ab 2.3's "apr_socket_recv: Connection refused (111)" names no host), or it
+// names no URL but a host option on this machine (`mosquitto_pub -h localhost`). On a
+// machine without IPv6, a client that tries ::1 last says "Cannot assign requested
+// address" (mosquitto_pub 2.0.11) when nothing listens on 127.0.0.1 either.
 func refusedHere(cmd, output string) bool {
-	if !strings.Contains(strings.ToLower(output), "connection refused") {
+	lower := strings.ToLower(output)
+	if !strings.Contains(lower, "connection refused") && !strings.Contains(lower, "cannot assign requested address") {
 		return false
 	}
 	urls := reHostURL.FindAllStringSubmatch(cmd, -1)
+	if len(urls) == 0 {
+		return reLocalHostOption.MatchString(cmd)
+	}
 	for _, u := range urls {
 		if !reLocalURL.MatchString(u[1]) {
 			return false
@@ -247,6 +254,9 @@ func refusedHere(cmd, output string) bool {
 	}
 	return len(urls) > 0
 }
+
+// reLocalHostOption: a host option naming this machine (`-h localhost`, `--host=127.0.0.1`).
+var reLocalHostOption = regexp.MustCompile(`(?i)(?:^|\s)(?:-h|-H|--host(?:name)?)(?:\s+|=)['"]?` + localHost + `(?:['"\s]|$)`)
 
 // reCurlLocal: curl asked for a URL on this machine (its first such argument).
 var reCurlLocal = regexp.MustCompile(`(?:^|[\s|;&(])curl\s[^|;&]*?['"]?(https?://` + localHost + `(?::\d+)?[^\s'"|;&]*)`)
