@@ -945,7 +945,9 @@ func (ss *session) relocate(ctx context.Context, r int, output string) {
 		f.Fix = fmt.Sprintf("remove the header row (line %d) from the file, or mark it as a comment if the format has comments", ln)
 		return
 	}
-	if !strings.Contains(f.Fix, fmt.Sprintf("line %d", ln)) {
+	if !strings.Contains(f.Fix, fmt.Sprintf("line %d", ln)) && knownErrorFix(ctx, ss, output) == "" {
+		// (a tool's known error has its own fix: the schema to change, not the document
+		// line the error points at)
 		f.Fix = fmt.Sprintf("correct line %d of the file the tutorial has the reader write (`%s`), then ", ln, loop.Clip(strings.TrimSpace(ss.task.Tutorial.Map.Line(ln)), 60)) + f.Fix
 	}
 }

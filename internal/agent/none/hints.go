@@ -273,6 +273,17 @@ var knownErrors = []struct {
 	{regexp.MustCompile(`Error: /nocurrentpoint in --(\w+)--`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("PostScript's `%s` starts at the current point, and the program sets none before it (`translate` and `rotate` move the axes, not the point): add `0 0 moveto` (or `x y moveto`) right before it", m[1])
 	}},
+	// libxml2 2.9 (xmlschemas.c, xmlSchemaComplexTypeErr): "Element '{urn:x}customer': This
+	// element is not expected. Expected is ( customer )." The schema wants the element in
+	// no namespace: XML Schema 1.0 Part 1 §3.3.2 makes local elements unqualified unless
+	// the schema sets elementFormDefault="qualified", while the document puts them in its
+	// default namespace.
+	{regexp.MustCompile(`Element '\{([^}]+)\}([\w.-]+)': This element is not expected\. Expected is \( ([\w.-]+) \)`), func(_ context.Context, _ *session, m []string) string {
+		if m[2] != m[3] {
+			return ""
+		}
+		return fmt.Sprintf("the schema declares `%s` as a local element, which XML Schema leaves in no namespace, while the document puts it in `%s`: add `elementFormDefault=\"qualified\"` to the schema's `xs:schema` element", m[2], m[1])
+	}},
 	// Django 3.2–5.x, core/management/commands/makemigrations.py and migrate.py
 	{regexp.MustCompile(`No installed app with label '(\w+)'`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("`startapp` creates an app but does not register it: add a step that adds `\"%s\"` (or its AppConfig) to INSTALLED_APPS in the project's settings.py", m[1])

@@ -987,6 +987,10 @@ func TestTerminalsCommentMarksAndErrorPages(t *testing.T) {
 	page := "<pre>TypeError: Cannot read properties of undefined (reading &#39;text&#39;)<br> &nbsp;at /home/u/api/server.js:24:55<br> &nbsp;at Layer.handle (/usr/share/nodejs/express/lib/router/layer.js:95:5)</pre>"
 	assert.Contains(t, knownErrorFix(t.Context(), nil, page), "app.use(express.json());")
 	assert.Empty(t, knownErrorFix(t.Context(), nil, "TypeError: Cannot read properties of undefined (reading 'x')\n    at main (/home/u/app.js:3:9)"))
+	// libxml2 2.9.14 (bookworm's xmllint) on a local element of an unqualified schema
+	xsd := "order.xml:3: element customer: Schemas validity error : Element '{urn:example:shop}customer': This element is not expected. Expected is ( customer ).\norder.xml fails to validate"
+	assert.Contains(t, knownErrorFix(t.Context(), nil, xsd), `elementFormDefault="qualified"`)
+	assert.Empty(t, knownErrorFix(t.Context(), nil, "Element '{urn:example:shop}client': This element is not expected. Expected is ( customer )."), "another element is expected: a misspelling, not the namespace")
 
 	html := "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<title>Error</title>\n</head>\n<body><pre>TypeError</pre></body></html>"
 	assert.Contains(t, outputMismatch(`curl -s -X POST -d '{"text":"x"}' localhost:3000/notes`, `{"id":2,"text":"x"}`, html), "HTML page titled “Error”")
