@@ -2843,3 +2843,19 @@ func TestStatusOfTheCommandBefore(t *testing.T) {
 	}
 	assert.Contains(t, ran, "echo $? → 2")
 }
+
+// A later step that writes its output over a file an earlier step wrote, which a still
+// later step reads: the failure names both writers.
+func TestFileOverwrittenByALaterStep(t *testing.T) {
+	t.Parallel()
+	md := "# Backups\n\n```bash\nmkdir -p notes logs\necho note > notes/n.txt\necho log > logs/l.txt\n```\n\n" +
+		"Archive the notes:\n\n```bash\ntar cf - notes > backup.tar\n```\n\n" +
+		"And the logs:\n\n```bash\ntar cf - logs > backup.tar\n```\n\n" +
+		"Restore the note:\n\n```bash\nrm notes/n.txt\ntar xf backup.tar notes/n.txt\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, lineOf(md, "tar xf backup.tar"), f.Line)
+	assert.Contains(t, f.Problem, "`backup.tar` holds what line "+strconv.Itoa(lineOf(md, "tar cf - logs"))+" (`tar cf - logs > backup.tar`) wrote")
+	assert.Contains(t, f.Fix, "have line "+strconv.Itoa(lineOf(md, "tar cf - logs"))+" write to a file of its own")
+}

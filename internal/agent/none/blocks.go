@@ -207,8 +207,10 @@ func untaggedSteps(cb tutorial.CodeBlock, lead string, programs, ran map[string]
 		return ss, true
 	}
 	last := lastSentence(lead)
-	if reOutputLead.MatchString(reNoOutput.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "")) {
-		// (not "Make sure the result really is well-formed XML (no output means it is):")
+	if reOutputLead.MatchString(reNoOutput.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "")) && !onlyInstalls(cb) {
+		// (not "Make sure the result really is well-formed XML (no output means it is):",
+		// nor an install under "Plain `diff` output is easier to read in colour, so also
+		// install the colour filter:")
 		return nil, false
 	}
 	switch {
@@ -638,6 +640,7 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 				Lang: "bash", Shell: true, Content: m[1], ContentStartLine: ln, ContentLines: nos, Commands: tutorial.SplitCommands(lines, nos, false)})
 		}
 	}
+	blocks = append(blocks, monospaceBlocks(t, blocks)...)
 	sort.SliceStable(blocks, func(i, j int) bool { return blocks[i].StartLine < blocks[j].StartLine })
 	for i, cb := range blocks {
 		// kramdown's attribute list on the line after a block belongs to it (Jekyll:
@@ -685,6 +688,68 @@ func directiveBodies(t *tutorial.Tutorial, have []tutorial.CodeBlock) []tutorial
 	}
 	return out
 }
+
+// monospaceBlocks are the code a word processor exports without a fence, as untagged
+// blocks whose lines are then judged like any untagged fence's: a paragraph that is a
+// single code span (Google Docs' "`dwdiff --version`" on a line of its own) and a
+// one-column table whose every row is one code span (its code box, "| `make` |" over
+// "| :---- |", with `\|` for a pipe).
+func monospaceBlocks(t *tutorial.Tutorial, have []tutorial.CodeBlock) []tutorial.CodeBlock {
+	var out []tutorial.CodeBlock
+	n := t.Map.LineCount()
+	blank := func(ln int) bool { return ln < 1 || ln > n || strings.TrimSpace(t.Map.Line(ln)) == "" }
+	inBlock := func(ln int) bool {
+		return slices.ContainsFunc(have, func(b tutorial.CodeBlock) bool { return b.StartLine <= ln && ln <= b.EndLine })
+	}
+	add := func(lines []string, nos []int) {
+		out = append(out, tutorial.CodeBlock{Block: tutorial.Block{Kind: tutorial.KindFencedCode, StartLine: nos[0], EndLine: nos[len(nos)-1], Text: strings.Join(lines, "\n")},
+			Content: strings.Join(lines, "\n"), ContentStartLine: nos[0], ContentLines: nos})
+	}
+	for ln := 1; ln <= n; ln++ {
+		if inBlock(ln) {
+			continue
+		}
+		b, ok := t.Map.BlockAt(ln)
+		if !ok {
+			continue
+		}
+		switch {
+		case b.Kind == tutorial.KindParagraph && b.StartLine == ln && b.EndLine == ln && blank(ln-1) && blank(ln+1):
+			if m := reMonospaceLine.FindStringSubmatch(t.Map.Line(ln)); m != nil {
+				add([]string{m[1]}, []int{ln})
+			}
+		case b.Kind == tutorial.KindTable && b.StartLine == ln:
+			var lines []string
+			var nos []int
+			for k := b.StartLine; k <= b.EndLine; k++ {
+				if k == b.StartLine+1 && reTableRule.MatchString(t.Map.Line(k)) {
+					continue
+				}
+				m := reMonospaceCell.FindStringSubmatch(t.Map.Line(k))
+				if m == nil {
+					lines = nil
+					break
+				}
+				lines = append(lines, strings.ReplaceAll(m[1], `\|`, "|"))
+				nos = append(nos, k)
+			}
+			if len(lines) > 0 {
+				add(lines, nos)
+			}
+			ln = b.EndLine
+		}
+	}
+	return out
+}
+
+var (
+	// a line that is one code span and nothing else, at the margin
+	reMonospaceLine = regexp.MustCompile("^`([^`]+)`\\s*$")
+	// a one-column table row that is one code span (`\|` is a pipe inside it)
+	reMonospaceCell = regexp.MustCompile("^\\|\\s*`((?:[^`\\\\]|\\\\.)+)`\\s*\\|\\s*$")
+	// a table's delimiter row of one column: | :---- |
+	reTableRule = regexp.MustCompile(`^\|\s*:?-+:?\s*\|\s*$`)
+)
 
 // reBlockIAL: a kramdown block inline attribute list, `{: .class key="value" }`.
 var reBlockIAL = regexp.MustCompile(`^\s*\{:\s*([^{}]*?)\s*\}\s*$`)

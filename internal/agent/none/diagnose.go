@@ -1563,6 +1563,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if fix := knownErrorFix(ctx, ss, output); fix != "" {
 		f.Fix = fix
 	}
+	if hint, fix := ss.overwritten(rec.Command); hint != "" && f.Edit == nil {
+		// `diff … hours … > loans.patch` after `diff … loans … > loans.patch`, then `patch
+		// … < loans.patch`: the file holds the later step's output
+		f.Problem += "; " + hint
+		f.Fix = fix
+	}
 	if hint := ss.venvHint(ctx, output); hint != "" {
 		f.Problem += "; " + hint
 		f.Fix = "activate the virtual environment the tutorial created (" + hint + "), or create the one this line names"
@@ -4360,6 +4366,33 @@ func (ss *session) nameVariants(ctx context.Context, name string) []string {
 			out = append(out, c)
 		}
 	}
+	if len(out) == 0 {
+		out = ss.spelledLike(ctx, name)
+	}
+	return out
+}
+
+// spelledLike are the packages whose names are one letter away from name (colordiff for
+// colourdiff: a misspelling, or the other spelling of a word), from the package lists.
+func (ss *session) spelledLike(ctx context.Context, name string) []string {
+	if len(name) < 5 || ss.task.Sandbox == nil {
+		return nil
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `apt-cache pkgnames "$p" 2>/dev/null | awk -v n="$n" 'length($0) >= n - 1 && length($0) <= n + 1'`,
+		Env: map[string]string{"p": name[:1], "n": fmt.Sprint(len(name))}, Timeout: 30 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return nil
+	}
+	var out []string
+	for _, c := range strings.Fields(r.Stdout) {
+		if c != name && levenshtein.ComputeDistance(c, name) == 1 {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	if len(out) > 3 {
+		return nil // too many names like it to pick one
+	}
 	return out
 }
 
@@ -6064,6 +6097,39 @@ func makes(cmd, p string) bool {
 // reRedirectTarget: the file a command's output or here-document goes to, named from the
 // home folder or the root (`cat > ~/stats/runs.csv <<'EOF'`).
 // reRelRedirect: a relative file a command writes by redirection (`> anim/orbit.ini`).
+// reOverwrite: a redirection that replaces a file's content (`> x.patch`, not `>> x`).
+var reOverwrite = regexp.MustCompile(`(?:^|[^<>&\d])>\s*([\w.~/-]*[\w-]\.[A-Za-z]\w*)(?:\s|$)`)
+
+// writer is a step that replaced a file's content with its output.
+type writer struct {
+	line int
+	cmd  string
+}
+
+// overwritten: a file the command reads was replaced by a later step's output, where an
+// earlier step had written it with another command: what the file holds now, and the
+// fix ("" when no file the command names was written twice).
+func (ss *session) overwritten(cmd string) (hint, fix string) {
+	for _, tok := range strings.Fields(cmd) {
+		tok = strings.Trim(strings.TrimLeft(tok, "<"), `"'`)
+		if tok == "" || strings.HasPrefix(tok, "-") {
+			continue
+		}
+		ws := ss.overwrites[ss.abs(tok)]
+		if len(ws) < 2 {
+			continue
+		}
+		last, first := ws[len(ws)-1], ws[len(ws)-2]
+		if strings.TrimSpace(last.cmd) == strings.TrimSpace(first.cmd) {
+			continue
+		}
+		hint = fmt.Sprintf("`%s` holds what line %d (`%s`) wrote: it replaced what line %d (`%s`) had written there, which this step needs", tok, last.line, firstLine(last.cmd), first.line, firstLine(first.cmd))
+		fix = fmt.Sprintf("have line %d write to a file of its own instead of `%s` (and read that one where it is meant), so that `%s` keeps what line %d wrote", last.line, tok, tok, first.line)
+		return hint, fix
+	}
+	return "", ""
+}
+
 var reRelRedirect = regexp.MustCompile(`(?:^|[^<>&\d])>>?\s*([\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w*)(?:\s|$)`)
 
 var reRedirectTarget = regexp.MustCompile(`(?:^|[^<>&\d])>>?\s*((?:~/|/|\$HOME/)[\w./-]+)`)

@@ -69,6 +69,9 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		if l == "" || strings.HasPrefix(l, "{{") || strings.HasPrefix(l, "{%") || strings.HasPrefix(l, "===") || strings.HasPrefix(l, "<") || rePlainContainer.MatchString(l) {
 			continue // markup lines of tabs, shortcodes and VuePress's `::: v-pre`
 		}
+		// a word processor's export escapes what Markdown might read as markup:
+		// **\~/policy\-review/drafts/loans\-v1.txt** is **~/policy-review/drafts/loans-v1.txt**
+		l = unescapeProse(l)
 		l = reEmphPath.ReplaceAllStringFunc(l, func(m string) string {
 			// *lib/todo.rb* and **Rakefile** name files as `lib/todo.rb` does
 			// (a colon or comma only in a full path: **~/mail/cur/1699.M1P2.host:2,S**,
@@ -1129,4 +1132,25 @@ func statementEnd(lines []string) int {
 		}
 	}
 	return len(lines) - 1
+}
+
+// unescapeProse drops the backslash of Markdown's escapes (a backslash before ASCII
+// punctuation) outside code spans, where it is literal: the text as a reader sees it.
+func unescapeProse(l string) string {
+	if !strings.Contains(l, `\`) {
+		return l
+	}
+	var b strings.Builder
+	inCode := false
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if c == '`' {
+			inCode = !inCode
+		} else if c == '\\' && !inCode && i+1 < len(l) && strings.IndexByte("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", l[i+1]) >= 0 {
+			i++
+			c = l[i]
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

@@ -110,6 +110,13 @@ func TestComparisonsThatFindDifferences(t *testing.T) {
 	assert.False(t, foundDifferences("diff old.txt missing.txt", "diff: missing.txt: No such file or directory"), "trouble, not differences")
 	assert.False(t, foundDifferences("git diff --exit-code", "-a\n+b"), "asked to fail on differences")
 	assert.False(t, foundDifferences("diff a b | head", "1c1"), "a pipeline's status is its own")
+	// dwdiff 2.1.4 and wdiff 1.2.2 exit 1 when the words differ, as diff does
+	assert.True(t, foundDifferences("dwdiff -P a.txt b.txt", "Members may borrow up to [-eight-] {+ten+} items."))
+	assert.True(t, foundDifferences("wdiff -3 a.txt b.txt", "======================================================================\n {+or damaged+}\n"))
+	assert.True(t, foundDifferences("diff -u a.txt b.txt > loans.patch", ""), "the differences went to the file")
+	assert.True(t, foundDifferences("dwdiff -s a.txt b.txt > /dev/null", "old: 55 words  51 92% common  0 0% deleted  4 7% changed"))
+	assert.False(t, foundDifferences("dwdiff a.txt b.txt > out.txt", "Can't open file a.txt: No such file or directory"))
+	assert.False(t, foundDifferences("diff a b 2> err.txt", ""), "only the errors went to the file")
 }
 
 // The tutorial's own program printing none of the lines shown is a gap; a date, a

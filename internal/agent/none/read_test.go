@@ -1348,3 +1348,30 @@ func TestReadFilesNamedByTheirUse(t *testing.T) {
 	assert.Equal(t, []string{"python3 portcheck.py 8000", "sh p.sh 8000"}, run)
 	assert.Equal(t, "8000 open", expected["sh p.sh 8000"])
 }
+
+// A Google Docs export to Markdown: code in one-cell tables and in paragraphs that are one
+// code span, file names in bold captions with the export's backslash escapes, an option
+// in bold that the lead explains, and an install under a sentence about output.
+func TestWordProcessorExport(t *testing.T) {
+	t.Parallel()
+	md := "# **Word diffs** {#h.x}\n\n" +
+		"```\nsudo apt-get install -y dwdiff\n```\n\n" +
+		"Plain `diff` output is easier to read in colour, so also install the filter:\n\n" +
+		"| `sudo apt-get install -y colordiff` |\n| :---- |\n\n" +
+		"Check the version:\n\n`dwdiff --version`\n\n" +
+		"**\\~/review/drafts/loans\\-v1.txt**\n\n```\nMembers may borrow eight items.\n```\n\n" +
+		"**\\-s** prints statistics (to the error output):\n\n```\ndwdiff -s drafts/loans-v1.txt drafts/loans-v2.txt > /dev/null\n```\n\n" +
+		"In colour:\n\n| `diff -u drafts/loans-v1.txt drafts/loans-v2.txt \\| colordiff` |\n| :---- |\n\n" +
+		"The file `notes.txt` is where you keep them:\n\n`notes.txt`\n\n" +
+		"| Document | Version |\n| :---- | :---- |\n| `IT-07` | 0.3 |\n"
+	files, run, _ := readExpected(t, md)
+	assert.Equal(t, []string{"~/review/drafts/loans-v1.txt"}, files)
+	assert.Equal(t, []string{
+		"sudo apt-get install -y dwdiff",
+		"sudo apt-get install -y colordiff",
+		"dwdiff --version",
+		"dwdiff -s drafts/loans-v1.txt drafts/loans-v2.txt > /dev/null",
+		"diff -u drafts/loans-v1.txt drafts/loans-v2.txt | colordiff",
+	}, run)
+	assert.Equal(t, `**~/x/a-b.txt** and \* in `+"`sed 's/\\./-/'`", unescapeProse(`**\~/x/a\-b.txt** and \\\* in `+"`sed 's/\\./-/'`"))
+}

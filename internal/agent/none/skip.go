@@ -105,7 +105,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	// and a purpose clause is not either ("sorted by path so that everyone's output looks
 	// the same:")
 	bare := reSoThat.ReplaceAllString(reNoOutput.ReplaceAllString(reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code"), ""), "")
-	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !(cb.Shell && reInlineOutput.MatchString(last)) && !reMakeClause.MatchString(last) && !explainsOptions(last, cb) && !runsSpan(last, cb) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
+	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !(cb.Shell && reInlineOutput.MatchString(last)) && !reMakeClause.MatchString(last) && !explainsOptions(last, cb) && !runsSpan(last, cb) && !onlyInstalls(cb) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
@@ -118,8 +118,9 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 // where imports are found, `--python_out` where code goes:"), so the block is that
 // command, not what it prints.
 func explainsOptions(lead string, cb tutorial.CodeBlock) bool {
-	for _, m := range reCodeSpan.FindAllString(lead, -1) {
-		opt := strings.Fields(strings.Trim(m, "`"))
+	// (an option in bold is named as one in code: "**-s** prints statistics")
+	for _, m := range append(reCodeSpan.FindAllString(lead, -1), reBoldOption.FindAllString(lead, -1)...) {
+		opt := strings.Fields(strings.Trim(m, "`*"))
 		if len(opt) > 0 && strings.HasPrefix(opt[0], "-") && len(opt[0]) > 1 && slices.ContainsFunc(strings.Fields(cb.Content), func(w string) bool {
 			return w == opt[0] || strings.HasPrefix(w, opt[0]+"=")
 		}) {
@@ -128,6 +129,9 @@ func explainsOptions(lead string, cb tutorial.CodeBlock) bool {
 	}
 	return false
 }
+
+// reBoldOption: an option written in bold, **-s** or **--stat**.
+var reBoldOption = regexp.MustCompile(`\*\*--?[\w-]+\*\*`)
 
 // outputVerb: the lead says what the command answers ("so Git stops and reports a
 // conflict:"); the same words as nouns ("We give debconf the answers first:") do not.

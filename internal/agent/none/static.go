@@ -436,7 +436,7 @@ func proseOf(t *tutorial.Tutorial) string {
 	var b strings.Builder
 	for l := 1; l <= t.Map.LineCount(); l++ {
 		if !inAnyBlock(blocks, l) {
-			b.WriteString(t.Map.Line(l))
+			b.WriteString(unescapeProse(t.Map.Line(l)))
 			b.WriteByte('\n')
 		}
 	}

@@ -115,6 +115,7 @@ type session struct {
 	lastFailRoot   int                  // root of the previous failed command (new or folded)
 	lastFailTool   string               // program of the previous failed command
 	written        map[string]string    // files written from the tutorial: path → content
+	overwrites     map[string][]writer  // file → the steps that replaced its content by a `>` redirection, in order
 	initScripts    map[string]bool      // the machine's init scripts (nil without a sandbox)
 	services       []service            // services the tutorial's install steps added
 	made           []string             // files commands that worked wrote by a relative redirection (absolute paths)
@@ -268,7 +269,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
 	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, foldedRun: -1, aptSourceRoot: -1,
 		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, earlyUse: map[int]int{}, lostVars: map[string]int{},
-		recovered: map[int]bool{}, hostRoots: map[string]int{}, noSymbols: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}}
+		recovered: map[int]bool{}, hostRoots: map[string]int{}, noSymbols: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}, overwrites: map[string][]writer{}}
 }
 
 // Attempt follows the whole tutorial once.
@@ -639,6 +640,11 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			// `cat > anim/orbit.ini <<'EOF'`: made where the session was
 			ss.made = append(ss.made, path.Join(startCwd, m[1]))
 		}
+		for _, m := range reOverwrite.FindAllStringSubmatch(cmd.Text, -1) {
+			if p := absFrom(startCwd, ss.home, m[1]); !strings.HasPrefix(p, "/dev/") {
+				ss.overwrites[p] = append(ss.overwrites[p], writer{cmd.StartLine, cmd.Text})
+			}
+		}
 		if _, apt := aptInstall(cmd.Text); apt && !rec.Background {
 			ss.noteServices(ctx, rec)
 		}
@@ -933,14 +939,18 @@ func (ss *session) clearTaint(cmd string) {
 	}
 }
 
-func (ss *session) abs(p string) string {
+func (ss *session) abs(p string) string { return absFrom(ss.cwd, ss.home, p) }
+
+// absFrom is path p as the shell resolves it in folder cwd, for the user whose home is
+// home.
+func absFrom(cwd, home, p string) string {
 	if path.IsAbs(p) {
 		return path.Clean(p)
 	}
 	if strings.HasPrefix(p, "~/") {
-		return path.Join(firstNonEmpty(ss.home, "/root"), p[2:])
+		return path.Join(firstNonEmpty(home, "/root"), p[2:])
 	}
-	return path.Join(ss.cwd, p)
+	return path.Join(cwd, p)
 }
 
 // taint marks what a failed command was meant to produce as depending on root r, unless
@@ -1210,13 +1220,28 @@ func foundDifferences(cmd, output string) bool {
 		return false
 	}
 	switch {
-	case w[0] == "diff" || w[0] == "cmp" || w[0] == "colordiff":
+	case w[0] == "diff" || w[0] == "cmp" || w[0] == "colordiff" || w[0] == "dwdiff" || w[0] == "wdiff":
 	case len(w) > 1 && slices.Contains([]string{"cvs", "rcsdiff"}, w[0]) && slices.Contains(w[1:], "diff"):
 	default:
 		return false
 	}
-	return reDiffLine.MatchString(output) || w[0] == "cmp" && strings.Contains(output, " differ: ")
+	if reStdoutToFile.MatchString(cmd) && !reDiffTrouble.MatchString(output) {
+		// `diff -u a b > loans.patch`: the differences went to the file (dwdiff -s
+		// prints its statistics on the error output)
+		return true
+	}
+	return reDiffLine.MatchString(output) || w[0] == "cmp" && strings.Contains(output, " differ: ") ||
+		(w[0] == "dwdiff" || w[0] == "wdiff") && reWordDiff.MatchString(output)
 }
+
+var (
+	// reStdoutToFile: the command's standard output goes to a file (`> x`, not `2> x`)
+	reStdoutToFile = regexp.MustCompile(`(?:^|[^0-9&>])>>?\s*[^\s&>]`)
+	// reDiffTrouble: a comparing program's own error, not a difference
+	reDiffTrouble = regexp.MustCompile(`(?i)no such file|can't open|cannot open|permission denied|\berror\b|invalid option|unrecognized option|usage:|missing operand`)
+	// reWordDiff: wdiff's and dwdiff's markers of deleted and inserted words
+	reWordDiff = regexp.MustCompile(`\[-[^\n]*?-\]|\{\+[^\n]*?\+\}`)
+)
 
 // textPrinters print files or text they are given, errors in it included.
 var textPrinters = map[string]bool{"cat": true, "grep": true, "egrep": true, "head": true, "tail": true, "less": true, "more": true, "sed": true, "awk": true,
