@@ -1415,7 +1415,8 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			explained = true
 		}
 	}
-	if f.Edit == nil && !explained {
+	if f.Edit == nil && !explained && !reArgsRejected.MatchString(output) {
+		// (not when the program refuses the arguments it was given)
 		if opt, config := ss.droppedConfig(rec); opt != "" {
 			// `supervisorctl restart hello` after `supervisorctl -c supervisor.conf status`
 			cmd := strings.TrimSpace(rec.Command)
@@ -1562,6 +1563,14 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	if fix := knownErrorFix(ctx, ss, output); fix != "" {
 		f.Fix = fix
+	}
+	if word, choice := nearChoice(rec.Command, output); word != "" && f.Edit == nil {
+		// "unknown theme -- monokai" and the themes it has: monocai
+		f.Problem += fmt.Sprintf("; of the values the program lists, `%s` is the one `%s` is close to", choice, word)
+		f.Fix = fmt.Sprintf("write `%s` instead of `%s` at line %d", choice, word, rec.Line)
+		if cmd := strings.TrimSpace(rec.Command); !strings.Contains(cmd, "\n") && strings.Count(cmd, word) == 1 {
+			f.Edit = &loop.Edit{Replace: strings.Replace(cmd, word, choice, 1)}
+		}
 	}
 	if hint, fix := ss.overwritten(rec.Command); hint != "" && f.Edit == nil {
 		// `diff … hours … > loans.patch` after `diff … loans … > loans.patch`, then `patch
@@ -6097,6 +6106,10 @@ func makes(cmd, p string) bool {
 // reRedirectTarget: the file a command's output or here-document goes to, named from the
 // home folder or the root (`cat > ~/stats/runs.csv <<'EOF'`).
 // reRelRedirect: a relative file a command writes by redirection (`> anim/orbit.ini`).
+// reArgsRejected: a program refusing the arguments of its command line (lnav 0.11's "The
+// following arguments were not expected: list piper").
+var reArgsRejected = regexp.MustCompile(`(?i)invalid command-line arguments|arguments? (?:was|were) not expected|unrecognized (?:option|argument|arguments|command)|unknown (?:option|command|subcommand)|invalid choice`)
+
 // reOverwrite: a redirection that replaces a file's content (`> x.patch`, not `>> x`).
 var reOverwrite = regexp.MustCompile(`(?:^|[^<>&\d])>\s*([\w.~/-]*[\w-]\.[A-Za-z]\w*)(?:\s|$)`)
 

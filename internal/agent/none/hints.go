@@ -442,7 +442,9 @@ func (ss *session) droppedConfig(rec loop.CommandRecord) (opt string, config boo
 		if c.Line >= rec.Line || firstWord(c.Command) != prog {
 			continue
 		}
-		if m := reConfigArg.FindStringSubmatch(c.Command); m != nil && !outputOption[m[2]] && !strings.Contains(rec.Command, m[3]) {
+		if m := reConfigArg.FindStringSubmatch(c.Command); m != nil && c.ExitCode == 0 && !outputOption[m[2]] && !strings.Contains(rec.Command, m[3]) {
+			// (a run that worked with it: `lnav -i contrib/x.json` that failed explains
+			// nothing)
 			return m[1] + " " + m[3], true
 		}
 		if setting != "" || c.ExitCode != 0 {
@@ -604,4 +606,48 @@ func (ss *session) configAfterStart(ctx context.Context, rec loop.CommandRecord)
 		}
 	}
 	return "", 0, 0
+}
+
+// reChoices: a program's list of the values it accepts, printed with its refusal (lnav
+// 0.11: "The available themes are: default, eldar, …"; Python's argparse: "invalid
+// choice: 'x' (choose from 'a', 'b')"; "expected one of: a, b").
+var reChoices = regexp.MustCompile(`(?i)(?:(?:available|valid|possible|supported|known|allowed) [\w -]{0,20}?\b(?:are|is|include)\s*:?|choose from|(?:expected )?one of\s*:|must be one of\s*:?)\s*([^\n]+)`)
+
+// nearChoice: a word of the command one or two letters away from exactly one of the
+// values the program lists as accepted (monokai beside monocai): the word and the value
+// ("" when none is that close).
+func nearChoice(cmd, output string) (word, choice string) {
+	var choices []string
+	for _, m := range reChoices.FindAllStringSubmatch(output, -1) {
+		for _, c := range strings.FieldsFunc(m[1], func(r rune) bool { return r == ',' || r == ' ' || r == '|' || r == '(' || r == ')' }) {
+			if c = strings.Trim(c, "'\"`“”‘’.;:[]{}"); c != "" && c != "or" && c != "and" {
+				choices = append(choices, c)
+			}
+		}
+	}
+	if len(choices) < 2 {
+		return "", ""
+	}
+	for _, tok := range strings.FieldsFunc(cmd, func(r rune) bool { return r == ' ' || r == '\t' || r == '=' || r == '\'' || r == '"' || r == ',' }) {
+		tok = strings.Trim(tok, "`“”;:")
+		if len(tok) < 4 || strings.HasPrefix(tok, "-") || slices.Contains(choices, tok) {
+			continue
+		}
+		best, n := "", 0
+		for _, c := range choices {
+			d := levenshtein.ComputeDistance(strings.ToLower(tok), strings.ToLower(c))
+			if d > 2 || d >= len(tok)/2 {
+				continue
+			}
+			if best == "" || d < levenshtein.ComputeDistance(strings.ToLower(tok), strings.ToLower(best)) {
+				best, n = c, 1
+			} else if d == levenshtein.ComputeDistance(strings.ToLower(tok), strings.ToLower(best)) {
+				n++
+			}
+		}
+		if best != "" && n == 1 {
+			return tok, best
+		}
+	}
+	return "", ""
 }

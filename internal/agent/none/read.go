@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/smile-loop/smile-loop/internal/loop"
 	"github.com/smile-loop/smile-loop/internal/tutorial"
 )
 
@@ -660,7 +661,47 @@ func read(t *tutorial.Tutorial) []step {
 	skipRemoteSession(steps)
 	steps = intoFolder(t, steps)
 	steps = append(steps, proseSteps(t, blocks, prevEnd+1, t.Map.LineCount())...)
+	steps = saveFromBelow(t, steps)
 	followNeeded(steps)
+	return steps
+}
+
+// reSaveBelow: the prose has the reader save the files a section further down shows
+// before going on ("save the four files from the *Files* section below under
+// `tools/lnav/` in it:"), naming the section.
+var reSaveBelow = regexp.MustCompile(`(?i)\bsave\b[^.]{0,60}\bfiles?\b[^.]{0,20}\bthe [*_]*([\w -]+?)[*_]* section below\b`)
+
+// saveFromBelow writes the files of a section further down where the prose has the reader
+// save them, right after the block of that step: a pull request's "How to test" over
+// its "Files" section.
+func saveFromBelow(t *tutorial.Tutorial, steps []step) []step {
+	for i := 0; i < len(steps); i++ {
+		m := reSaveBelow.FindStringSubmatch(steps[i].lead)
+		if m == nil || steps[i].kind == fileStep {
+			continue
+		}
+		name := strings.ToLower(strings.TrimSpace(m[1]))
+		at := i // the last step of the block the sentence leads
+		for at+1 < len(steps) && steps[at+1].block.StartLine == steps[i].block.StartLine && steps[at+1].kind != fileStep {
+			at++
+		}
+		var moved, rest []step
+		for j, s := range steps {
+			if j > at && s.kind == fileStep && s.line > steps[i].line {
+				if h := t.Map.HeadingPath(s.line); len(h) > 0 && strings.HasPrefix(strings.ToLower(strings.Trim(h[len(h)-1], "*_ ")), name) {
+					s.reason = fmt.Sprintf("saved where line %d says to (\"%s\")", steps[i].line, loop.Clip(m[0], 80))
+					moved = append(moved, s)
+					continue
+				}
+			}
+			rest = append(rest, s)
+		}
+		if len(moved) == 0 {
+			continue
+		}
+		out := append(append(append([]step(nil), rest[:at+1]...), moved...), rest[at+1:]...)
+		return out
+	}
 	return steps
 }
 

@@ -1375,3 +1375,47 @@ func TestWordProcessorExport(t *testing.T) {
 	}, run)
 	assert.Equal(t, `**~/x/a-b.txt** and \* in `+"`sed 's/\\./-/'`", unescapeProse(`**\~/x/a\-b.txt** and \\\* in `+"`sed 's/\\./-/'`"))
 }
+
+// A value one letter from one the program lists as accepted.
+func TestNearChoice(t *testing.T) {
+	t.Parallel()
+	// lnav 0.11.1 (src/lnav_config.cc) on an unknown theme
+	lnav := "✘ error: invalid value for property “/ui/theme”\n reason: unknown theme -- “monokai”\n = help: The available themes are: default, eldar, grayscale, monocai, night-owl, solarized-dark, solarized-light"
+	word, choice := nearChoice("lnav -n -N -c ':config /ui/theme monokai'", lnav)
+	assert.Equal(t, "monokai", word)
+	assert.Equal(t, "monocai", choice)
+	// Python 3.11's argparse
+	word, choice = nearChoice("python3 tool.py --format jsn", "tool.py: error: argument --format: invalid choice: 'jsn' (choose from 'json', 'yaml', 'csv')")
+	assert.Empty(t, word, "three letters are too few to tell")
+	word, choice = nearChoice("python3 tool.py --format yamll", "tool.py: error: argument --format: invalid choice: 'yamll' (choose from 'json', 'yaml', 'csv')")
+	assert.Equal(t, []string{"yamll", "yaml"}, []string{word, choice})
+	word, _ = nearChoice("lnav -c ':config /ui/theme solarized'", lnav)
+	assert.Empty(t, word, "no theme is that close")
+}
+
+// A pull request's "How to test" has the reader save the files of its "Files" section
+// first: they are written where it says, before the steps that use them.
+func TestFilesSavedFromASectionBelow(t *testing.T) {
+	t.Parallel()
+	md := "# Add a format #48\n\n### How to test\n\n" +
+		"- [ ] Make a scratch folder and save the two files from the *Files* section below in it:\n" +
+		"  ```sh\n  mkdir -p ~/fmt && cd ~/fmt\n  ```\n" +
+		"- [ ] Run it:\n  ```sh\n  python3 tools/gen.py | sort\n  ```\n\n" +
+		"### Files (copies, for reviewers)\n\n" +
+		"<details><summary><code>tools/gen.py</code></summary>\n\n```python\nprint('b')\nprint('a')\n```\n\n</details>\n\n" +
+		"<details><summary><code>tools/notes.txt</code></summary>\n\n```text\nhello\n```\n\n</details>\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var order []string
+	for _, s := range read(tut) {
+		switch s.kind {
+		case fileStep:
+			order = append(order, "write "+s.file)
+		case runStep:
+			order = append(order, s.command.Text)
+		}
+	}
+	assert.Equal(t, []string{"mkdir -p ~/fmt && cd ~/fmt", "write tools/gen.py", "write tools/notes.txt", "python3 tools/gen.py | sort"}, order)
+	// lnav 0.11.1 refuses a setting with a marked error line and exits 0
+	assert.Equal(t, "✘ error: invalid value for property “/ui/theme”", reportedError("lnav -n -N -c ':config /ui/theme monokai'", "✘ error: invalid value for property “/ui/theme”\n reason: unknown theme -- “monokai”", ""))
+}

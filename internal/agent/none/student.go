@@ -1247,6 +1247,9 @@ var (
 var textPrinters = map[string]bool{"cat": true, "grep": true, "egrep": true, "head": true, "tail": true, "less": true, "more": true, "sed": true, "awk": true,
 	"echo": true, "printf": true, "jq": true, "sort": true, "uniq": true, "cut": true, "tee": true, "diff": true, "journalctl": true, "tr": true, "wc": true}
 
+// reMarkedError: an error line a program marks with a cross, as lnav does.
+var reMarkedError = regexp.MustCompile(`(?m)^\s*[✘✖❌]\s*(?i:error)\b[^\n]*`)
+
 // reIgnoredArgs: a line where a program says it did not take an argument it was given.
 var reIgnoredArgs = regexp.MustCompile(`(?mi)^(?:error: )?(?:extra argument|unknown option|unrecognized option|invalid option)\b[^\n]*`)
 
@@ -1309,6 +1312,11 @@ func reportedError(cmd, output, shown string) string {
 	if l := reIgnoredArgs.FindString(output); l != "" && !reIgnoredArgs.MatchString(shown) {
 		// sqlite3 3.40's `.mode box … --linelimit 3`: "extra argument: \"3\"", the whole
 		// setting ignored, exit 0
+		return strings.TrimSpace(l)
+	}
+	if l := reMarkedError.FindString(output); l != "" && !strings.Contains(strings.ToLower(shown), "error") {
+		// lnav 0.11's "✘ error: invalid value for property “/ui/theme”", exit 0: the
+		// setting was refused
 		return strings.TrimSpace(l)
 	}
 	l := reToolError.FindString(output)
