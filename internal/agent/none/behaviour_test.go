@@ -2859,3 +2859,19 @@ func TestFileOverwrittenByALaterStep(t *testing.T) {
 	assert.Contains(t, f.Problem, "`backup.tar` holds what line "+strconv.Itoa(lineOf(md, "tar cf - logs"))+" (`tar cf - logs > backup.tar`) wrote")
 	assert.Contains(t, f.Fix, "have line "+strconv.Itoa(lineOf(md, "tar cf - logs"))+" write to a file of its own")
 }
+
+// A program that refuses a file by its extension, where it took another file with the
+// tutorial's usual one: the finding names the extension, and the file the refused run
+// was to make (same name, its own extension) is a consequence.
+func TestFileRefusedByItsExtension(t *testing.T) {
+	t.Parallel()
+	md := "# Convert\n\nSave this as `conv`:\n\n```sh\n#!/bin/sh\ncase \"$1\" in\n  *.txt) tr a-z A-Z < \"$1\" > \"${1%.txt}.out\" ;;\n  *) echo \"conv: bad argument $1\" >&2; exit 1 ;;\nesac\n```\n\n" +
+		"```bash\nchmod +x conv\necho hello > a.txt\necho world > b.text\n./conv a.txt\n```\n\n" +
+		"Now the second file:\n\n```bash\n./conv b.text\ncat b.out\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Equal(t, lineOf(md, "./conv b.text"), f.Line)
+	assert.Contains(t, f.Problem, "`./conv` took `a.txt` at line "+strconv.Itoa(lineOf(md, "./conv a.txt"))+", but refuses `b.text`")
+	assert.Contains(t, f.Fix, "save the file as `b.txt`")
+}

@@ -24,9 +24,12 @@ const contentsScript = `set -- $( { awk '$1 == "deb" { i = 2; if ($i ~ /^\[/) { 
 d=$(mktemp -d) || exit 3
 arch=$(dpkg --print-architecture)
 fetch() { if [ -x /usr/lib/apt/apt-helper ]; then /usr/lib/apt/apt-helper download-file "$1" "$d/c.gz" >/dev/null 2>&1; else curl -fsSL -o "$d/c.gz" "$1" 2>/dev/null; fi; }
-search() { gzip -dc "$d/c.gz" | awk -v names="$names" -v files="$files" 'BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) { want["usr/bin/" a[i]] = a[i]; want["usr/sbin/" a[i]] = a[i]; want["bin/" a[i]] = a[i]; want["sbin/" a[i]] = a[i] }
-  n = split(files, a, " "); for (i = 1; i <= n; i++) want[a[i]] = a[i] }
-($1 in want) && !(want[$1] in seen) { seen[want[$1]] = 1; split($NF, p, ","); sub(/.*\//, "", p[1]); print want[$1], p[1] }'; }
+search() { gzip -dc "$d/c.gz" | awk -v names="$names" -v files="$files" -v bases="$bases" -v pkgs="$pkgs" 'BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) { want["usr/bin/" a[i]] = a[i]; want["usr/sbin/" a[i]] = a[i]; want["bin/" a[i]] = a[i]; want["sbin/" a[i]] = a[i] }
+  n = split(files, a, " "); for (i = 1; i <= n; i++) want[a[i]] = a[i]
+  n = split(bases, a, " "); for (i = 1; i <= n; i++) base[a[i]] = 1
+  n = split(pkgs, a, " "); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
+($1 in want) && !(want[$1] in seen) { seen[want[$1]] = 1; split($NF, p, ","); sub(/.*\//, "", p[1]); print want[$1], p[1] }
+bases != "" { f = $1; sub(/.*\//, "", f); if ((f in base) && !(f in seen)) { k = split($NF, p, ","); for (j = 1; j <= k; j++) { q = p[j]; sub(/.*\//, "", q); if (q in ok) { seen[f] = 1; print f, q; break } } } }'; }
 fetch "${1%/}/dists/$2/main/Contents-$arch.gz" || fetch "${1%/}/dists/$2/Contents-$arch.gz" || { rm -rf "$d"; exit 3; }
 found=$(search)
 if [ -z "$found" ]; then
@@ -76,6 +79,71 @@ func (ss *session) contentsLookup(ctx context.Context, names, paths []string) ma
 		}
 	}
 	return pkgs
+}
+
+// packagesHolding: for each of the file names (without folders), the first of pkgs that
+// installs a file of that name, as the Contents index says (nil when none does or the
+// index cannot be had).
+func (ss *session) packagesHolding(ctx context.Context, bases, pkgs []string) map[string]string {
+	for _, p := range append(slices.Clone(bases), pkgs...) {
+		if !reIndexPath.MatchString(p) || strings.Contains(p, "/") {
+			return nil
+		}
+	}
+	if len(bases) == 0 || len(pkgs) == 0 || ss.task.Sandbox == nil {
+		return nil
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: contentsScript, Env: map[string]string{"bases": strings.Join(bases, " "), "pkgs": strings.Join(pkgs, " ")}, Timeout: 90 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return nil
+	}
+	found := map[string]string{}
+	for _, l := range strings.Split(r.Stdout, "\n") {
+		if name, pkg, ok := strings.Cut(strings.TrimSpace(l), " "); ok {
+			found[name] = pkg
+		}
+	}
+	return found
+}
+
+// reMissingNamed: a file an error line says could not be found, by its name in quotes
+// (Icon 9.4's icont: "cannot resolve reference to file 'options.u1'").
+var reMissingNamed = regexp.MustCompile(`(?i)(?:cannot|can't|could not|couldn't|unable to|failed to) (?:resolve|find|locate|open|load)[^\n]*?['"‘“]([\w+-]+\.[A-Za-z]\w*)['"’”]`)
+
+// laterInstallHolding: a file the failure says could not be found is in a package that a
+// later step of the tutorial installs: that step, the package and the file (nil when
+// not so).
+func (ss *session) laterInstallHolding(ctx context.Context, i int, output string) (*step, string, string) {
+	var bases []string
+	for _, m := range reMissingNamed.FindAllStringSubmatch(output, 5) {
+		if !slices.Contains(bases, m[1]) {
+			bases = append(bases, m[1])
+		}
+	}
+	if len(bases) == 0 {
+		return nil, "", ""
+	}
+	at := map[string]int{}
+	var pkgs []string
+	for j := i + 1; j < len(ss.steps); j++ {
+		if s := ss.steps[j]; s.command != nil && s.kind == runStep {
+			if ps, ok := aptInstall(s.command.Text); ok {
+				for _, p := range ps {
+					if _, seen := at[p]; !seen {
+						at[p] = j
+						pkgs = append(pkgs, p)
+					}
+				}
+			}
+		}
+	}
+	found := ss.packagesHolding(ctx, bases, pkgs)
+	for _, b := range bases {
+		if p := found[b]; p != "" {
+			return &ss.steps[at[p]], p, b
+		}
+	}
+	return nil, "", ""
 }
 
 // reIndexPath: a path as the Contents index writes it, safe to pass through the shell's

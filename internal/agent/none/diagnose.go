@@ -643,7 +643,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// same check fails again inside the chain
 		r, ok = ss.repeatsFailed(rec, output)
 	}
-	if !ok && reNotThere.MatchString(output) {
+	if !ok && (reNotThere.MatchString(output) || reMissingNamed.MatchString(output)) {
 		// hello-1.0.tar.gz.minisig after `minisign -S -m hello-1.0.tar.gz` failed: a file
 		// named after a failed step's input is what that step was to write
 		r, ok = ss.derivedFromFailed(output)
@@ -1271,6 +1271,33 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("write `%s` instead of `%s` at line %d (`%s`)", right, bad, rec.Line, firstLine(with))
 			f.Edit = &loop.Edit{Replace: with}
 			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if bad, good, at := ss.otherExtension(rec, output); bad != "" {
+			// `icont -c textutil.icon`: "bad argument", where `icont wordfreq.icn` worked
+			want := strings.TrimSuffix(bad, path.Ext(bad)) + path.Ext(good)
+			f.Problem += fmt.Sprintf("; `%s` took `%s` at line %d, but refuses `%s`: it goes by the file's extension, and `%s` is not `%s`", programOf(rec.Command), good, at, bad, path.Ext(bad), path.Ext(good))
+			f.Fix = fmt.Sprintf("save the file as `%s` and use that name at line %d", want, rec.Line)
+			if file := ss.abs(bad); ss.written[file] != "" && !strings.Contains(rec.Command, "\n") {
+				f.Edit = &loop.Edit{InsertBefore: []string{"mv " + shellQuote(bad) + " " + shellQuote(want)}, Replace: strings.Replace(strings.TrimSpace(rec.Command), bad, want, 1)}
+			}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if at, pkg, file := ss.laterInstallHolding(ctx, i, output); at != nil {
+			// Icon's `link options` before the reply that installs icon-ipl, which holds
+			// options.u1
+			if r, ok := ss.earlyUse[at.line]; ok {
+				ss.consequence(r, rec)
+				return
+			}
+			earlyAt = at.line
+			f.Problem += fmt.Sprintf("; `%s` is in Debian's %s, which only a later step installs (line %d: `%s`)", file, pkg, at.line, firstLine(at.command.Text))
+			f.Fix = fmt.Sprintf("move the install step `%s` (line %d) before line %d", firstLine(at.command.Text), at.line, rec.Line)
+			f.Edit = &loop.Edit{InsertBefore: []string{at.command.Text}}
+			f.Category = "missing prerequisite"
 		}
 	}
 	if f.Edit == nil {
@@ -6106,6 +6133,35 @@ func makes(cmd, p string) bool {
 // reRedirectTarget: the file a command's output or here-document goes to, named from the
 // home folder or the root (`cat > ~/stats/runs.csv <<'EOF'`).
 // reRelRedirect: a relative file a command writes by redirection (`> anim/orbit.ini`).
+// reBadFileArg: a program refusing a file it was given, by its name (Icon 9.4's icont:
+// "icont: bad argument textutil.icon").
+var reBadFileArg = regexp.MustCompile(`(?i)\b(?:bad argument|unknown file type|unrecognized file(?: type)?|unsupported file(?: type)?|unknown suffix|invalid file name)\b\W*([\w./-]+\.[A-Za-z]\w*)`)
+
+// otherExtension: the command's program refused a file by its name, where an earlier run
+// of the same program took a file with another extension: the file refused, the one
+// taken and its line ("" when not so).
+func (ss *session) otherExtension(rec loop.CommandRecord, output string) (bad, good string, at int) {
+	m := reBadFileArg.FindStringSubmatch(output)
+	if m == nil || !refersTo(rec.Command, m[1]) {
+		return "", "", 0
+	}
+	prog := programOf(rec.Command)
+	for _, c := range ss.res.Commands {
+		if c.ExitCode != 0 || c.Line >= rec.Line || programOf(c.Command) != prog {
+			continue
+		}
+		for _, w := range strings.Fields(c.Command)[1:] {
+			if e := path.Ext(w); len(e) > 1 && e != path.Ext(m[1]) && !strings.HasPrefix(w, "-") && reWordExt.MatchString(e) {
+				return m[1], w, c.Line
+			}
+		}
+	}
+	return "", "", 0
+}
+
+// reWordExt: a file name extension of letters and digits (.icn, .c).
+var reWordExt = regexp.MustCompile(`^\.[A-Za-z]\w{0,5}$`)
+
 // reArgsRejected: a program refusing the arguments of its command line (lnav 0.11's "The
 // following arguments were not expected: list piper").
 var reArgsRejected = regexp.MustCompile(`(?i)invalid command-line arguments|arguments? (?:was|were) not expected|unrecognized (?:option|argument|arguments|command)|unknown (?:option|command|subcommand)|invalid choice`)
@@ -6352,14 +6408,25 @@ var reMissingName = regexp.MustCompile(`(?m)^(?:\S+: )?([\w./~-]+\.\w+): No such
 // extension added, is the file this output misses (`x.tar.gz.minisig`, `x.txt.asc`,
 // `x.tar.gz`): what that step was to write.
 func (ss *session) derivedFromFailed(output string) (int, bool) {
+	var names []string
 	for _, m := range reMissingName.FindAllStringSubmatch(output, 3) {
-		missing := path.Base(m[1] + m[2])
+		names = append(names, path.Base(m[1]+m[2]))
+	}
+	for _, m := range reMissingNamed.FindAllStringSubmatch(output, 3) {
+		names = append(names, m[1])
+	}
+	for _, missing := range names {
 		for i, rt := range ss.roots {
 			if rt.finding < 0 {
 				continue
 			}
 			for _, a := range tail1(strings.Fields(ss.res.Findings[rt.finding].Command)) {
 				if a = path.Base(strings.Trim(a, `"'`)); !strings.HasPrefix(a, "-") && looksLikePath(a) && strings.HasPrefix(missing, a+".") && !strings.Contains(missing[len(a)+1:], ".") {
+					return i, true
+				}
+				if stem := strings.TrimSuffix(a, path.Ext(a)); reWordExt.MatchString(path.Ext(a)) && len(stem) >= 1 && missing != a && strings.TrimSuffix(missing, path.Ext(missing)) == stem {
+					// textutil.u1 after `icont -c textutil.icon` failed, foo.o after `gcc -c
+					// foo.c`: what that step was to translate it into
 					return i, true
 				}
 				if reBareName.MatchString(a) && len(a) >= 4 && strings.HasPrefix(missing, a+"_") && path.Ext(missing) != "" {

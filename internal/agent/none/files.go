@@ -285,7 +285,13 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 				}
 			}
 		}
-		for _, m := range rePathTick.FindAllStringSubmatchIndex(sentence, -1) {
+		matches := rePathTick.FindAllStringSubmatchIndex(sentence, -1)
+		if k := slices.IndexFunc(matches, func(m []int) bool { return reThisBefore.MatchString(sentence[:m[0]]) }); k > 0 {
+			// "Save your `wordfreq.icn` there, plus this `sample.txt`:": the block is the
+			// one it points at
+			matches = append([][]int{matches[k]}, append(matches[:k:k], matches[k+1:]...)...)
+		}
+		for _, m := range matches {
 			p := sentence[m[2]:m[3]]
 			if reFolderNoun.MatchString(sentence[m[1]:]) {
 				continue // "Create a `ci` folder with `mkdir -p ci`, then save the following as `ci/run-all.sh`."
@@ -332,6 +338,9 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	}
 	return "", "", false, false
 }
+
+// reThisBefore: words that point at the block below, right before a file's name.
+var reThisBefore = regexp.MustCompile(`(?i)\b(?:this|the following)\s*$`)
 
 // reFileNamedLast: a sentence that ends by naming a file, right before the block.
 var reFileNamedLast = regexp.MustCompile("(?i)\\bfile,?\\s+(?:called\\s+|named\\s+)?`([^`\\s]+)`\\s*:\\s*$")

@@ -505,6 +505,11 @@ func read(t *tutorial.Tutorial) []step {
 		}
 		if file, dir, appendF, ok := fileTarget(cb, fileLead); ok && !isHeredocOnly(cb) && !(cb.Console && promptLines(strings.Split(cb.Content, "\n"))) {
 			// (a console session of `$ ` lines is typed, whatever path the lead names)
+			for _, again := range savedAgain(steps, fileLead, file) {
+				// "Save your `wordfreq.icn` there, plus this `sample.txt`:" once the reader
+				// has moved into a new folder: the file shown before goes there too
+				add(again)
+			}
 			if dir == "" && filesDir != "" && !strings.HasPrefix(file, "/") && !strings.HasPrefix(file, "~") {
 				dir = filesDir // "save every file from this sheet in it"
 			}
@@ -664,6 +669,37 @@ func read(t *tutorial.Tutorial) []step {
 	steps = saveFromBelow(t, steps)
 	followNeeded(steps)
 	return steps
+}
+
+// reYourFile: "your `wordfreq.icn`", a file the reader has from before, in a sentence
+// that says to save or copy files.
+var (
+	reYourFile  = regexp.MustCompile("(?i)\\byour\\s+`([^`\\s]+)`")
+	reSaveVerbs = regexp.MustCompile(`(?i)\b(?:save|put|copy|keep|place)\b`)
+)
+
+// savedAgain: the steps that write again, where the reader now is, the files of the
+// tutorial that a sentence of the lead has the reader save beside the block's file
+// ("Save your `wordfreq.icn` there, plus this `sample.txt`"), with what they last held.
+func savedAgain(steps []step, lead, file string) []step {
+	var out []step
+	for _, sentence := range sentences(lead) {
+		if !reSaveVerbs.MatchString(sentence) {
+			continue
+		}
+		for _, m := range reYourFile.FindAllStringSubmatch(sentence, -1) {
+			if m[1] == file || !looksLikePath(m[1]) {
+				continue
+			}
+			for j := len(steps) - 1; j >= 0; j-- {
+				if s := steps[j]; s.kind == fileStep && s.file == m[1] && s.content != "" && !s.merge && !s.appendF && !s.prepend && s.before == "" {
+					out = append(out, step{kind: fileStep, file: m[1], content: s.content, reason: fmt.Sprintf("saved again where the reader now is, as line %d shows it", s.line)})
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // reSaveBelow: the prose has the reader save the files a section further down shows

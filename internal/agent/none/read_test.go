@@ -1419,3 +1419,25 @@ func TestFilesSavedFromASectionBelow(t *testing.T) {
 	// lnav 0.11.1 refuses a setting with a marked error line and exits 0
 	assert.Equal(t, "✘ error: invalid value for property “/ui/theme”", reportedError("lnav -n -N -c ':config /ui/theme monokai'", "✘ error: invalid value for property “/ui/theme”\n reason: unknown theme -- “monokai”", ""))
 }
+
+// "Save your `wordfreq.icn` there, plus this `sample.txt`": the block is sample.txt, and
+// the file shown before is saved again in the folder the reader is now in.
+func TestSaveYourFileThereAndThisOne(t *testing.T) {
+	t.Parallel()
+	md := "# Words\n\nMy counter, saved as `count.py`:\n\n```python\nprint(1)\n```\n\n" +
+		"Make a folder:\n\n```sh\nmkdir -p ~/ex && cd ~/ex\n```\n\n" +
+		"Save your `count.py` there, plus this `sample.txt` to test with:\n\n```text\na b a\n```\n\n" +
+		"```sh\npython3 count.py < sample.txt\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var order []string
+	for _, s := range read(tut) {
+		switch s.kind {
+		case fileStep:
+			order = append(order, "write "+s.file+": "+strings.TrimSpace(s.content))
+		case runStep:
+			order = append(order, s.command.Text)
+		}
+	}
+	assert.Equal(t, []string{"write count.py: print(1)", "mkdir -p ~/ex && cd ~/ex", "write count.py: print(1)", "write sample.txt: a b a", "python3 count.py < sample.txt"}, order)
+}
