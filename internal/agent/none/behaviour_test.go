@@ -2875,3 +2875,26 @@ func TestFileRefusedByItsExtension(t *testing.T) {
 	assert.Contains(t, f.Problem, "`./conv` took `a.txt` at line "+strconv.Itoa(lineOf(md, "./conv a.txt"))+", but refuses `b.text`")
 	assert.Contains(t, f.Fix, "save the file as `b.txt`")
 }
+
+// A script that reads a data file by a name one letter from the one the tutorial saved,
+// and a variable the tutorial sets only in a later (collapsed) step: both named, and the
+// commands that need the variable are folded into its gap.
+func TestMisnamedDataFileAndVariableSetLater(t *testing.T) {
+	t.Parallel()
+	md := "# Tides\n\nSave the readings as `tides.csv`:\n\n```text\nport,height\nBrest,6.41\n```\n\n" +
+		"Save this as `top.sh`:\n\n```sh\ndata=$(cat \"tide.csv\" 2>/dev/null)\ntest -n \"$data\" || { echo 'top: no readings'; exit 1; }\n```\n\n```bash\nsh top.sh\n```\n\n" +
+		"Put the data in the archive folder:\n\n```bash\nmkdir -p \"$TIDE_ARCHIVE\"\ncp tides.csv \"$TIDE_ARCHIVE/\"\n```\n\n" +
+		"<details><summary>Make the folder permanent</summary>\n\n```bash\necho 'export TIDE_ARCHIVE=\"$HOME/archive\"' >> ~/.bashrc\nsource ~/.bashrc\n```\n\n</details>\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	typo, late := res.Findings[0], res.Findings[1]
+	assert.Equal(t, lineOf(md, "sh top.sh"), typo.Line)
+	assert.Contains(t, typo.Problem, "`top.sh` reads `tide.csv`, which does not exist: the tutorial saved `tides.csv`")
+	assert.Equal(t, lineOf(md, "mkdir -p \"$TIDE_ARCHIVE\""), late.Line)
+	assert.Contains(t, late.Problem, "the tutorial sets it only at line "+strconv.Itoa(lineOf(md, "echo 'export TIDE_ARCHIVE")))
+	assert.Contains(t, late.Fix, "`source ~/.bashrc`")
+	// the reader applies the fix (the block that sets it), and the copy then works
+	cp := res.Commands[len(res.Commands)-1]
+	assert.Equal(t, lineOf(md, "cp tides.csv"), cp.Line)
+	assert.Zero(t, cp.ExitCode, cp.Output)
+}

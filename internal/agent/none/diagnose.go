@@ -352,6 +352,11 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.consequence(r, rec)
 		return
 	}
+	if r, ok := ss.usesEmptied(ctx, rec.Command); ok {
+		// `cp Tides.pmod "$PIKE_MODULE_PATH/"` after the mkdir of the same unset variable
+		ss.consequence(r, rec)
+		return
+	}
 	if debuggers[firstWord(rec.Command)] {
 		if r, ok := ss.noSymbols[ss.abs(debuggee(rec.Command))]; ok && (reFrameBare.MatchString(output) || strings.Contains(output, "No symbol")) {
 			// `print i` in a program gdb already found without debugging information
@@ -868,7 +873,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}, output)
 		return
 	}
-	if ss.prevFailed && ss.lastFailRoot >= 0 && !ss.runsNewerFile(rec) && !missesOwnOutput(rec.Command, output) && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "" && !rec.TimedOut && isQuery(rec.Command)) {
+	if ss.prevFailed && ss.lastFailRoot >= 0 && !ss.runsNewerFile(rec) && !missesOwnOutput(rec.Command, output) && !reEmptyQuoted.MatchString(output) && (reNotThere.MatchString(output) || firstWord(rec.Command) == ss.lastFailTool && reEmptyState.MatchString(output) || strings.TrimSpace(output) == "" && !rec.TimedOut && isQuery(rec.Command)) {
 		// a file or program the failed step right before it would have made, the same
 		// tool going on from a state that step left broken, or a query that finds nothing
 		// (`git config user.name` after the step that was to set it failed)
@@ -950,6 +955,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	}
 	f := loop.Finding{Problem: failureProblem(rec, output)}
 	earlyAt := 0         // the line of an install step this failure comes before
+	emptied := ""        // a variable whose being unset explains the failure
 	var lost lostHeredoc // a script whose variables the shell emptied as it wrote it
 	f.Fix, f.Edit = failureFix(rec, output)
 	if dir != "" {
@@ -1115,9 +1121,23 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if f.Edit == nil && f.Category != "missing step" {
 		if name, as, became := ss.unsetVariable(ctx, rec.Command, output); name != "" {
 			// `openssl x509 -in "$EASYRSA_PKI/ca.crt"`: easyrsa sets it for itself only
-			f.Problem += fmt.Sprintf("; `$%s` is not set in the reader's shell (no step sets or exports it), so `%s` becomes `%s`", name, as, became)
-			f.Fix = fmt.Sprintf("before line %d, add `export %s=…` with the value the tutorial means, or write the path out in full", rec.Line, name)
-			f.Category, varUnset = "missing step", true
+			if at := ss.laterSetting(rec.Line, name); at != nil {
+				// `mkdir -p "$PIKE_MODULE_PATH"` above the collapsed "Make the module path
+				// permanent" that exports it (and reloads ~/.bashrc on the next line)
+				var cmds []string
+				for _, s := range ss.steps {
+					if s.command != nil && s.block.StartLine == at.block.StartLine && s.line >= at.line {
+						cmds = append(cmds, s.command.Text)
+					}
+				}
+				f.Problem += fmt.Sprintf("; `$%s` is not set yet: the tutorial sets it only at line %d (`%s`), after this step, so %s", name, at.line, firstLine(at.command.Text), expandsTo(as, became))
+				f.Fix = fmt.Sprintf("move the block of line %d (`%s`) before line %d", at.line, strings.Join(cmds, "`, `"), rec.Line)
+				f.Edit = &loop.Edit{InsertBefore: cmds}
+			} else {
+				f.Problem += fmt.Sprintf("; `$%s` is not set in the reader's shell (no step sets or exports it), so %s", name, expandsTo(as, became))
+				f.Fix = fmt.Sprintf("before line %d, add `export %s=…` with the value the tutorial means, or write the path out in full", rec.Line, name)
+			}
+			f.Category, varUnset, emptied = "missing step", true, name
 		}
 	}
 	if f.Edit == nil {
@@ -1270,6 +1290,16 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Problem += fmt.Sprintf("; `%s` is no %s `%s` knows: its help lists `%s`", bad, kind, programOf(rec.Command), right)
 			f.Fix = fmt.Sprintf("write `%s` instead of `%s` at line %d (`%s`)", right, bad, rec.Line, firstLine(with))
 			f.Edit = &loop.Edit{Replace: with}
+			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if script, named, near := ss.misnamedInFile(ctx, rec.Command); near != "" {
+			// tides.pike's Stdio.read_file("tide.csv") where the tutorial saved tides.csv:
+			// Pike's read_file gives 0, and the error is about what came of it
+			f.Problem += fmt.Sprintf("; `%s` reads `%s`, which does not exist: the tutorial saved `%s`", path.Base(script), named, near)
+			f.Fix = fmt.Sprintf("in `%s`, write `%s` instead of `%s`", path.Base(script), near, named)
+			f.Edit = &loop.Edit{InsertBefore: []string{fmt.Sprintf("sed -i 's|%s|%s|' %s", named, near, shellQuote(ss.rel(script)))}}
 			f.Category = "command failure"
 		}
 	}
@@ -1627,6 +1657,9 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	r = ss.addFinding(rec, f, output)
 	ss.taint(rec, r)
 	ss.noteLost(lost, r)
+	if emptied != "" {
+		ss.emptyVars[emptied] = r
+	}
 	if earlyAt > 0 {
 		ss.earlyUse[earlyAt] = r
 	}
@@ -6133,6 +6166,39 @@ func makes(cmd, p string) bool {
 // reRedirectTarget: the file a command's output or here-document goes to, named from the
 // home folder or the root (`cat > ~/stats/runs.csv <<'EOF'`).
 // reRelRedirect: a relative file a command writes by redirection (`> anim/orbit.ini`).
+// misnamedInFile: a file the tutorial wrote, which the command runs or reads, names in
+// quotes a file that is not there, one or two letters from one the tutorial saved in
+// the same folder: the file, the name it uses and the name saved ("" when not so).
+func (ss *session) misnamedInFile(ctx context.Context, cmd string) (file, named, near string) {
+	for _, p := range slices.Sorted(maps.Keys(ss.written)) {
+		if path.Dir(p) != ss.cwd || !refersTo(cmd, path.Base(p)) {
+			continue
+		}
+		for _, m := range reQuotedFile.FindAllStringSubmatch(ss.written[p], 10) {
+			if strings.Contains(m[1], "/") {
+				continue
+			}
+			want := path.Join(ss.cwd, m[1])
+			if _, ok := ss.written[want]; ok || m[1] == path.Base(p) {
+				continue
+			}
+			var close []string
+			for q := range ss.written {
+				if path.Dir(q) == ss.cwd && path.Ext(q) == path.Ext(want) && levenshtein.ComputeDistance(path.Base(q), m[1]) <= 2 {
+					close = append(close, path.Base(q))
+				}
+			}
+			if len(close) != 1 {
+				continue
+			}
+			if there, err := ss.exists(ctx, want); err == nil && !there {
+				return p, m[1], close[0]
+			}
+		}
+	}
+	return "", "", ""
+}
+
 // reBadFileArg: a program refusing a file it was given, by its name (Icon 9.4's icont:
 // "icont: bad argument textutil.icon").
 var reBadFileArg = regexp.MustCompile(`(?i)\b(?:bad argument|unknown file type|unrecognized file(?: type)?|unsupported file(?: type)?|unknown suffix|invalid file name)\b\W*([\w./-]+\.[A-Za-z]\w*)`)
@@ -6492,7 +6558,8 @@ func (ss *session) unsetVariable(ctx context.Context, cmd, output string) (name,
 			continue // (not inside single quotes: awk's '$1')
 		}
 		empty := strings.Trim(strings.NewReplacer("${"+n+"}", "", "$"+n, "").Replace(w), `"`)
-		if empty == "" || !strings.Contains(output, empty) {
+		if empty == "" && !reEmptyQuoted.MatchString(output) || empty != "" && !strings.Contains(output, empty) {
+			// (`mkdir -p "$PIKE_MODULE_PATH"`: "cannot create directory ‘’")
 			continue
 		}
 		if r, err := ss.task.Sandbox.Exec(ctx, ss.request(`[ -z "${`+n+`+x}" ]`, false, 10*time.Second)); err != nil || r.ExitCode != 0 {
@@ -6501,6 +6568,56 @@ func (ss *session) unsetVariable(ctx context.Context, cmd, output string) (name,
 		return n, strings.Trim(w, `"`), empty
 	}
 	return "", "", ""
+}
+
+// usesEmptied: the command expands a variable whose being unset an earlier gap found, and
+// it is still unset: that gap's root.
+// A program reads a variable named after it too (pike and PIKE_MODULE_PATH: `pike
+// report.pike` cannot import the module that was never put in place).
+func (ss *session) usesEmptied(ctx context.Context, cmd string) (int, bool) {
+	var names []string
+	for _, m := range reVarWord.FindAllStringSubmatch(cmd, 4) {
+		names = append(names, m[1])
+	}
+	if prog := strings.ToUpper(path.Base(programOf(cmd))); len(prog) >= 3 {
+		for n := range ss.emptyVars {
+			if strings.HasPrefix(n, prog+"_") {
+				names = append(names, n)
+			}
+		}
+	}
+	for _, n := range names {
+		if r, ok := ss.emptyVars[n]; ok {
+			if x, err := ss.task.Sandbox.Exec(ctx, ss.request(`[ -z "${`+n+`+x}" ]`, false, 10*time.Second)); err == nil && x.ExitCode == 0 {
+				return r, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// reEmptyQuoted: an error naming an empty word, as a variable with no value leaves it
+// (GNU mkdir: "cannot create directory ‘’").
+var reEmptyQuoted = regexp.MustCompile(`‘’|''|""|“”`)
+
+// expandsTo says what the word of a command became with its variable unset.
+func expandsTo(word, became string) string {
+	if became == "" {
+		return fmt.Sprintf("`%s` expands to nothing", word)
+	}
+	return fmt.Sprintf("`%s` becomes `%s`", word, became)
+}
+
+// laterSetting is the first step after line, followed or not, that sets or exports the
+// variable name (nil when none does).
+func (ss *session) laterSetting(line int, name string) *step {
+	re := regexp.MustCompile(`(?:^|[\s;&|])(?:export\s+)?` + regexp.QuoteMeta(name) + `=`)
+	for j := range ss.steps {
+		if s := &ss.steps[j]; s.line > line && s.command != nil && re.MatchString(s.command.Text) {
+			return s
+		}
+	}
+	return nil
 }
 
 // exported: the reader's shell passes the environment variable name to the programs it

@@ -332,12 +332,19 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		// ("Enable them at the end of `_config.yml`:" appends)
 		return f, "", reAppend.MatchString(lastSentence(lead)), true
 	}
+	if m := reAppositionFile.FindStringSubmatch(lastSentence(lead)); m != nil && !cb.Shell && !plainLangs[cb.Lang] && !dataLangs[cb.Lang] && looksLikePath(m[1]) {
+		// "Now a report that uses it, `report.pike`:" over the program
+		return m[1], "", false, true
+	}
 	if m := reFileNamedLast.FindStringSubmatch(lastSentence(lead)); m != nil && !cb.Shell && looksLikePath(m[1]) {
 		// "Rain comes from a separate logger, so it gets its own small file, `rain.cdl`:"
 		return m[1], "", false, true
 	}
 	return "", "", false, false
 }
+
+// reAppositionFile: a sentence that ends by naming, after a comma, the file it speaks of.
+var reAppositionFile = regexp.MustCompile("(?i),\\s+`([^`\\s]+\\.[A-Za-z]\\w*)`\\s*:\\s*$")
 
 // reThisBefore: words that point at the block below, right before a file's name.
 var reThisBefore = regexp.MustCompile(`(?i)\b(?:this|the following)\s*$`)

@@ -111,6 +111,11 @@ func nextFileIn(cb tutorial.CodeBlock, lead string) string {
 	if !reNextFileIn.MatchString(lead) {
 		return ""
 	}
+	for _, l := range strings.Split(cb.Content, "\n") {
+		if w := firstWord(strings.TrimPrefix(strings.TrimSpace(l), "$ ")); w == "cp" || w == "mv" || w == "install" {
+			return "" // "Put the module there:" over `mkdir -p …` and `cp Tides.pmod …`: done
+		}
+	}
 	return mkdirIn(cb)
 }
 

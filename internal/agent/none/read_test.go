@@ -1441,3 +1441,16 @@ func TestSaveYourFileThereAndThisOne(t *testing.T) {
 	}
 	assert.Equal(t, []string{"write count.py: print(1)", "mkdir -p ~/ex && cd ~/ex", "write count.py: print(1)", "write sample.txt: a b a", "python3 count.py < sample.txt"}, order)
 }
+
+// A Hugo Book page: a file collapsed under {{< details "name" open >}}, a file named after
+// a comma at the end of the lead, and "Put the module there:" over commands that copy it
+// (the next file does not go there).
+func TestHugoBookDetailsAndAppositionFile(t *testing.T) {
+	t.Parallel()
+	md := "# Tides\n\nSave this in the project folder as `Tides.pmod`:\n\n{{< details \"Tides.pmod\" open >}}\n```c\nint x = 1;\n```\n{{< /details >}}\n\n" +
+		"Pike finds modules through `PIKE_MODULE_PATH`. Put the module there:\n```bash\nmkdir -p ~/mods\ncp Tides.pmod ~/mods/\n```\n\n" +
+		"Now a report that uses it, `report.pike`:\n```c\nimport Tides;\n```\n\n" +
+		"Save this as `store.pike`:\n```c\nint main() { return 0; }\n```\n"
+	files, _, _ := readExpected(t, md)
+	assert.Equal(t, []string{"Tides.pmod", "report.pike", "store.pike"}, files)
+}

@@ -694,6 +694,8 @@ func distinctFiles(labels []string) bool {
 // (`<code>data/books.csv</code>`; not "Solution to Exercise 4.2"), "" when none.
 func summaryFile(summary string) string {
 	f := strings.TrimSpace(reTag.ReplaceAllString(summary, ""))
+	// Hugo Book's {{< details "Tides.pmod" open >}}: the title in quotes, maybe open
+	f = strings.Trim(strings.TrimSpace(strings.TrimSuffix(f, " open")), `"'`)
 	if strings.ContainsAny(f, " \t") || !looksLikePath(f) {
 		return ""
 	}

@@ -116,6 +116,7 @@ type session struct {
 	lastFailTool   string               // program of the previous failed command
 	written        map[string]string    // files written from the tutorial: path → content
 	overwrites     map[string][]writer  // file → the steps that replaced its content by a `>` redirection, in order
+	emptyVars      map[string]int       // variable a gap found unset where a command needed it → root
 	initScripts    map[string]bool      // the machine's init scripts (nil without a sandbox)
 	services       []service            // services the tutorial's install steps added
 	made           []string             // files commands that worked wrote by a relative redirection (absolute paths)
@@ -269,7 +270,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
 	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, foldedRun: -1, aptSourceRoot: -1,
 		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, earlyUse: map[int]int{}, lostVars: map[string]int{},
-		recovered: map[int]bool{}, hostRoots: map[string]int{}, noSymbols: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}, overwrites: map[string][]writer{}}
+		recovered: map[int]bool{}, hostRoots: map[string]int{}, noSymbols: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}, overwrites: map[string][]writer{}, emptyVars: map[string]int{}}
 }
 
 // Attempt follows the whole tutorial once.
