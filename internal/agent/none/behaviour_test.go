@@ -2,6 +2,7 @@ package none
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -2897,4 +2898,45 @@ func TestMisnamedDataFileAndVariableSetLater(t *testing.T) {
 	cp := res.Commands[len(res.Commands)-1]
 	assert.Equal(t, lineOf(md, "cp tides.csv"), cp.Line)
 	assert.Zero(t, cp.ExitCode, cp.Output)
+}
+
+// An option a configuration file the tutorial wrote gives, which the program refuses,
+// where its help lists one that starts the same way: the file's line is what to change.
+func TestOptionRefusedFromAConfigFile(t *testing.T) {
+	t.Parallel()
+	md := "# Server\n\nSave this as `~/lab/srv`:\n\n```sh\n#!/bin/sh\ncase \"$1\" in\n  --help) printf '  --config-file arg\\n  --port arg\\n  --store-queue-on-shutdown   Store queue on shutdown.\\n' ;;\n" +
+		"  --config-file=*) while read -r o; do case \"$o\" in --store-queue-on-shutdown|--port=*) ;; *) echo \"srv: unrecognised option '$o'\" >&2; exit 1 ;; esac; done < \"${1#--config-file=}\" ;;\nesac\n```\n\n" +
+		"```bash\nchmod +x ~/lab/srv\n```\n\nWrite `~/lab/etc/srv.conf`:\n\n```text\n--port=4730\n--store-queue-on-exit\n```\n\n" +
+		"Start it:\n\n```bash\ncd ~/lab && ./srv --config-file=etc/srv.conf\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 1, "%+v", res.Findings)
+	f := res.Findings[0]
+	assert.Contains(t, f.Problem, "`etc/srv.conf` (which the tutorial wrote) gives `--store-queue-on-exit`")
+	assert.Contains(t, f.Fix, "write `--store-queue-on-shutdown` instead of `--store-queue-on-exit`")
+}
+
+// A chat thread's steps: a script in a ~/bin made in the same session (not on PATH until
+// ~/.profile runs again), a table shown ("mine looks like this") but never saved where
+// the command reads it, a command given no input where a later step feeds it a file, and
+// a variable exported from one the tutorial sets only further down.
+func TestThreadGaps(t *testing.T) {
+	t.Parallel()
+	md := "# Jobs\n\n```sh\nmkdir -p ~/bin ~/.local/etc\nprintf '#!/bin/sh\\necho backed up\\n' > ~/bin/backup.sh\nchmod +x ~/bin/backup.sh\n```\n\n" +
+		"try it by name:\n\n```sh\nbackup.sh\n```\n\n" +
+		"now the table. mine looks like this:\n\n```\n# ~ jobtab for one user ~\n1 5 daily $HOME/bin/backup.sh\n```\n\n" +
+		"check that it parses:\n\n```sh\ngrep -c daily ~/.local/etc/jobtab\n```\n\n" +
+		"count the words of the list:\n\n```sh\nprintf 'a b\\n' > list.txt\nwc -w\n```\n\nlater, from the file:\n\n```sh\nwc -w < list.txt\n```\n\n" +
+		"a second queue:\n\n```sh\nexport QUEUE_DIR=\"$NIGHT_DIR\"\nmkdir \"$QUEUE_DIR\"\n```\n\n```sh\nNIGHT_DIR=/tmp/night\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 4, "%+v", res.Findings)
+	exact := func(l string) int { return slices.Index(strings.Split(md, "\n"), l) + 1 }
+	path, table, input, export := res.Findings[0], res.Findings[1], res.Findings[2], res.Findings[3]
+	assert.Equal(t, exact("backup.sh"), path.Line)
+	assert.Contains(t, path.Problem, "`~/bin` is not on PATH in this shell")
+	assert.Equal(t, lineOf(md, "grep -c daily"), table.Line)
+	assert.Contains(t, table.Problem, "the tutorial shows what goes in `jobtab` at line "+strconv.Itoa(lineOf(md, "# ~ jobtab")-1))
+	assert.Equal(t, exact("wc -w"), input.Line)
+	assert.Contains(t, input.Fix, "`wc -w < list.txt`")
+	assert.Equal(t, lineOf(md, "mkdir \"$QUEUE_DIR\""), export.Line)
+	assert.Contains(t, export.Problem, "exports `QUEUE_DIR` from `$NIGHT_DIR`, which is not set yet")
 }

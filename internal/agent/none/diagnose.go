@@ -225,7 +225,8 @@ var reOtherSystem = regexp.MustCompile(`another system|Windows|package manager o
 // PostgreSQL 15's "connection to server on socket \"/var/run/postgresql/.s.PGSQL.5432\"
 // failed: No such file or directory".
 // darcs 2.16 says "Not a repository: http://localhost:8080 (CouldNotConnectToServer)".
-var reLocalRefused = regexp.MustCompile(`(?i)(?:(?:failed|unable|cannot|can't|could not) to connect to|cannot connect to|couldn't connect to server|connection refused|econnrefused)[^\n]*` + localHost + `|` + localHost + `[^\n]*(?:connection refused|couldn't connect|couldnotconnect)` +
+// gearadmin 1.1.20 says "Error: Error connecting to localhost.".
+var reLocalRefused = regexp.MustCompile(`(?i)(?:(?:failed|unable|cannot|can't|could not) to connect to|cannot connect to|couldn't connect to server|connection refused|econnrefused|error connecting to)[^\n]*` + localHost + `|` + localHost + `[^\n]*(?:connection refused|couldn't connect|couldnotconnect)` +
 	`|can't connect to local (?:\w+ )?server through socket|connection to server on socket "[^"]*" failed` +
 	// libxml2's xmllint: "warning: failed to load external entity \"http://localhost:8080/order.rng\""
 	`|failed to load (?:external entity|HTTP resource)\s*"https?://` + localHost)
@@ -518,6 +519,12 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			return
 		}
 		if sv, ok := ss.stoppedServer(rec.Command); ok {
+			if r, ok := ss.failedRestart(sv); ok {
+				// stopped as the text says, and started again by a step that failed
+				// (gearmand with a configuration file it refused)
+				ss.consequence(r, rec)
+				return
+			}
 			// "Stop the server with Ctrl+C", a change to its code, and requests to a server
 			// that nobody started again
 			f := loop.Finding{Problem: fmt.Sprintf("`%s` (line %d) cannot connect (%s): the server that line %d starts (`%s`) was stopped at line %d, as the text says, and no step starts it again", firstLine(rec.Command), rec.Line, firstNonEmpty(keyLine(output), fmt.Sprintf("connection refused, exit %d", rec.ExitCode)), sv.line, firstLine(sv.command), sv.stopped),
@@ -1119,6 +1126,16 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil && f.Category != "missing step" {
+		if at, name, from, set := ss.exportedEmpty(ctx, st, rec); set != nil {
+			// `export TS_SOCKET="$NIGHT_QUEUE"`, then `tsp -S 1`, with NIGHT_QUEUE set in
+			// the block below
+			f.Problem += fmt.Sprintf("; line %d exports `%s` from `$%s`, which is not set yet: the tutorial sets it only at line %d (`%s`), so `%s` is empty", at.line, name, from, set.line, firstLine(set.command.Text), name)
+			f.Fix = fmt.Sprintf("move `%s` (line %d) before line %d", firstLine(set.command.Text), set.line, at.line)
+			f.Edit = &loop.Edit{InsertBefore: []string{set.command.Text, at.command.Text}}
+			f.Category, varUnset = "missing step", true
+		}
+	}
+	if f.Edit == nil && f.Category != "missing step" {
 		if name, as, became := ss.unsetVariable(ctx, rec.Command, output); name != "" {
 			// `openssl x509 -in "$EASYRSA_PKI/ca.crt"`: easyrsa sets it for itself only
 			if at := ss.laterSetting(rec.Line, name); at != nil {
@@ -1263,13 +1280,21 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 	}
 	if f.Edit == nil {
-		if bad, right := ss.misspeltOption(ctx, rec, output); right != "" {
+		if bad, right, file := ss.misspeltOption(ctx, rec, output); right != "" {
 			// a68g's `unrecognised option "--chek"`, and `a68g --help` lists --check
-			prog := programOf(rec.Command)
-			with := strings.Replace(strings.TrimSpace(rec.Command), bad, right, 1)
-			f.Problem += fmt.Sprintf("; `%s` is no option of `%s`: it is `%s` misspelt (`%s --help` lists `%s`)", bad, prog, right, prog, right)
-			f.Fix = fmt.Sprintf("write `%s` at line %d (`%s`)", right, rec.Line, firstLine(with))
-			f.Edit = &loop.Edit{Replace: with}
+			prog := programAfterCd(rec.Command)
+			if file != "" {
+				// gearmand's --config-file holds the options: "unrecognised option
+				// '--store-queue-on-exit'", where its help lists --store-queue-on-shutdown
+				f.Problem += fmt.Sprintf("; `%s` (which the tutorial wrote) gives `%s`, which is no option of `%s`: `%s --help` lists `%s`", ss.rel(file), bad, path.Base(prog), path.Base(prog), right)
+				f.Fix = fmt.Sprintf("in `%s`, write `%s` instead of `%s`", ss.rel(file), right, bad)
+				f.Edit = &loop.Edit{InsertBefore: []string{fmt.Sprintf("sed -i 's|%s|%s|' %s", bad, right, shellQuote(file))}}
+			} else {
+				with := strings.Replace(strings.TrimSpace(rec.Command), bad, right, 1)
+				f.Problem += fmt.Sprintf("; `%s` is no option of `%s`: it is `%s` misspelt (`%s --help` lists `%s`)", bad, prog, right, prog, right)
+				f.Fix = fmt.Sprintf("write `%s` at line %d (`%s`)", right, rec.Line, firstLine(with))
+				f.Edit = &loop.Edit{Replace: with}
+			}
 			f.Category = "command failure"
 		}
 	}
@@ -1291,6 +1316,20 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Fix = fmt.Sprintf("write `%s` instead of `%s` at line %d (`%s`)", right, bad, rec.Line, firstLine(with))
 			f.Edit = &loop.Edit{Replace: with}
 			f.Category = "command failure"
+		}
+	}
+	if f.Edit == nil {
+		if file, at, content := ss.shownNotSaved(ctx, rec, output); file != "" {
+			// "mine looks like this:" over an anacrontab, then `anacron -t
+			// ~/.local/etc/anacrontab`: the reader never learns where it goes
+			f.Problem += fmt.Sprintf("; the tutorial shows what goes in `%s` at line %d, but never says to save it, nor where", path.Base(file), at)
+			f.Fix = fmt.Sprintf("say at line %d to save that block as `%s`", at, file)
+			save := "printf '%s\\n'"
+			for _, l := range strings.Split(strings.TrimRight(content, "\n"), "\n") {
+				save += " " + shellQuote(l)
+			}
+			f.Edit = &loop.Edit{InsertBefore: []string{"mkdir -p " + path.Dir(file), save + " > " + file}}
+			f.Category = "missing step"
 		}
 	}
 	if f.Edit == nil {
@@ -1836,7 +1875,8 @@ var reNoProject = regexp.MustCompile(`(?i)could not find|cannot find|not found|n
 // `cargo new app`) in the session's folder when a command fails there as if the project
 // were missing, and the line that generated it.
 func (ss *session) projectBelow(ctx context.Context, rec loop.CommandRecord, output string) (string, int) {
-	if cdTarget(rec.Command) != "" || !reNoProject.MatchString(keyLine(output)) || ss.task.Sandbox == nil {
+	if cdTarget(rec.Command) != "" || !reNoProject.MatchString(keyLine(output)) || ss.task.Sandbox == nil || reSystemInclude.MatchString(output) {
+		// (a header included as <kclangc.h> is the system's, not the project's)
 		return "", 0
 	}
 	for _, st := range ss.recentRuns(rec.Line, 8) {
@@ -1861,6 +1901,10 @@ func (ss *session) projectBelow(ctx context.Context, rec loop.CommandRecord, out
 	}
 	return "", 0
 }
+
+// reSystemInclude: the compiler shows an #include of a system header (in angle brackets)
+// at the line it stopped.
+var reSystemInclude = regexp.MustCompile(`#\s*include\s*<[\w./+-]+>`)
 
 // madeBySudoFix is the root of a gap whose fix ran a step with sudo that names dir
 // (`sudo mkdir -p /var/www/hello` for `mkdir -p /var/www/hello`).
@@ -1958,7 +2002,7 @@ var reEmptyState = regexp.MustCompile(`(?i)does not have any commits|no commits 
 
 // reNotThere: a file, directory or local program that does not exist ("No such file or
 // directory", capnp 0.9's "address-book.capnp: no such file").
-var reNotThere = regexp.MustCompile(`(?i)no such file\b|cannot access|does not exist|not found|cannot open|can't open|cannot find file|failed to load external entity|file could not be opened`)
+var reNotThere = regexp.MustCompile(`(?i)no such file\b|: open error\b|cannot access|does not exist|not found|cannot open|can't open|cannot find file|failed to load external entity|file could not be opened`)
 
 // recentRoot is the root of the most recent failure in the same section as st, if any.
 func (ss *session) recentRoot(st step) (int, bool) {
@@ -2123,11 +2167,11 @@ var reHelpOption = regexp.MustCompile(`(?:^|[\s,|\[])(--?[A-Za-z][\w-]*)`)
 // misspeltOption: the program refuses an option of the failed command, and its help lists
 // one option, of as many dashes, an edit or two from it (the nearest first): that option
 // and the one meant.
-func (ss *session) misspeltOption(ctx context.Context, rec loop.CommandRecord, output string) (bad, right string) {
+func (ss *session) misspeltOption(ctx context.Context, rec loop.CommandRecord, output string) (bad, right, file string) {
 	m := reUnknownOption.FindStringSubmatch(output)
-	prog := programOf(rec.Command)
+	prog := programAfterCd(rec.Command)
 	if m == nil || len(strings.TrimLeft(m[1], "-")) < 3 || !reDebianName.MatchString(path.Base(prog)) {
-		return "", ""
+		return "", "", ""
 	}
 	bad = m[1]
 	given := false
@@ -2137,11 +2181,20 @@ func (ss *session) misspeltOption(ctx context.Context, rec loop.CommandRecord, o
 		}
 	}
 	if !given {
-		return "", ""
+		// a configuration file the tutorial wrote, which the command names, gives it
+		for _, p := range slices.Sorted(maps.Keys(ss.written)) {
+			if words := strings.ReplaceAll(rec.Command, "=", " "); (refersTo(words, path.Base(p)) || refersTo(words, ss.rel(p))) && regexp.MustCompile(`(?m)^\s*`+regexp.QuoteMeta(bad)+`(?:[\s=]|$)`).MatchString(ss.written[p]) {
+				file, given = p, true
+				break
+			}
+		}
+	}
+	if !given {
+		return "", "", ""
 	}
 	help, ok := ss.programHelp(ctx, []string{prog})
 	if !ok {
-		return "", ""
+		return "", "", ""
 	}
 	dashes := len(bad) - len(strings.TrimLeft(bad, "-"))
 	listed := map[string]bool{}
@@ -2151,9 +2204,22 @@ func (ss *session) misspeltOption(ctx context.Context, rec loop.CommandRecord, o
 		}
 	}
 	if right = nearestListed(listed, bad, len(strings.TrimLeft(bad, "-"))); right != "" {
-		return bad, right
+		return bad, right, file
 	}
-	return "", ""
+	if i := strings.LastIndex(bad, "-"); i > dashes && len(strings.TrimLeft(bad[:i], "-")) >= 6 {
+		// the last word of the option is another (--store-queue-on-exit for
+		// --store-queue-on-shutdown): the one listed option that starts the same way
+		var same []string
+		for o := range listed {
+			if strings.HasPrefix(o, bad[:i+1]) {
+				same = append(same, o)
+			}
+		}
+		if len(same) == 1 {
+			return bad, same[0], file
+		}
+	}
+	return "", "", ""
 }
 
 // reRefusedValue: a program refusing a value it quotes, among the ones it knows
@@ -2427,6 +2493,22 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 				Edit: &loop.Edit{InsertBefore: []string{fmt.Sprintf(`export PATH="$PATH:%s"`, d)}},
 			}, output)
 		}
+		if d := path.Dir(found); ss.home != "" && d == path.Join(ss.home, "bin") {
+			// Debian's ~/.profile puts ~/bin on PATH only if it exists when the login
+			// shell starts: made in this session, it is not there yet
+			made := ""
+			for _, c := range ss.res.Commands {
+				if c.Line < rec.Line && firstWord(c.Command) == "mkdir" && regexp.MustCompile(`(?:~|\$HOME|`+regexp.QuoteMeta(ss.home)+`)/bin\b`).MatchString(c.Command) {
+					made = fmt.Sprintf(", and line %d made it in this same session", c.Line)
+					break
+				}
+			}
+			return ss.addFinding(rec, loop.Finding{
+				Problem: fmt.Sprintf("`%s` is `~/bin/%s`, but `~/bin` is not on PATH in this shell: Debian's `~/.profile` adds `~/bin` to PATH only when the folder exists as the login shell starts%s", name, path.Base(found), made),
+				Fix:     fmt.Sprintf("before line %d, have the reader run `source ~/.profile` (or log in again), or run it by its path, `~/bin/%s`", rec.Line, path.Base(found)),
+				Edit:    &loop.Edit{InsertBefore: []string{". ~/.profile"}},
+			}, output)
+		}
 		if dead := ss.deadPathEntry(ctx, found); dead != "" {
 			// export PATH=/usr/lib/postgresql/16/bin where Debian has 15
 			return ss.addFinding(rec, loop.Finding{
@@ -2487,6 +2569,21 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 				f.Edit = &loop.Edit{Replace: with}
 			}
 			return ss.addFinding(rec, f, output)
+		}
+	}
+	if pkgs := strings.Fields(strings.TrimPrefix(t.Debian, "sudo apt-get install -y ")); len(pkgs) == 1 {
+		if at := ss.laterInstall(i, pkgs[0]); at != nil {
+			// gearadmin in step 4, and `apt-get install -y gearman-tools` in step 5
+			if r, ok := ss.earlyUse[at.line]; ok {
+				ss.consequence(r, rec)
+				return r
+			}
+			ss.earlyUse[at.line] = ss.addFinding(rec, loop.Finding{
+				Problem: fmt.Sprintf("`%s` is used at line %d before the step that installs it (line %d: `%s`, Debian's `%s` provides it)", name, rec.Line, at.line, firstLine(at.command.Text), pkgs[0]),
+				Fix:     fmt.Sprintf("move the install step `%s` (line %d) before line %d", firstLine(at.command.Text), at.line, rec.Line),
+				Edit:    &loop.Edit{InsertBefore: []string{at.command.Text}},
+			}, output)
+			return ss.earlyUse[at.line]
 		}
 	}
 	how := ""
@@ -3487,6 +3584,15 @@ func (ss *session) flagLeftOut(rec loop.CommandRecord) (string, []int) {
 // programOf is the program a command line runs, through sudo.
 func programOf(cmd string) string {
 	return firstWord(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(cmd), "sudo ")))
+}
+
+// programAfterCd is the program a command runs, after a `cd DIR &&` that leads it
+// (`cd ~/gearlab && /usr/sbin/gearmand …`).
+func programAfterCd(cmd string) string {
+	if cd, rest, ok := strings.Cut(cmd, "&&"); ok && firstWord(strings.TrimSpace(cd)) == "cd" {
+		return programOf(rest)
+	}
+	return programOf(cmd)
 }
 
 // optionsOf are the options a command passes, without their values.
@@ -6199,6 +6305,43 @@ func (ss *session) misnamedInFile(ctx context.Context, cmd string) (file, named,
 	return "", "", ""
 }
 
+// shownNotSaved: the command names a file that is not there, and an earlier block that
+// the Student read as output, because its lead only shows it ("mine looks like this"),
+// names that file's name in its first lines: the file as the command writes it, the
+// block's line and content ("" when not so).
+func (ss *session) shownNotSaved(ctx context.Context, rec loop.CommandRecord, output string) (file string, at int, content string) {
+	if !reNotThere.MatchString(output) {
+		return "", 0, ""
+	}
+	for _, tok := range strings.Fields(rec.Command)[1:] {
+		tok = strings.Trim(tok, `"'`)
+		base := path.Base(tok)
+		if strings.HasPrefix(tok, "-") || !strings.Contains(tok, "/") || len(base) < 4 || !namesFile(output, base) {
+			continue
+		}
+		for _, st := range ss.steps {
+			if st.kind != skipStep || st.line >= rec.Line || st.command != nil || !strings.HasPrefix(st.reason, "expected output (\"") || st.block.Shell {
+				continue
+			}
+			head := strings.ToLower(strings.Join(firstLines(st.block.Content, 3), "\n"))
+			if !regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToLower(base)) + `\b`).MatchString(head) {
+				continue
+			}
+			if there, err := ss.exists(ctx, ss.abs(tok)); err != nil || there {
+				continue
+			}
+			return tok, st.block.StartLine, st.block.Content
+		}
+	}
+	return "", 0, ""
+}
+
+// firstLines are the first n lines of text.
+func firstLines(text string, n int) []string {
+	lines := strings.Split(text, "\n")
+	return lines[:min(n, len(lines))]
+}
+
 // reBadFileArg: a program refusing a file it was given, by its name (Icon 9.4's icont:
 // "icont: bad argument textutil.icon").
 var reBadFileArg = regexp.MustCompile(`(?i)\b(?:bad argument|unknown file type|unrecognized file(?: type)?|unsupported file(?: type)?|unknown suffix|invalid file name)\b\W*([\w./-]+\.[A-Za-z]\w*)`)
@@ -6207,23 +6350,57 @@ var reBadFileArg = regexp.MustCompile(`(?i)\b(?:bad argument|unknown file type|u
 // of the same program took a file with another extension: the file refused, the one
 // taken and its line ("" when not so).
 func (ss *session) otherExtension(rec loop.CommandRecord, output string) (bad, good string, at int) {
-	m := reBadFileArg.FindStringSubmatch(output)
-	if m == nil || !refersTo(rec.Command, m[1]) {
-		return "", "", 0
-	}
 	prog := programOf(rec.Command)
+	type taken struct {
+		file string
+		line int
+	}
+	var took []taken // files with an extension that earlier runs of the program took
 	for _, c := range ss.res.Commands {
 		if c.ExitCode != 0 || c.Line >= rec.Line || programOf(c.Command) != prog {
 			continue
 		}
 		for _, w := range strings.Fields(c.Command)[1:] {
-			if e := path.Ext(w); len(e) > 1 && e != path.Ext(m[1]) && !strings.HasPrefix(w, "-") && reWordExt.MatchString(e) {
-				return m[1], w, c.Line
+			if !strings.HasPrefix(w, "-") && reWordExt.MatchString(path.Ext(w)) {
+				took = append(took, taken{w, c.Line})
 			}
 		}
 	}
-	return "", "", 0
+	tookExt := func(e string) bool {
+		return slices.ContainsFunc(took, func(t taken) bool { return path.Ext(t.file) == e })
+	}
+	if m := reBadFileArg.FindStringSubmatch(output); m != nil && refersTo(rec.Command, m[1]) {
+		bad = m[1]
+	} else if reUnknownType.MatchString(output) {
+		// "kcpolymgr: DB::open failed: : 2: invalid operation: unknown database type": the
+		// one file of the command with an extension no earlier run took
+		for _, w := range strings.Fields(rec.Command)[1:] {
+			if !strings.HasPrefix(w, "-") && reWordExt.MatchString(path.Ext(w)) && !tookExt(path.Ext(w)) {
+				if bad != "" {
+					return "", "", 0
+				}
+				bad = w
+			}
+		}
+	}
+	if bad == "" {
+		return "", "", 0
+	}
+	best := -1
+	for i, t := range took {
+		// the extension closest to the refused one (.kct for .ktc)
+		if e := path.Ext(t.file); e != path.Ext(bad) && (best < 0 || levenshtein.ComputeDistance(e, path.Ext(bad)) < levenshtein.ComputeDistance(path.Ext(took[best].file), path.Ext(bad))) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return "", "", 0
+	}
+	return bad, took[best].file, took[best].line
 }
+
+// reUnknownType: a program that cannot tell what kind of file it was given.
+var reUnknownType = regexp.MustCompile(`(?i)unknown (?:database |file |archive |image )?(?:type|format|extension)\b|unsupported (?:file )?(?:type|format|extension)\b|unrecognized (?:file )?format\b`)
 
 // reWordExt: a file name extension of letters and digits (.icn, .c).
 var reWordExt = regexp.MustCompile(`^\.[A-Za-z]\w{0,5}$`)
@@ -6594,6 +6771,34 @@ func (ss *session) usesEmptied(ctx context.Context, cmd string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// reExportFrom: `export A="$B"`, a variable exported with another's value.
+var reExportFrom = regexp.MustCompile(`^export\s+(\w+)="?\$\{?(\w+)\}?"?$`)
+
+// exportedEmpty: a step of the failed command's block, before it, exported a variable
+// from another that was not set, and that a later step sets: that step, the variable,
+// the one it came from, and the later step (nil when not so).
+func (ss *session) exportedEmpty(ctx context.Context, st step, rec loop.CommandRecord) (at *step, name, from string, set *step) {
+	for j := range ss.steps {
+		s := &ss.steps[j]
+		if s.kind != runStep || s.command == nil || s.block.StartLine != st.block.StartLine || s.line >= rec.Line {
+			continue
+		}
+		m := reExportFrom.FindStringSubmatch(strings.TrimSpace(s.command.Text))
+		if m == nil || shellVars[m[2]] {
+			continue
+		}
+		later := ss.laterSetting(rec.Line, m[2])
+		if later == nil {
+			continue
+		}
+		if r, err := ss.task.Sandbox.Exec(ctx, ss.request(`[ -z "${`+m[2]+`+x}" ]`, false, 10*time.Second)); err != nil || r.ExitCode != 0 {
+			continue
+		}
+		return s, m[1], m[2], later
+	}
+	return nil, "", "", nil
 }
 
 // reEmptyQuoted: an error naming an empty word, as a variable with no value leaves it

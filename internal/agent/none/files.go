@@ -234,6 +234,10 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		}
 		return f, "", reAppend.MatchString(lastSentence(lead)) && strings.Contains(lead, path.Base(f)), true
 	}
+	if m := reZennFile.FindStringSubmatch(cb.Info); m != nil && looksLikePath(m[1]) {
+		// Zenn's ```c:lookup.c, the language and the file's name (not ```bash:terminal)
+		return m[1], "", reAppend.MatchString(lastSentence(lead)) && strings.Contains(lead, path.Base(m[1])), true
+	}
 	if m := reListing.FindStringSubmatch(lead); m != nil && looksLikePath(m[1]) {
 		return m[1], "", appendsTo(lead, m[1]), true
 	}
@@ -291,8 +295,13 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 			// one it points at
 			matches = append([][]int{matches[k]}, append(matches[:k:k], matches[k+1:]...)...)
 		}
+		inDir := "" // "save it next to the first one in `~/bin`, as `prune-backups.sh`:"
 		for _, m := range matches {
 			p := sentence[m[2]:m[3]]
+			if reAsNext.MatchString(sentence[m[1]:]) && reInBefore.MatchString(sentence[:m[0]]) {
+				inDir = p
+				continue
+			}
 			if reFolderNoun.MatchString(sentence[m[1]:]) {
 				continue // "Create a `ci` folder with `mkdir -p ci`, then save the following as `ci/run-all.sh`."
 			}
@@ -319,6 +328,9 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 						dir = "~" // "in your home directory"
 					}
 				}
+				if dir == "" && inDir != "" && !strings.Contains(p, "/") {
+					dir = inDir
+				}
 				return p, dir, reAppend.MatchString(sentence), true
 			}
 		}
@@ -342,6 +354,15 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	}
 	return "", "", false, false
 }
+
+// reAsNext, reInBefore: "in `~/bin`, as `x`": the folder, then the file's name.
+var (
+	reAsNext   = regexp.MustCompile("^,?\\s+as\\s+`")
+	reInBefore = regexp.MustCompile(`(?i)\b(?:in|into|under|inside)\s+$`)
+)
+
+// reZennFile: Zenn's info string, the language then a colon and the file's name.
+var reZennFile = regexp.MustCompile(`^[\w+#.-]+:([^\s:{}=]+)$`)
 
 // reAppositionFile: a sentence that ends by naming, after a comma, the file it speaks of.
 var reAppositionFile = regexp.MustCompile("(?i),\\s+`([^`\\s]+\\.[A-Za-z]\\w*)`\\s*:\\s*$")

@@ -41,7 +41,7 @@ func (ss *session) gitHint(ctx context.Context, rec loop.CommandRecord, output s
 // onDisk looks for a command in the directories installers put binaries in.
 func (ss *session) onDisk(ctx context.Context, name string) string {
 	var dirs []string
-	for _, d := range []string{"$HOME/.local/bin", "$HOME/.cargo/bin", "$HOME/go/bin", "/usr/local/go/bin", "$HOME/.deno/bin", "$HOME/.bun/bin", "$HOME/.npm-global/bin", "/usr/local/bin"} {
+	for _, d := range []string{"$HOME/.local/bin", "$HOME/bin", "$HOME/.cargo/bin", "$HOME/go/bin", "/usr/local/go/bin", "$HOME/.deno/bin", "$HOME/.bun/bin", "$HOME/.npm-global/bin", "/usr/local/bin"} {
 		dirs = append(dirs, d+"/"+name)
 	}
 	// a versioned directory of its own (Debian's /usr/lib/postgresql/15/bin)

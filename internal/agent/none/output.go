@@ -1072,7 +1072,9 @@ func ownPrompt(shown, cmd string) bool {
 	return false
 }
 
-var reDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b`)
+// reDate: a date or a time of day in output, which differs from run to run (2026-03-09,
+// 21:47, anacron's 20260309).
+var reDate = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}(?::\d{2})?\b|\b(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\b`)
 
 // quotedOnly: every line the command printed is a line the tutorial shows, in quotes
 // (JSON strings where the tutorial shows bare words).

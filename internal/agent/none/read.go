@@ -72,7 +72,7 @@ var (
 	// "so Git stops and reports a conflict:": output, unless the block has prompts
 	reOutputVerb = regexp.MustCompile(`(?i)\b(?:reports?|says|prints|shows|displays|responds|answers|complains|warns|confirms|tells you)\b[^.]*:\s*$`)
 	// "Alternatively", "If your system doesn't have curl", "For example", "You can also"
-	reAltLead = regexp.MustCompile(`(?i)^(?:\d+\.\s*)?(alternatively|or,|or you can|you (?:can|could|may) also|if you (?:prefer|'d prefer|would prefer|want to use|use|are using|'re using|need to|want to|do not want|don't want|would like)|if your (?:system|machine|distribution|distro|shell)|however,?[^.]*\bcan also\b|for example|e\.g\.|(?:to )?request a specific|if installing (?:from|with|via|using)|when another|optionally)`)
+	reAltLead = regexp.MustCompile(`(?i)^(?:\d+\.\s*)?(alternatively|or,|or you can|you (?:can|could|may) also|if you (?:prefer|'d prefer|would prefer|want to use|use|are using|'re using|need to|want to|also want|do not want|don't want|would like)|if your (?:system|machine|distribution|distro|shell)|however,?[^.]*\bcan also\b|for example|e\.g\.|(?:to )?request a specific|if installing (?:from|with|via|using)|when another|optionally)`)
 	reDontRun = regexp.MustCompile(`(?i)\b(do not|don't) (?:run|execute|type)\b|\bnot meant to be run\b`)
 	// "On Windows:", "For macOS"
 	reOSLead = regexp.MustCompile(`(?i)^(?:\d+\.\s*)?(?:on|for|in|using|with) ([\w ./+-]+?)\s*[:,]?\s*$`)
@@ -626,7 +626,7 @@ func read(t *tutorial.Tutorial) []step {
 				steps = append(steps, ss...)
 				continue
 			}
-			if current != "" && reAppendVerb.MatchString(lead) && !looksLikeShell(cb, programs) {
+			if current != "" && reAppendVerb.MatchString(lead) && !looksLikeShell(cb, programs) && !namesOtherFile(t, lead, current) {
 				add(step{kind: fileStep, file: current, appendF: true, content: fileContent(cb), reason: "a fragment of " + current + " (the prose says to add it)"})
 				continue
 			}
@@ -674,6 +674,31 @@ func read(t *tutorial.Tutorial) []step {
 	steps = saveFromBelow(t, steps)
 	followNeeded(steps)
 	return steps
+}
+
+// reToNoun: what a sentence adds something to ("add one line to the same anacrontab").
+var reToNoun = regexp.MustCompile(`(?i)\b(?:to|into|in) (?:the|your|that) (?:same )?([\w.-]+)`)
+
+// fileNouns: words that name the file being written, whatever it is.
+var fileNouns = map[string]bool{"file": true, "script": true, "config": true, "configuration": true, "end": true, "bottom": true, "top": true, "program": true, "module": true}
+
+// namesOtherFile: the lead adds the block to a file it names by a word that is not the
+// file the tutorial last wrote, and that the tutorial uses as a file's name elsewhere
+// ("add one line to the same anacrontab" after prune-backups.sh, where the commands read
+// ~/.local/etc/anacrontab; not "add albums data to the list of albums").
+func namesOtherFile(t *tutorial.Tutorial, lead, current string) bool {
+	for _, sentence := range sentences(lead) {
+		v := reAppendVerb.FindStringIndex(sentence)
+		if v == nil {
+			continue
+		}
+		m := reToNoun.FindStringSubmatch(sentence[v[0]:])
+		if m == nil || fileNouns[strings.ToLower(m[1])] || strings.Contains(strings.ToLower(path.Base(current)), strings.ToLower(m[1])) {
+			return false
+		}
+		return regexp.MustCompile("[/`]" + regexp.QuoteMeta(m[1]) + "(?:[`\\s\"']|$)").MatchString(t.Body)
+	}
+	return false
 }
 
 // reYourFile: "your `wordfreq.icn`", a file the reader has from before, in a sentence

@@ -1454,3 +1454,30 @@ func TestHugoBookDetailsAndAppositionFile(t *testing.T) {
 	files, _, _ := readExpected(t, md)
 	assert.Equal(t, []string{"Tides.pmod", "report.pike", "store.pike"}, files)
 }
+
+// A Zenn article's fences (```c:lookup.c names the file, ```bash:terminal does not), a
+// file saved "in `~/bin`, as `x`", a line added "to the same anacrontab" (not to the
+// script written last), and an optional step ("if you also want …").
+func TestZennFencesAndThreadFiles(t *testing.T) {
+	t.Parallel()
+	md := "# KV\n\n```bash:terminal\nsudo apt install -y gcc\n```\n\n```c:lookup.c\nint main(void) { return 0; }\n```\n\n" +
+		"sure, second job. save it next to the first one in `~/bin`, as `prune.sh`:\n\n```sh\n#!/bin/sh\necho pruned\n```\n\n" +
+		"then add one line to the same anacrontab, weekly is plenty:\n\n```\n7 10 notes.prune $HOME/bin/prune.sh\n```\n\n" +
+		"if you also want the tarballs off the laptop, rclone works fine (needs a remote):\n\n```sh\nrclone copy ~/backups gdrive:laptop\n```\n\n" +
+		"check it:\n\n```sh\nanacron -T -t ~/.local/etc/anacrontab\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var got []string
+	for _, s := range read(tut) {
+		switch s.kind {
+		case fileStep:
+			got = append(got, "write "+joinDir(s.dir, s.file))
+		case runStep:
+			got = append(got, s.command.Text)
+		}
+	}
+	assert.Equal(t, []string{"sudo apt install -y gcc", "write lookup.c", "write ~/bin/prune.sh", "anacron -T -t ~/.local/etc/anacrontab"}, got)
+	assert.True(t, reDate.MatchString("20260309"), "anacron's timestamp")
+	assert.False(t, reDate.MatchString("20261399"))
+	assert.True(t, reStopServer.MatchString("<kbd>Ctrl</kbd>+<kbd>C</kbd>, then start the persistent server."))
+}

@@ -329,6 +329,20 @@ func (ss *session) serverDown() (int, bool) {
 	return 0, false
 }
 
+// failedRestart: a gap's failed step, after the server was stopped, runs the same
+// program: the start that was to replace it (its root).
+func (ss *session) failedRestart(sv *server) (int, bool) {
+	prog := path.Base(programAfterCd(sv.command))
+	for i := len(ss.roots) - 1; i >= 0; i-- {
+		if r := ss.roots[i]; r.finding >= 0 {
+			if f := ss.res.Findings[r.finding]; f.Line > sv.stopped && path.Base(programAfterCd(f.Command)) == prog {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}
+
 // deafServer reports the running server whose log, read for a request that could not
 // connect, shows errors: it started, failed, and stayed up without listening (Django's
 // autoreloader waiting for a fix). The gap is on the line that started it.

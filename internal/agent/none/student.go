@@ -214,6 +214,55 @@ func (ss *session) setuidProgram(ctx context.Context, text string) string {
 	return strings.TrimSpace(r.Stdout)
 }
 
+// waitsForInput: a later step runs the same command with its standard input from a file,
+// and this one, given none, waits for the reader to type it: at a terminal it hangs
+// where the tutorial expects it to end (the Student's commands read no terminal).
+func (ss *session) waitsForInput(ctx context.Context, i int, rec loop.CommandRecord) (loop.Finding, bool) {
+	cmd := strings.TrimSpace(rec.Command)
+	if strings.ContainsAny(cmd, "<|;&\n") || ss.task.Sandbox == nil {
+		return loop.Finding{}, false
+	}
+	words := strings.Fields(cmd)
+	slices.Sort(words)
+	for _, later := range ss.steps[i+1:] {
+		if later.kind != runStep || later.command == nil {
+			continue
+		}
+		before, file, ok := strings.Cut(later.command.Text, "<")
+		file = strings.TrimSpace(file)
+		if !ok || strings.ContainsAny(before+file, "|;&<\n") || len(strings.Fields(file)) != 1 {
+			continue
+		}
+		same := strings.Fields(before)
+		slices.Sort(same)
+		if !slices.Equal(words, same) {
+			continue
+		}
+		// (its input a pipe that stays open and says nothing, as a terminal does)
+		r, err := ss.task.Sandbox.Exec(ctx, ss.request("sleep 30 | "+cmd, false, 5*time.Second))
+		if err != nil || !r.TimedOut && r.ExitCode != 124 {
+			return loop.Finding{}, false
+		}
+		return loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) reads what it works on from standard input, and the step gives it none: at a terminal it waits for the reader to type it, and nothing is done; line %d runs it with `< %s`", firstLine(cmd), rec.Line, later.line, file),
+			Fix:      fmt.Sprintf("give it its input at line %d: `%s < %s`", rec.Line, cmd, file),
+			Edit:     &loop.Edit{Replace: cmd + " < " + file},
+			Category: "command failure",
+		}, true
+	}
+	return loop.Finding{}, false
+}
+
+// reMailSpoolDenied: a mail transfer agent refused its own spool (exim 4.96: "Failed to
+// create spool file /var/spool/exim4//input//…-D: Permission denied").
+var reMailSpoolDenied = regexp.MustCompile(`(?i)(?:spool file|/var/spool/(?:exim4|postfix|mqueue|clientmqueue)/)[^\n]*permission denied`)
+
+// setuidMailer: the system's sendmail is a setuid or setgid program.
+func (ss *session) setuidMailer(ctx context.Context) bool {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `p=$(readlink -f /usr/sbin/sendmail) && { [ -u "$p" ] || [ -g "$p" ]; }`, Timeout: 10 * time.Second, User: ss.user})
+	return err == nil && r.ExitCode == 0
+}
+
 // reWord: a plain program name.
 var reWord = regexp.MustCompile(`^[\w][\w.+-]*$`)
 
@@ -537,7 +586,8 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "failed only under pipefail (the reader of the pipe stops early); run without it"})
 		}
 	}
-	if r.ExitCode != 0 && !r.TimedOut && req.User != rootUser && ss.rootExec {
+	if (r.ExitCode != 0 || reMailSpoolDenied.MatchString(r.Stdout+r.Stderr)) && !r.TimedOut && req.User != rootUser && ss.rootExec {
+		// (anacron exits 0 when the mail of a job's output fails)
 		why := ""
 		switch {
 		case reNoNewPrivs.MatchString(r.Stdout + r.Stderr):
@@ -548,6 +598,10 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			// no-new-privileges keeps from their rights; on the reader's machine they have them
 			if p := ss.setuidProgram(ctx, cmd.Text); p != "" {
 				why = "`" + p + "` needs its setuid or setgid rights, which the sandbox withholds"
+			} else if reMailSpoolDenied.MatchString(r.Stdout+r.Stderr) && ss.setuidMailer(ctx) {
+				// anacron and cron mail a job's output through sendmail (Debian's exim4,
+				// setuid root), which cannot write its spool without those rights
+				why = "the mailer it hands output to (`sendmail`) needs its setuid rights, which the sandbox withholds"
 			}
 		}
 		if why != "" {
@@ -650,7 +704,10 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			ss.noteServices(ctx, rec)
 		}
 		folded := -1
-		if !rec.Background {
+		if f, ok := ss.waitsForInput(ctx, i, rec); ok && !rec.Background {
+			// `gearman -f thumbs -b -N`, then `… < backlog.txt` further down
+			ss.addFinding(rec, f, output)
+		} else if !rec.Background {
 			ss.failRoot = -1
 			ss.checkOutput(ctx, st, rec, output, logged) // lastRun is still the step before this one
 			folded = ss.failRoot
@@ -1135,8 +1192,9 @@ func (ss *session) leadKeepsRunning(sentence string) bool {
 }
 
 // reStopServer: prose telling the reader to stop what runs in the foreground ("Stop
-// Gunicorn with Ctrl+C before you go on", "Press Ctrl-C to stop the server").
-var reStopServer = regexp.MustCompile(`(?i)\b(?:stop|quit|kill|shut (?:it )?down|interrupt)\b[^.]*\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b|\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b[^.]*\b(?:to stop|to quit|before you go on|before continuing)\b|\bstop the (?:[\w-]+ ){0,2}(?:server|app|service|process|daemon|listener)\b`)
+// Gunicorn with Ctrl+C before you go on", "Press Ctrl-C to stop the server", "Ctrl+C,
+// then start the persistent server").
+var reStopServer = regexp.MustCompile(`(?i)\b(?:stop|quit|kill|shut (?:it )?down|interrupt)\b[^.]*\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b|\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b(?:</kbd>)?,?\s+(?:and|then)\s+(?:start|restart|run|repeat)\b|\bctrl(?:</kbd>)?\s*[+-]\s*(?:<kbd>)?c\b[^.]*\b(?:to stop|to quit|before you go on|before continuing)\b|\bstop the (?:[\w-]+ ){0,2}(?:server|app|service|process|daemon|listener)\b`)
 
 // reWaitLead: the prose has the reader wait before the block ("Give it a couple of
 // seconds", "wait a few seconds, then").
