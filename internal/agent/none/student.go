@@ -1183,12 +1183,9 @@ func (ss *session) leadKeepsRunning(sentence string) bool {
 		// the order to stop what the step before kept running in the foreground
 		return false
 	}
-	for _, s := range ss.servers {
-		if s.root != serverStopped {
-			return false // running, or failed: the order is about that one
-		}
-	}
-	return true
+	// (with any server started before, even one this very sentence stops, the order is
+	// about that one: "Stop the server with Ctrl+C, then change the page:")
+	return len(ss.servers) == 0
 }
 
 // reStopServer: prose telling the reader to stop what runs in the foreground ("Stop
