@@ -68,17 +68,23 @@ func (ss *session) contentsLookup(ctx context.Context, names, paths []string) ma
 			return nil
 		}
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: contentsScript, Env: map[string]string{"names": strings.Join(names, " "), "files": strings.Join(paths, " ")}, Timeout: 90 * time.Second, User: ss.user})
+	return ss.searchContents(ctx, map[string]string{"names": strings.Join(names, " "), "files": strings.Join(paths, " ")})
+}
+
+// searchContents runs contentsScript with what to look for in env: what it found → the
+// package holding it (nil when the index cannot be had).
+func (ss *session) searchContents(ctx context.Context, env map[string]string) map[string]string {
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: contentsScript, Env: env, Timeout: 90 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 {
 		return nil
 	}
-	pkgs := map[string]string{}
+	found := map[string]string{}
 	for _, l := range strings.Split(r.Stdout, "\n") {
 		if name, pkg, ok := strings.Cut(strings.TrimSpace(l), " "); ok && reDebianName.MatchString(pkg) {
-			pkgs[name] = pkg
+			found[name] = pkg
 		}
 	}
-	return pkgs
+	return found
 }
 
 // packagesHolding: for each of the file names (without folders), the first of pkgs that
@@ -93,17 +99,7 @@ func (ss *session) packagesHolding(ctx context.Context, bases, pkgs []string) ma
 	if len(bases) == 0 || len(pkgs) == 0 || ss.task.Sandbox == nil {
 		return nil
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: contentsScript, Env: map[string]string{"bases": strings.Join(bases, " "), "pkgs": strings.Join(pkgs, " ")}, Timeout: 90 * time.Second, User: ss.user})
-	if err != nil || r.ExitCode != 0 {
-		return nil
-	}
-	found := map[string]string{}
-	for _, l := range strings.Split(r.Stdout, "\n") {
-		if name, pkg, ok := strings.Cut(strings.TrimSpace(l), " "); ok {
-			found[name] = pkg
-		}
-	}
-	return found
+	return ss.searchContents(ctx, map[string]string{"bases": strings.Join(bases, " "), "pkgs": strings.Join(pkgs, " ")})
 }
 
 // reMissingNamed: a file an error line says could not be found, by its name in quotes

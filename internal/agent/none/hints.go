@@ -633,19 +633,17 @@ func nearChoice(cmd, output string) (word, choice string) {
 		if len(tok) < 4 || strings.HasPrefix(tok, "-") || slices.Contains(choices, tok) {
 			continue
 		}
-		best, n := "", 0
+		best, bestD, n := "", 3, 0 // (at most two edits, and fewer than half the word)
 		for _, c := range choices {
-			d := levenshtein.ComputeDistance(strings.ToLower(tok), strings.ToLower(c))
-			if d > 2 || d >= len(tok)/2 {
-				continue
-			}
-			if best == "" || d < levenshtein.ComputeDistance(strings.ToLower(tok), strings.ToLower(best)) {
-				best, n = c, 1
-			} else if d == levenshtein.ComputeDistance(strings.ToLower(tok), strings.ToLower(best)) {
+			switch d := levenshtein.ComputeDistance(strings.ToLower(tok), strings.ToLower(c)); {
+			case d >= len(tok)/2 || d > 2 || d > bestD:
+			case d < bestD:
+				best, bestD, n = c, d, 1
+			default:
 				n++
 			}
 		}
-		if best != "" && n == 1 {
+		if n == 1 {
 			return tok, best
 		}
 	}

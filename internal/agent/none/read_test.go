@@ -30,6 +30,24 @@ func readExpected(t *testing.T, md string) (files, run []string, expected map[st
 	return files, run, expected
 }
 
+// readOrder reads a tutorial of our own and returns its steps that run or write, in
+// order: a command as its text, a file as write describes it.
+func readOrder(t *testing.T, md string, write func(step) string) []string {
+	t.Helper()
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var order []string
+	for _, s := range read(tut) {
+		switch s.kind {
+		case fileStep:
+			order = append(order, write(s))
+		case runStep:
+			order = append(order, s.command.Text)
+		}
+	}
+	return order
+}
+
 // readMD reads a tutorial of our own and returns what would run, what would be written
 // and what is skipped (command or file → reason).
 func readMD(t *testing.T, md string) (run []string, files []string, skipped map[string]string, asks []int) {
@@ -1404,17 +1422,7 @@ func TestFilesSavedFromASectionBelow(t *testing.T) {
 		"### Files (copies, for reviewers)\n\n" +
 		"<details><summary><code>tools/gen.py</code></summary>\n\n```python\nprint('b')\nprint('a')\n```\n\n</details>\n\n" +
 		"<details><summary><code>tools/notes.txt</code></summary>\n\n```text\nhello\n```\n\n</details>\n"
-	tut, err := tutorial.Parse("t.md", []byte(md))
-	require.NoError(t, err)
-	var order []string
-	for _, s := range read(tut) {
-		switch s.kind {
-		case fileStep:
-			order = append(order, "write "+s.file)
-		case runStep:
-			order = append(order, s.command.Text)
-		}
-	}
+	order := readOrder(t, md, func(s step) string { return "write " + s.file })
 	assert.Equal(t, []string{"mkdir -p ~/fmt && cd ~/fmt", "write tools/gen.py", "write tools/notes.txt", "python3 tools/gen.py | sort"}, order)
 	// lnav 0.11.1 refuses a setting with a marked error line and exits 0
 	assert.Equal(t, "✘ error: invalid value for property “/ui/theme”", reportedError("lnav -n -N -c ':config /ui/theme monokai'", "✘ error: invalid value for property “/ui/theme”\n reason: unknown theme -- “monokai”", ""))
@@ -1428,17 +1436,7 @@ func TestSaveYourFileThereAndThisOne(t *testing.T) {
 		"Make a folder:\n\n```sh\nmkdir -p ~/ex && cd ~/ex\n```\n\n" +
 		"Save your `count.py` there, plus this `sample.txt` to test with:\n\n```text\na b a\n```\n\n" +
 		"```sh\npython3 count.py < sample.txt\n```\n"
-	tut, err := tutorial.Parse("t.md", []byte(md))
-	require.NoError(t, err)
-	var order []string
-	for _, s := range read(tut) {
-		switch s.kind {
-		case fileStep:
-			order = append(order, "write "+s.file+": "+strings.TrimSpace(s.content))
-		case runStep:
-			order = append(order, s.command.Text)
-		}
-	}
+	order := readOrder(t, md, func(s step) string { return "write " + s.file + ": " + strings.TrimSpace(s.content) })
 	assert.Equal(t, []string{"write count.py: print(1)", "mkdir -p ~/ex && cd ~/ex", "write count.py: print(1)", "write sample.txt: a b a", "python3 count.py < sample.txt"}, order)
 }
 
@@ -1465,17 +1463,7 @@ func TestZennFencesAndThreadFiles(t *testing.T) {
 		"then add one line to the same anacrontab, weekly is plenty:\n\n```\n7 10 notes.prune $HOME/bin/prune.sh\n```\n\n" +
 		"if you also want the tarballs off the laptop, rclone works fine (needs a remote):\n\n```sh\nrclone copy ~/backups gdrive:laptop\n```\n\n" +
 		"check it:\n\n```sh\nanacron -T -t ~/.local/etc/anacrontab\n```\n"
-	tut, err := tutorial.Parse("t.md", []byte(md))
-	require.NoError(t, err)
-	var got []string
-	for _, s := range read(tut) {
-		switch s.kind {
-		case fileStep:
-			got = append(got, "write "+joinDir(s.dir, s.file))
-		case runStep:
-			got = append(got, s.command.Text)
-		}
-	}
+	got := readOrder(t, md, func(s step) string { return "write " + joinDir(s.dir, s.file) })
 	assert.Equal(t, []string{"sudo apt install -y gcc", "write lookup.c", "write ~/bin/prune.sh", "anacron -T -t ~/.local/etc/anacrontab"}, got)
 	assert.True(t, reDate.MatchString("20260309"), "anacron's timestamp")
 	assert.False(t, reDate.MatchString("20261399"))
