@@ -13,31 +13,33 @@ import (
 // Which Debian package holds a command, the way a reader finds out: packages.debian.org's
 // "search the contents of packages", which reads the archive's Contents index, as
 // apt-file does. The index of the system's first apt source is fetched with apt's own
-// download helper (curl when that is missing), searched, and removed again; bookworm's
-// main/Contents-amd64.gz is about 12 MB. Debian keeps it under the component
+// download helper (curl when that is missing) and searched; bookworm's
+// main/Contents-amd64.gz is about 12 MB, so it is kept in the container, under
+// /var/tmp/.smile-contents-<uid>/, for the later lookups of the same run (a fresh
+// container, as a fix proof starts, fetches it again). Debian keeps it under the component
 // (dists/bookworm/main/), Ubuntu beside the Release file (dists/noble/). Packages for all
 // architectures (python3-dnspython, most scripts) are in Contents-all.gz (34 MB), read
 // only when the architecture's index has none of what is looked for.
 const contentsScript = `set -- $( { awk '$1 == "deb" { i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ } print $i, $(i+1); exit }' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null
   awk 'tolower($1) == "uris:" { u = $2 } tolower($1) == "suites:" { s = $2 } u != "" && s != "" { print u, s; exit }' /etc/apt/sources.list.d/*.sources 2>/dev/null; } | head -n 1)
 [ -n "$2" ] || exit 3
-d=$(mktemp -d) || exit 3
+d=/var/tmp/.smile-contents-$(id -u)
+mkdir -p "$d" || exit 3
 arch=$(dpkg --print-architecture)
-fetch() { if [ -x /usr/lib/apt/apt-helper ]; then /usr/lib/apt/apt-helper download-file "$1" "$d/c.gz" >/dev/null 2>&1; else curl -fsSL -o "$d/c.gz" "$1" 2>/dev/null; fi; }
-search() { gzip -dc "$d/c.gz" | awk -v names="$names" -v files="$files" -v bases="$bases" -v pkgs="$pkgs" 'BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) { want["usr/bin/" a[i]] = a[i]; want["usr/sbin/" a[i]] = a[i]; want["bin/" a[i]] = a[i]; want["sbin/" a[i]] = a[i] }
+fetch() { c="$d/$(printf '%s' "$1" | tr -c 'A-Za-z0-9.-' _)"
+  [ -s "$c" ] || { if [ -x /usr/lib/apt/apt-helper ]; then /usr/lib/apt/apt-helper download-file "$1" "$c.part" >/dev/null 2>&1; else curl -fsSL -o "$c.part" "$1" 2>/dev/null; fi && mv "$c.part" "$c"; } || { rm -f "$c.part"; return 1; }; }
+search() { gzip -dc "$c" | awk -v names="$names" -v files="$files" -v bases="$bases" -v pkgs="$pkgs" 'BEGIN { n = split(names, a, " "); for (i = 1; i <= n; i++) { want["usr/bin/" a[i]] = a[i]; want["usr/sbin/" a[i]] = a[i]; want["bin/" a[i]] = a[i]; want["sbin/" a[i]] = a[i] }
   n = split(files, a, " "); for (i = 1; i <= n; i++) want[a[i]] = a[i]
   n = split(bases, a, " "); for (i = 1; i <= n; i++) base[a[i]] = 1
   n = split(pkgs, a, " "); for (i = 1; i <= n; i++) ok[a[i]] = 1 }
 ($1 in want) && !(want[$1] in seen) { seen[want[$1]] = 1; split($NF, p, ","); sub(/.*\//, "", p[1]); print want[$1], p[1] }
 bases != "" { f = $1; sub(/.*\//, "", f); if ((f in base) && !(f in seen)) { k = split($NF, p, ","); for (j = 1; j <= k; j++) { q = p[j]; sub(/.*\//, "", q); if (q in ok) { seen[f] = 1; print f, q; break } } } }'; }
-fetch "${1%/}/dists/$2/main/Contents-$arch.gz" || fetch "${1%/}/dists/$2/Contents-$arch.gz" || { rm -rf "$d"; exit 3; }
+fetch "${1%/}/dists/$2/main/Contents-$arch.gz" || fetch "${1%/}/dists/$2/Contents-$arch.gz" || exit 3
 found=$(search)
 if [ -z "$found" ]; then
-  rm -f "$d/c.gz"
   fetch "${1%/}/dists/$2/main/Contents-all.gz" || fetch "${1%/}/dists/$2/Contents-all.gz" && found=$(search)
 fi
-[ -z "$found" ] || printf '%s\n' "$found"
-rm -rf "$d"`
+[ -z "$found" ] || printf '%s\n' "$found"`
 
 // commandPackages: for each of names that some Debian package puts on PATH, the first such
 // package in the index (nil when the index cannot be had: no apt source, no network).
