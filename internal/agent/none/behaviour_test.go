@@ -2940,3 +2940,82 @@ func TestThreadGaps(t *testing.T) {
 	assert.Equal(t, lineOf(md, "mkdir \"$QUEUE_DIR\""), export.Line)
 	assert.Contains(t, export.Problem, "exports `QUEUE_DIR` from `$NIGHT_DIR`, which is not set yet")
 }
+
+// Two arguments in the wrong order: the missing one is a word an earlier run of the same
+// program took before the file (fmt.sh stands in for xmlto 0.0.28, "xmlto FORMAT XML",
+// which says "Input file …/html not found"), or the file this step makes, which later
+// steps read (conv.sh reads its first argument and writes its second, as `xxd -r` does).
+func TestArgumentsInTheWrongOrder(t *testing.T) {
+	t.Parallel()
+	md := "# Convert\n\nSave `fmt.sh`:\n\n```sh\n#!/bin/sh\n[ -f \"$2\" ] || { echo \"Input file $PWD/$2 not found\" >&2; exit 1; }\necho \"$1 of $2\"\n```\n\n" +
+		"Save `conv.sh`:\n\n```sh\n#!/bin/sh\ntr a-z A-Z < \"$1\" > \"$2\"\n```\n\n" +
+		"```bash\necho hello > page.xml\nsh fmt.sh man page.xml\nsh fmt.sh page.xml html\n```\n\n" +
+		"```bash\nsh conv.sh up.txt page.xml\ncat up.txt\n```\n"
+	res, _ := attemptProving(t, md, nil)
+	f := findingOn(t, res.Findings, md, "sh fmt.sh page.xml html")
+	assert.Contains(t, f.Problem, "the arguments are in the wrong order: `sh` takes the file last, as line")
+	assert.Contains(t, f.Fix, "`sh fmt.sh html page.xml`")
+	requireProven(t, *f)
+	c := findingOn(t, res.Findings, md, "sh conv.sh up.txt page.xml")
+	assert.Contains(t, c.Problem, "`up.txt` is what this step makes")
+	assert.Contains(t, c.Fix, "`sh conv.sh page.xml up.txt`")
+	assert.Len(t, res.Findings, 2, "`cat up.txt` works once the reader swaps them: %+v", res.Findings)
+}
+
+// A script calling a shell function the reader defined in their terminal; entr given a
+// terminal as the reader's is, its script failing in front of the reader while entr
+// keeps running (entr 5.3 from Debian 12).
+func TestShellFunctionInAScriptAndAWatcher(t *testing.T) {
+	t.Parallel()
+	md := "# Notes\n\n```bash\nsudo apt-get update -qq\nsudo apt-get install -y -qq entr\necho note > a.md\ngreet() { echo \"hi $1\"; }\ngreet Ada\n```\n\n" +
+		"Save `all.sh`:\n\n```sh\n#!/bin/sh\ngreet Ada\ngreet Lin\n```\n\n```bash\nsh all.sh\n```\n\n" +
+		"Save `check.sh`:\n\n```bash\n#!/usr/bin/env bash\nset -euo pipefail\nnote=$1\necho \"$note ok\"\n```\n\n" +
+		"Leave it checking on every save (Ctrl+C stops it):\n\n```bash\nchmod +x check.sh\nls a.md | entr ./check.sh\n```\n"
+	res, _ := attempt(t, md, nil)
+	f := findingOn(t, res.Findings, md, "sh all.sh")
+	assert.Contains(t, f.Problem, fmt.Sprintf("`greet` is a shell function the reader defined at line %d", lineOf(md, "greet() {")))
+	assert.Contains(t, f.Fix, "define the function `greet` in the script itself")
+	w := findingOn(t, res.Findings, md, "entr ./check.sh")
+	assert.Contains(t, w.Problem, "$1: unbound variable")
+	assert.Contains(t, w.Fix, "`/_`")
+	assert.Len(t, res.Findings, 2, "%+v", res.Findings)
+	assert.True(t, slices.ContainsFunc(res.Coverage.Heuristics, func(n loop.Note) bool { return strings.Contains(n.Reason, "needs a terminal") }), "%+v", res.Coverage.Heuristics)
+}
+
+// A locale the system lacks, a `~` inside quotes, and a group the reader joined in the
+// same session.
+func TestLocaleQuotedTildeAndAGroupJoinedInTheSameSession(t *testing.T) {
+	t.Parallel()
+	md := "# Setup\n\n```bash\nexport LC_ALL=ja_JP.UTF-8\nprintf 'あ\\n' > kana.txt\nwc -m kana.txt\n```\n\n" +
+		"```bash\nmkdir -p ~/www\nls \"~/www\"\n```\n\n" +
+		"```bash\nsudo groupadd web\nsudo mkdir -p /srv/shared\nsudo chgrp web /srv/shared\nsudo chmod 2775 /srv/shared\nsudo usermod -aG web \"$(whoami)\"\ncp kana.txt /srv/shared/\n```\n"
+	res, _ := attempt(t, md, nil)
+	l := findingOn(t, res.Findings, md, "export LC_ALL")
+	assert.Contains(t, l.Problem, "cannot change locale (ja_JP.UTF-8)")
+	assert.Contains(t, l.Fix, "sudo locale-gen")
+	q := findingOn(t, res.Findings, md, `ls "~/www"`)
+	assert.Contains(t, q.Problem, "is inside quotes, where the shell does not expand `~`")
+	g := findingOn(t, res.Findings, md, "cp kana.txt")
+	assert.Contains(t, g.Problem, "writable by the group `web`, and line")
+	assert.Contains(t, g.Fix, "newgrp web")
+	assert.Len(t, res.Findings, 3, "%+v", res.Findings)
+}
+
+// A checksum list that does not match the file, a file named in another case, and a
+// variable in single quotes where the page shows its value.
+func TestChecksumCaseAndAVariableInSingleQuotes(t *testing.T) {
+	t.Parallel()
+	md := "# Reports\n\n```bash\nprintf 'a,b\\n' > orders.csv\n```\n\nSave the list next to it as `SHA256SUMS`:\n\n```text\n" + strings.Repeat("0", 64) + "  orders.csv\n```\n\n" +
+		"```bash\nsha256sum -c SHA256SUMS\n```\n\nSave `Returns.csv`:\n\n```text\nid\n```\n\n```bash\ncat returns.csv\n```\n\n" +
+		"```bash\nQ=lamp\necho 'No results for \"$Q\"' | tee e.txt\n```\n\n```text\nNo results for \"lamp\"\n```\n\n```bash\ngrep -q lamp e.txt\n```\n"
+	res, _ := attempt(t, md, nil)
+	s := findingOn(t, res.Findings, md, "sha256sum -c")
+	// sha256sum of "a,b\n"
+	assert.Contains(t, s.Fix, "`5be08c9684a1d25efcee09318204824278b08bbfb4aef973ffefd0b9d7478313`")
+	c := findingOn(t, res.Findings, md, "cat returns.csv")
+	assert.Contains(t, c.Problem, "differ only in case")
+	v := findingOn(t, res.Findings, md, "echo 'No results")
+	assert.Contains(t, v.Problem, "`$Q` is inside single quotes")
+	assert.Contains(t, v.AlsoAt, lineOf(md, "grep -q lamp"))
+	assert.Len(t, res.Findings, 3, "%+v", res.Findings)
+}

@@ -348,6 +348,39 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		return
 	}
+	if name := shownValueQuoted(rec.Command, output, firstNonEmpty(st.command.Output, st.expected)); name != "" {
+		// `jo heading='No results for "$QUERY"'` printed `$QUERY` where the page shows "lamp"
+		with := doubleQuoted(strings.TrimSpace(rec.Command), "$"+name)
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("`%s` (line %d) printed `$%s` as written, where the tutorial shows its value: `$%s` is inside single quotes, where the shell does not expand variables", firstLine(rec.Command), rec.Line, name, name),
+			Fix:      fmt.Sprintf("use double quotes around the argument with `$%s` at line %d (`%s`)", name, rec.Line, firstLine(with)),
+			Category: "command failure",
+			Edit:     &loop.Edit{Replace: with},
+		}, output)
+		ss.taint(rec, r)
+		for _, p := range predict(rec.Command).paths {
+			ss.wroteWrong[ss.abs(p)] = r // (empty-state.json, which tee wrote with `$QUERY` in it)
+		}
+		return
+	}
+	for _, p := range slices.Sorted(maps.Keys(ss.wroteWrong)) {
+		if refersTo(rec.Command, ss.rel(p)) || refersTo(rec.Command, p) {
+			// `jq -e '.heading | contains("lamp")' empty-state.json` on what that step wrote
+			ss.consequence(ss.wroteWrong[p], rec)
+			return
+		}
+	}
+	if reLocaleRefused.MatchString(output) && reSetsLocale.MatchString(rec.Command) {
+		// `export LC_ALL=de_DE.UTF-8` is its own gap, whatever failed before it
+		r := ss.addFinding(rec, loop.Finding{Problem: failureProblem(rec, output), Fix: knownErrorFix(ctx, ss, output), Category: "missing step"}, output)
+		ss.taint(rec, r)
+		return
+	}
+	if r, ok := ss.failedCrontabInstall(rec); ok {
+		// `crontab -l` says "no crontab for …" after the step that was to install one failed
+		ss.consequence(r, rec)
+		return
+	}
 	if r, ok := ss.rootWithError(serverLines(output)); ok {
 		// the server the request went to fails as an earlier step did
 		ss.consequence(r, rec)
@@ -406,6 +439,18 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		}
 		if r, ok := ss.missing[t]; ok {
 			ss.consequence(r, rec)
+			return
+		}
+		if at := ss.functionDefined(name, rec.Line); at > 0 && name != firstWord(rec.Command) {
+			// build.sh calls `mdc`, a function the reader typed into their shell: the
+			// script's own shell does not have it (bash passes on only exported ones)
+			r := ss.addFinding(rec, loop.Finding{
+				Problem:  fmt.Sprintf("%s; `%s` is a shell function the reader defined at line %d, in their interactive shell, and a script runs in a new shell that does not have it", failureProblem(rec, output), name, at),
+				Fix:      fmt.Sprintf("define the function `%s` in the script itself (the line-%d definition, above its first use), or, for a bash script, run `export -f %s` before line %d", name, at, name, rec.Line),
+				Category: "missing step",
+			}, output)
+			ss.missing[t] = r
+			ss.taint(rec, r)
 			return
 		}
 		if r, ok := ss.taintPaths[ss.abs(name)]; ok && strings.Contains(name, "/") {
@@ -825,6 +870,17 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec, r)
 		return
 	}
+	if fixed, why := ss.swappedArgs(ctx, rec, output); fixed != "" {
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s; %s", failureProblem(rec, output), why),
+			Fix:      fmt.Sprintf("swap them at line %d: `%s`", rec.Line, fixed),
+			Category: "command failure",
+			Edit:     &loop.Edit{Replace: fixed},
+		}, output)
+		ss.taint(rec, r)
+		ss.taintMissingArgs(ctx, rec.Command, r)
+		return
+	}
 	if _, near := ss.nearName(ctx, rec.Command, output); near != "" {
 		// sweep-.json, which sweep.sh wrote for sweep-1.json once the shell had emptied $n
 		if r := ss.lostVars[path.Base(near)]; r > 0 {
@@ -845,7 +901,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 	if missing, near := ss.nearName(ctx, rec.Command, output); near != "" && !ss.proseVariableUnset(ctx, rec, output) {
 		// "chord-faded.wav" where the tutorial made "chord-fade.wav": a name mismatch
 		f := loop.Finding{
-			Problem:  fmt.Sprintf("`%s` (line %d) fails: `%s` does not exist, but `%s` does; the tutorial names the same file two ways", firstLine(rec.Command), rec.Line, missing, near),
+			Problem:  fmt.Sprintf("`%s` (line %d) fails: `%s` does not exist, but `%s` does; the tutorial names the same file two ways%s", firstLine(rec.Command), rec.Line, missing, near, caseOnly(missing, near)),
 			Fix:      fmt.Sprintf("use one name for the file: `%s` at line %d (or create `%s` earlier)", near, rec.Line, missing),
 			Category: "command failure",
 		}
@@ -969,7 +1025,14 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		// the learner is not root: a system folder needs sudo, and a folder the tutorial
 		// made with sudo is root's until it is given to the reader
 		f.Category = "command failure"
+		group, added := ss.groupJoinedFor(ctx, dir, rec.Line)
 		switch file, at := ss.writtenNaming(denied); {
+		case added > 0:
+			// `sudo usermod -aG www-data "$(whoami)"`, then a copy into the group's folder
+			// from the same shell, which still runs with the groups it had at login
+			f.Problem += fmt.Sprintf("; `%s` is writable by the group `%s`, and line %d adds the reader to that group, but a new group membership applies only to sessions started after it: this shell still runs without it", dir, group, added)
+			f.Fix = fmt.Sprintf("after line %d, tell the reader to log out and back in (or run `newgrp %s`) before line %d", added, group, rec.Line)
+			f.Edit = nil
 		case made > 0:
 			f.Problem += fmt.Sprintf("; `%s` belongs to root: line %d made it with sudo, so the reader has no permission to write there", dir, made)
 			f.Fix = fmt.Sprintf("give the folder to the reader after line %d (`sudo chown \"$USER\": %s`), or run line %d with sudo", made, dir, rec.Line)
@@ -1399,6 +1462,14 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Edit = &loop.Edit{InsertBefore: []string{"sudo apt-get update && sudo apt-get install -y " + pkg}}
 			f.Category = "missing step"
 		}
+	}
+	if m := reQuotedTildeArg.FindStringSubmatch(rec.Command); m != nil && f.Edit == nil && !strings.Contains(rec.Command, "\n") && (reNotThere.MatchString(output) || reNoEntry.MatchString(output)) {
+		// `mini_httpd -d "~/lab-www"`: the program gets the `~` as it is
+		fixed := strings.Replace(rec.Command, m[0], `"$HOME/`+m[2]+`"`, 1)
+		f.Problem += fmt.Sprintf("; `%s` is inside quotes, where the shell does not expand `~`, so the program looked for a folder named `~`", m[0])
+		f.Fix = fmt.Sprintf("write `\"$HOME/%s\"` (or `~/%s` without quotes) at line %d", m[2], m[2], rec.Line)
+		f.Edit = &loop.Edit{Replace: strings.TrimSpace(fixed)}
+		f.Category = "command failure"
 	}
 	if f.Edit == nil {
 		if name, value, at := ss.quotedTilde(rec); name != "" && (reNotThere.MatchString(output) || reNoEntry.MatchString(output) || rec.ExitCode == 127) {
@@ -5660,7 +5731,7 @@ var reBroughtFile = regexp.MustCompile(`(?i)\b(?:(?:they|someone|a colleague|you
 // such file or directory)"), or a script sourced by name and line
 // could not (direnv 2.32's stdlib: "environment:812: python: command not found"),
 // whatever the exit code of the program that started it.
-var reShNotFound = regexp.MustCompile(`(?m)(?:^|\s)(?:(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:\d+: |line \d+: )?([\w.+-]+): (?:command )?not found|^b?make(?:\[\d+\])?: ([\w.+-]+): (?:No such file or directory|Command not found)$|^bmake: exec\(([\w.+-]+)\) failed \(No such file or directory\)$|^[\w./~-]+:(?:\d+:| line \d+:) ([\w.+-]+): command not found$)`)
+var reShNotFound = regexp.MustCompile(`(?m)(?:^|\s)(?:(?:/bin/|/usr/bin/)?(?:ba|da)?sh: (?:\d+: |line \d+: )?([\w.+-]+): (?:command )?not found|^b?make(?:\[\d+\])?: ([\w.+-]+): (?:No such file or directory|Command not found)$|^bmake: exec\(([\w.+-]+)\) failed \(No such file or directory\)$|^[\w./~-]+:(?:\d+:| line \d+:| \d+:) ([\w.+-]+): (?:command )?not found$)`)
 
 var (
 	reCMakeCompiler = regexp.MustCompile(`No CMAKE_(CXX|C)_COMPILER could be found`)
@@ -7034,3 +7105,165 @@ func (ss *session) stepsName(s string) bool {
 	}
 	return false
 }
+
+// swappedArgs: the failed command misses one of its arguments while another, in the
+// order the program wants them, would have worked: the two are in the wrong order.
+// It is said so only with a sign of the order meant: an earlier run of the same program
+// that worked had an existing file after a word that is not one (`xmlto man page.xml`
+// before `xmlto page.xml html`), or the missing one is what this step makes, since later
+// steps read it and none before wrote it (`xxd -r out.bin dump.hex`, then `cmp … out.bin`).
+// It returns the command with the two swapped and why ("" when not so).
+func (ss *session) swappedArgs(ctx context.Context, rec loop.CommandRecord, output string) (fixed, why string) {
+	cmd := strings.TrimSpace(rec.Command)
+	if !reNotThere.MatchString(output) || strings.ContainsAny(cmd, "\n;&|<>$`\"'(){}*?") {
+		return "", ""
+	}
+	words := strings.Fields(cmd)
+	if len(words) < 3 || noSwapPrograms[words[0]] {
+		return "", ""
+	}
+	var pos []int // the words that are not options
+	for i := 1; i < len(words); i++ {
+		if !strings.HasPrefix(words[i], "-") {
+			pos = append(pos, i)
+		}
+	}
+	for k := 0; k+1 < len(pos); k++ {
+		a, b := words[pos[k]], words[pos[k+1]]
+		if pos[k+1] != pos[k]+1 || strings.Count(cmd, a) != 1 || strings.Count(cmd, b) != 1 || a == b {
+			continue // (two words side by side)
+		}
+		swapped := slices.Clone(words)
+		swapped[pos[k]], swapped[pos[k+1]] = b, a
+		fixed = strings.Join(swapped, " ")
+		// the earlier form: the program with a non-file word, then the file that is first here
+		if ok, _ := ss.exists(ctx, ss.abs(a)); ok && namesFile(output, b) {
+			if ok, _ := ss.exists(ctx, ss.abs(b)); ok {
+				continue
+			}
+			for _, c := range ss.res.Commands {
+				cw := strings.Fields(strings.TrimSpace(c.Command))
+				if c.ExitCode != 0 || c.Line >= rec.Line || len(cw) < 3 || cw[0] != words[0] || cw[len(cw)-1] != a || strings.HasPrefix(cw[len(cw)-2], "-") {
+					continue
+				}
+				if w := cw[len(cw)-2]; !strings.ContainsAny(w, "./") && !strings.ContainsAny(b, "./") {
+					return fixed, fmt.Sprintf("the arguments are in the wrong order: `%s` takes the file last, as line %d does (`%s`), so it looked for a file named `%s`", words[0], c.Line, firstLine(c.Command), b)
+				}
+			}
+			continue
+		}
+		// the output this step makes, named first, and the input it reads, named second
+		if ok, _ := ss.exists(ctx, ss.abs(b)); !ok || !namesFile(output, a) {
+			continue
+		}
+		if ok, _ := ss.exists(ctx, ss.abs(a)); ok {
+			continue
+		}
+		var readers []string
+		for _, st := range ss.steps {
+			if st.kind != runStep || st.command == nil || st.line <= rec.Line {
+				continue
+			}
+			if slices.Contains(strings.Fields(st.command.Text), a) {
+				readers = append(readers, fmt.Sprint(st.line))
+			}
+		}
+		if len(readers) > 0 && !ss.writtenBefore(a, rec.Line) {
+			return fixed, fmt.Sprintf("the two file arguments are in the wrong order: `%s` is what this step makes (line %s reads it, and no step before writes it) and `%s`, which exists, is what it reads", a, strings.Join(readers, " and "), b)
+		}
+	}
+	return "", ""
+}
+
+// noSwapPrograms: programs whose missing first argument is a file the tutorial forgot, not
+// a swap (`cp notes.txt backup/`).
+var noSwapPrograms = map[string]bool{"cp": true, "mv": true, "ln": true, "rsync": true, "scp": true, "install": true, "cat": true, "diff": true, "cmp": true, "sudo": true}
+
+// writtenBefore: a step before line writes name, as a file or by a redirection.
+func (ss *session) writtenBefore(name string, line int) bool {
+	for _, st := range ss.steps {
+		if st.line >= line {
+			break
+		}
+		if st.kind == fileStep && path.Base(st.file) == path.Base(name) || st.kind == runStep && st.command != nil && strings.Contains(st.command.Text, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// caseOnly: what to add when two names of a file differ only in case.
+func caseOnly(a, b string) string {
+	if a != b && strings.EqualFold(a, b) {
+		return ", which differ only in case (Linux file names are case-sensitive)"
+	}
+	return ""
+}
+
+// functionDefined is the line of a step before line that defines the shell function name
+// in the reader's shell (`mdc() { … }`, `function mdc {`), 0 when none does.
+func (ss *session) functionDefined(name string, line int) int {
+	if !reBareName.MatchString(name) {
+		return 0
+	}
+	re := regexp.MustCompile(`(?m)^\s*(?:function\s+` + regexp.QuoteMeta(name) + `\b|` + regexp.QuoteMeta(name) + `\s*\(\s*\)\s*(?:\{|$))`)
+	at := 0
+	for _, st := range ss.steps {
+		if st.line >= line {
+			break
+		}
+		if st.kind == runStep && st.command != nil && re.MatchString(st.command.Text) {
+			at = st.line
+		}
+	}
+	return at
+}
+
+// reCrontabInstall: a command that installs a crontab from a file or standard input
+// (`… | crontab -`, `crontab jobs.txt`), not one that lists, edits or removes it.
+var reCrontabInstall = regexp.MustCompile(`(?:^|[|;&(]\s*)crontab\s+(?:-u\s+\S+\s+)?(?:-|[^-\s]\S*)\s*$`)
+
+// failedCrontabInstall: rec reads or removes a crontab that is not there ("no crontab for
+// learner") after a step that was to install one failed: that step's root.
+func (ss *session) failedCrontabInstall(rec loop.CommandRecord) (int, bool) {
+	if firstWord(rec.Command) != "crontab" || !strings.Contains(rec.Output, "no crontab for") {
+		return 0, false
+	}
+	for k := len(ss.roots) - 1; k >= 0; k-- {
+		for _, c := range ss.res.Commands {
+			if c.Line == ss.roots[k].line && c.ExitCode != 0 && reCrontabInstall.MatchString(strings.TrimSpace(c.Command)) {
+				return k, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// reGroupJoin: a command that adds a user to a supplementary group (shadow's usermod -aG,
+// Debian's adduser USER GROUP, gpasswd -a USER GROUP): the group's name.
+var reGroupJoin = regexp.MustCompile(`(?:^|[\s;&|])(?:usermod\s+(?:-a\s+-G|-aG|-Ga|--append\s+--groups|-G)\s+([\w-]+)|adduser\s+\S+\s+([\w-]+)\s*$|gpasswd\s+-a\s+\S+\s+([\w-]+))`)
+
+// groupJoinedFor: dir can be written by a group that a step before line added the reader
+// to: the group and that step's line (0 when not so).
+func (ss *session) groupJoinedFor(ctx context.Context, dir string, line int) (string, int) {
+	group, at := "", 0
+	for _, c := range ss.res.Commands {
+		if m := reGroupJoin.FindStringSubmatch(c.Command); m != nil && c.ExitCode == 0 && c.Line < line {
+			group, at = m[1]+m[2]+m[3], c.Line
+		}
+	}
+	if at == 0 || ss.task.Sandbox == nil {
+		return "", 0
+	}
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "stat -c '%G %A' -- " + shellQuote(dir), Timeout: 10 * time.Second, User: ss.user})
+	if err != nil || r.ExitCode != 0 {
+		return "", 0
+	}
+	if f := strings.Fields(r.Stdout); len(f) == 2 && f[0] == group && len(f[1]) > 5 && f[1][5] == 'w' {
+		return group, at
+	}
+	return "", 0
+}
+
+// reQuotedTildeArg: an argument that starts with `~/` inside quotes ("~/lab-www").
+var reQuotedTildeArg = regexp.MustCompile(`(["'])~/([^"'\s]*)["']`)

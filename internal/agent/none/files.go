@@ -234,7 +234,8 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 		}
 		return f, "", reAppend.MatchString(lastSentence(lead)) && strings.Contains(lead, path.Base(f)), true
 	}
-	if m := reZennFile.FindStringSubmatch(cb.Info); m != nil && looksLikePath(m[1]) {
+	if m := reZennFile.FindStringSubmatch(cb.Info); m != nil && looksLikePath(m[1]) && !strings.HasPrefix(cb.Info, "diff") {
+		// (not Zenn's ```diff:fw.hex, a change to the file shown as a diff)
 		// Zenn's ```c:lookup.c, the language and the file's name (not ```bash:terminal)
 		return m[1], "", reAppend.MatchString(lastSentence(lead)) && strings.Contains(lead, path.Base(m[1])), true
 	}
@@ -310,7 +311,10 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 			// a file in a folder with no extension ("Create `conf/distributions` with this
 			// content:" over an untagged block)
 			bare := !cb.Shell && strings.Contains(p, "/") && !strings.HasPrefix(p, "http") && reBareName.MatchString(path.Base(p)) && reWithContent.MatchString(sentence[m[1]:])
-			if m[0] > v[0] && (looksLikePath(p) || script || bare) {
+			// a name without an extension the sentence ends on, after "as" ("Save it next
+			// to the export as `SHA256SUMS`:")
+			named := !cb.Shell && reAsBefore.MatchString(sentence[:m[0]]) && reEndsHere.MatchString(sentence[m[1]:]) && reBareFile.MatchString(p)
+			if m[0] > v[0] && (looksLikePath(p) || script || bare || named) {
 				// a shell block is file content only when the prose says to create or save it
 				shebang := strings.HasPrefix(strings.TrimSpace(cb.Content), "#!")
 				// (or names a file of the block's own shell, "Put this in `flags.zsh`:", or
@@ -354,6 +358,14 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 	}
 	return "", "", false, false
 }
+
+// reAsBefore, reEndsHere, reBareFile: "… as `SHA256SUMS`:", a file's name without an
+// extension at the end of the sentence.
+var (
+	reAsBefore = regexp.MustCompile(`(?i)\bas\s+$`)
+	reEndsHere = regexp.MustCompile(`^\s*[:.]?\s*$`)
+	reBareFile = regexp.MustCompile(`^[A-Za-z][\w-]*$`)
+)
 
 // reAsNext, reInBefore: "in `~/bin`, as `x`": the folder, then the file's name.
 var (
@@ -454,8 +466,11 @@ func namedByLanguage(cb tutorial.CodeBlock, lead string) string {
 }
 
 // reCaptionAlone: a paragraph that is only a file name in code, maybe emphasized, maybe
-// after "File" ("**File `geom.c`**").
-var reCaptionAlone = regexp.MustCompile("^[*_]{0,2}(?:(?i:file|filename|listing)\\s*:?[*_]{0,2}\\s*)?`([^`\\s]+)`[*_]{0,2}:?$")
+// after "File" ("**File `geom.c`**"), maybe with a remark in parentheses after it (a
+// Jira ticket's "*Makefile* (new version for `host/`; `CC` is left to the caller)"), or
+// an attachment's icon before it and its details after it (a Slack export's "📎
+// **build.sh** · Shell · 6 lines").
+var reCaptionAlone = regexp.MustCompile("^(?:[\\p{So}\\p{Sk}]\\x{FE0F}?\\s*)?[*_]{0,2}(?:(?i:file|filename|listing)\\s*:?[*_]{0,2}\\s*)?`([^`\\s]+)`[*_]{0,2}(?:\\s+\\([^()]*\\)|(?:\\s+·\\s+[^`·]+)+)?:?$")
 
 // reHereIs: a sentence that presents what follows ("Here's `x`", "Here is the `x` we
 // use"), which names a file when it names one path.

@@ -253,6 +253,46 @@ var knownErrors = []struct {
 		}
 		return fmt.Sprintf("this Octave has no %s toolkit; use one it has (%s), e.g. `graphics_toolkit(\"%s\")`", m[1], have, firstNonEmpty(firstWord(strings.TrimSpace(r.Stdout)), "gnuplot"))
 	}},
+	// bash 5.2 on Debian 12, where a fresh system has only C.UTF-8 (and POSIX): other
+	// locales need the locales package and an entry in /etc/locale.gen, built by
+	// locale-gen (locales 2.36, /usr/sbin/locale-gen)
+	{regexp.MustCompile(`setlocale: (?:LC_\w+|LANG|LANGUAGE): cannot change locale \(([\w.@-]+)\)`), func(_ context.Context, _ *session, m []string) string {
+		name, charset, _ := strings.Cut(m[1], ".")
+		entry := m[1] + " " + strings.ToUpper(firstNonEmpty(charset, "UTF-8"))
+		if strings.EqualFold(charset, "utf8") || strings.EqualFold(charset, "utf-8") {
+			entry = name + ".UTF-8 UTF-8"
+		}
+		return fmt.Sprintf("the system has no `%s` locale: generate it before this step (`sudo apt-get install -y locales`, then `echo '%s' | sudo tee -a /etc/locale.gen && sudo locale-gen`), or use `C.UTF-8`, which Debian always has", m[1], entry)
+	}},
+	// coreutils 9.1's sha256sum -c (and md5sum, sha1sum, sha512sum, b2sum): a file whose
+	// checksum differs from the list's is "NAME: FAILED", then a WARNING line
+	{regexp.MustCompile(`(?m)^([^\s:]+): FAILED\n(?:[^\n]*\n)*?(md5sum|sha1sum|sha224sum|sha256sum|sha384sum|sha512sum|b2sum): WARNING: \d+ computed checksums? did NOT match`), func(ctx context.Context, ss *session, m []string) string {
+		fix := fmt.Sprintf("the checksum the list gives for `%s` is not the checksum of `%s` as the tutorial has it written", m[1], m[1])
+		if ss.task.Sandbox == nil {
+			return fix + ": correct the list (or the file)"
+		}
+		r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: m[2] + " -- " + shellQuote(m[1]), Dir: ss.cwd, Timeout: 10 * time.Second, User: ss.user})
+		if sum, _, _ := strings.Cut(strings.TrimSpace(r.Stdout), " "); err == nil && r.ExitCode == 0 && sum != "" {
+			return fix + fmt.Sprintf(" (%s gives `%s`): put that checksum in the list, or give the file exactly as the list was made from", m[2], sum)
+		}
+		return fix + ": correct the list (or the file)"
+	}},
+	// bash 5.2 (globstar off, the default): `**` is an ordinary `*`, so notes/**/*.md
+	// reaches one folder down only, and a pattern that matches nothing stays as it is
+	{regexp.MustCompile(`'?([^\s':]*\*\*/[^\s':]*)'?: No such file or directory`), func(_ context.Context, _ *session, m []string) string {
+		dir, _, _ := strings.Cut(m[1], "/**")
+		return fmt.Sprintf("bash reads `**` as `*` unless `shopt -s globstar` is on, so the glob `%s` matched nothing: run `shopt -s globstar` before this step, or list the files another way (`find %s -name '%s'`)", m[1], firstNonEmpty(dir, "."), path.Base(m[1]))
+	}},
+	// bash 5.2 under `set -u`: "$1: unbound variable" is a script run without the
+	// argument it reads; entr 5.3 passes the changed file only where `/_` stands
+	{regexp.MustCompile(`line \d+: \$([1-9]): unbound variable`), func(_ context.Context, ss *session, m []string) string {
+		return fmt.Sprintf("the script reads its argument `$%s` under `set -u`, but is run without one: pass it (a watcher such as entr puts the changed file's name where `/_` stands: `entr ./script.sh /_`)", m[1])
+	}},
+	// cronie 1.6 and Debian's cron 3.0pl1 (entry.c): a field out of its range; the five
+	// fields are minute, hour, day of month, month, day of week
+	{regexp.MustCompile(`"[^"\n]*":\d+: bad (minute|hour|day-of-month|month|day-of-week|day of week|day of month)`), func(_ context.Context, _ *session, m []string) string {
+		return fmt.Sprintf("cron refused the entry's %s: the fields are minute (0-59), hour (0-23), day of month (1-31), month (1-12) and day of week (0-7), in that order; correct that field of the line", m[1])
+	}},
 	// Rake 13, lib/rake/clean.rb: CLEAN and CLOBBER are defined there, not by rake itself
 	{regexp.MustCompile(`uninitialized constant (CLEAN|CLOBBER)\b`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("Rake defines `%s` only once the Rakefile loads `rake/clean`: add `require \"rake/clean\"` at the top of the Rakefile", m[1])

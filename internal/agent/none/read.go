@@ -68,7 +68,7 @@ func (s step) commandCount() int {
 
 var (
 	// "The output is similar to:", "you should see"
-	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will)|\boutput\s+shows?\b|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|produces?:\s*$|\bwhich gives\s*:?\s*$)`)
+	reOutputLead = regexp.MustCompile(`(?i)(\boutput\b[^.]*(?:similar|like|look|is|should|will)|\boutput\s+shows?\b|\boutput\b\s*:?\s*$|you(?:'ll| will| should)? see\b|should (?:look|print|show|return|display)|will (?:look|print|show|display|return|output)|looks? (?:like|similar)|similar to\b|\bprints?:\s*$|\breturns?:\s*$|\bresponse\b.*:\s*$|example output|sample output|\b(?:get|see)\s+something like (?:this|that)\b|produces?:\s*$|\bwhich gives\s*:?\s*$)`)
 	// "so Git stops and reports a conflict:": output, unless the block has prompts
 	reOutputVerb = regexp.MustCompile(`(?i)\b(?:reports?|says|prints|shows|displays|responds|answers|complains|warns|confirms|tells you)\b[^.]*:\s*$`)
 	// "Alternatively", "If your system doesn't have curl", "For example", "You can also"

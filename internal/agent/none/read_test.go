@@ -1,6 +1,7 @@
 package none
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -1468,4 +1469,97 @@ func TestZennFencesAndThreadFiles(t *testing.T) {
 	assert.True(t, reDate.MatchString("20260309"), "anacron's timestamp")
 	assert.False(t, reDate.MatchString("20261399"))
 	assert.True(t, reStopServer.MatchString("<kbd>Ctrl</kbd>+<kbd>C</kbd>, then start the persistent server."))
+}
+
+// Page styles of DocBook articles converted by pandoc, Jira tickets, Slack exports, Zenn
+// articles and Grav pages: where their commands and files are.
+func TestReadDocBookJiraSlackZennAndGravPages(t *testing.T) {
+	t.Parallel()
+	// pandoc keeps DocBook's <screen> as the fence's class; a Jira caption has a remark
+	// after the file's name
+	md := "# Pages\n\n``` screen\n$ mkdir -p doc && cd doc\n```\n\n" +
+		"*Makefile* (new version for `host/`; `CC` is left to the caller)\n\n```makefile\nall:\n\techo hi\n```\n\n" +
+		"``` screen\n$ make all\n```\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"mkdir -p doc && cd doc", "make all"}, run)
+	assert.Equal(t, []string{"Makefile"}, files)
+
+	// a Slack export's attachments; what a run prints "something like this" is output,
+	// not the file the sentence names
+	md = "# #tools\n\n```bash\nmkdir -p ~/h && cd ~/h\n```\n\n📎 **notes/a.md** · Markdown · 2 lines\n\n```markdown\n# A\n```\n\n" +
+		"📎 **build.sh** · Shell · 3 lines\n\n```sh\n#!/bin/sh\nfor f in notes/*.md; do echo \"$f\"; done\n```\n\n```bash\nsh build.sh\n```\n\n" +
+		"After you save `notes/a.md` you get something like this:\n\n```\nnotes/a.md\n```\n"
+	run, files, _, _ = readMD(t, md)
+	assert.Equal(t, []string{"mkdir -p ~/h && cd ~/h", "sh build.sh"}, run)
+	assert.Equal(t, []string{"notes/a.md", "build.sh"}, files)
+
+	// Zenn's ```diff:fw.hex shows a change, it is not the file; a name without an
+	// extension after "as"; Grav's [ui-tabs]
+	md = "# Zenn\n\n```bash:terminal\nxxd fw.bin > fw.hex\n```\n\n```diff:fw.hex\n-00000000: 0201\n+00000000: 0301\n```\n\n" +
+		"Save it next to the export as `SHA256SUMS`:\n\n```text\n0000  orders.csv\n```\n\n" +
+		"[ui-tabs position=\"top-left\" active=\"0\"]\n[ui-tab title=\"Debian / Ubuntu\"]\n```bash\nsudo apt-get install -y csvtool\n```\n[/ui-tab]\n" +
+		"[ui-tab title=\"macOS\"]\n```bash\nopam install csvtool\n```\n[/ui-tab]\n[/ui-tabs]\n"
+	run, files, skipped, _ := readMD(t, md)
+	assert.Equal(t, []string{"xxd fw.bin > fw.hex", "sudo apt-get install -y csvtool"}, run)
+	assert.Equal(t, []string{"SHA256SUMS"}, files)
+	assert.Contains(t, skipped["opam install csvtool"], `tab "macOS"`)
+}
+
+// A file a side note gives to save is saved when a step outside the note uses it; one
+// no step uses stays optional.
+func TestFileInASideNoteThatALaterStepUses(t *testing.T) {
+	t.Parallel()
+	md := "# Users\n\n<Callout kind=\"tip\" title=\"One script\">\n\nSave this as `gen.sh`:\n\n```bash\n#!/usr/bin/env bash\necho gen\n```\n\n</Callout>\n\n" +
+		"<Callout kind=\"tip\" title=\"Extra\">\n\nSave this as `extra.sh`:\n\n```bash\n#!/usr/bin/env bash\necho extra\n```\n\n</Callout>\n\n```bash\nbash gen.sh\n```\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"bash gen.sh"}, run)
+	assert.Equal(t, []string{"gen.sh"}, files)
+}
+
+// Output that a command exits 0 on but that shows it did not do its work.
+func TestReportedErrorsOfLocalesTildesAndQuotedVariables(t *testing.T) {
+	t.Parallel()
+	// bash 5.2's warning for a locale the system has not generated
+	warn := "bash: line 1: warning: setlocale: LC_ALL: cannot change locale (ja_JP.UTF-8): No such file or directory"
+	assert.Equal(t, warn, reportedError("export LC_ALL=ja_JP.UTF-8", warn, ""))
+	assert.Empty(t, reportedError("wc -m kana.txt", warn, ""), "only the step that sets the locale")
+	// num-utils 0.5's numbound on a quoted `~` path, exit 0
+	assert.Equal(t, "Couldn't open file ~/steps/w.txt for reading: No such file or directory",
+		reportedError(`numbound "$STEPS"`, "Couldn't open file ~/steps/w.txt for reading: No such file or directory", ""))
+	// mini_httpd 1.30 forks, exits 0, and its child cannot enter the folder
+	assert.Equal(t, "chdir: No such file or directory", reportedError(`mini_httpd -p 8080 -d "~/www"`, "bind: Address already in use\nchdir: No such file or directory", ""))
+	// a variable in single quotes, printed as written where the page shows its value
+	out := "{\n   \"heading\": \"No results for \\\"$QUERY\\\"\"\n}"
+	assert.Equal(t, `"heading": "No results for \"$QUERY\""`, reportedError(`jo -p heading='No results for "$QUERY"' | tee e.json`, out, `"heading": "No results for \"lamp\""`))
+	assert.Empty(t, reportedError(`jo -p heading='No results for "$QUERY"'`, out, `"heading": "No results for \"$QUERY\""`), "the page shows it as written")
+	assert.Empty(t, reportedError(`jo -p heading='No results for "$QUERY"'`, out, ""), "nothing shown to compare with")
+}
+
+func TestWatchersRunUntilStopped(t *testing.T) {
+	t.Parallel()
+	assert.True(t, isServer("ls notes/*.md | entr ./check.sh"))
+	assert.True(t, isServer("ls out/*.html | entr -r python3 serve.py"))
+	assert.False(t, isServer("ls a.md | entr -z make"), "-z exits after the first run")
+	assert.False(t, isServer("sudo apt-get install -y entr"))
+}
+
+// Fixes named from errors alone: cron's field ranges, bash's `**`, an argument a script
+// reads under `set -u`, a locale to generate.
+func TestKnownErrorFixes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ss := &session{}
+	// Debian's cron 3.0pl1 (entry.c) refusing an hour of 24
+	assert.Contains(t, knownErrorFix(ctx, ss, "\"-\":0: bad hour\nerrors in crontab file, can't install."), "hour (0-23)")
+	// bash 5.2 with globstar off
+	fix := knownErrorFix(ctx, ss, "ls: cannot access 'notes/**/*.md': No such file or directory")
+	assert.Contains(t, fix, "shopt -s globstar")
+	assert.Contains(t, fix, "find notes -name '*.md'")
+	assert.Contains(t, knownErrorFix(ctx, ss, "./check.sh: line 3: $1: unbound variable"), "`/_`")
+	assert.Contains(t, knownErrorFix(ctx, ss, "bash: line 1: warning: setlocale: LC_ALL: cannot change locale (de_DE.UTF-8): No such file or directory"), "echo 'de_DE.UTF-8 UTF-8' | sudo tee -a /etc/locale.gen && sudo locale-gen")
+	// (no sandbox: the checksum is not computed)
+	assert.Contains(t, knownErrorFix(ctx, ss, "orders.csv: FAILED\nsha256sum: WARNING: 1 computed checksum did NOT match"), "the checksum the list gives for `orders.csv`")
+	assert.True(t, reCrontabInstall.MatchString("echo '0 24 * * * x' | crontab -"))
+	assert.True(t, reCrontabInstall.MatchString("crontab jobs.txt"))
+	assert.False(t, reCrontabInstall.MatchString("crontab -l"))
 }

@@ -13,7 +13,7 @@ import (
 // A container is markup around a code block that changes whether a reader runs it:
 // a tab of a tab set (MkDocs `=== "Windows"`, pymdown `/// tab`, Docusaurus and
 // Starlight `<TabItem>`, Mintlify `<Tab>`, Hugo `{{< tab >}}`, GitBook `{% tab %}`, GitLab `:::TabTitle`,
-// MyST `:::{tab-item}`, DocC `@Tab("Linux") {`), a code group whose blocks are tabs (Hugo `{{< code >}}`,
+// MyST `:::{tab-item}`, DocC `@Tab("Linux") {`, Grav `[ui-tab title="macOS"]`), a code group whose blocks are tabs (Hugo `{{< code >}}`,
 // VitePress `::: code-group`, Mintlify `<CodeGroup>`), or an aside (an admonition,
 // MyST `:::{note}`, Starlight `<Aside>`, `<details>`).
 type container struct {
@@ -65,9 +65,15 @@ var (
 	reLiquidTabsX = regexp.MustCompile(`\{%-?\s*endtabs\s*-?%\}`)
 	reLiquidTab   = regexp.MustCompile(`^\s*\{%-?\s*tab\s+(?:title=)?"([^"]*)"`)
 	reLiquidTabX  = regexp.MustCompile(`\{%-?\s*endtab\s*-?%\}`)
-	reZolaAside   = regexp.MustCompile(`^\s*\{%\s*(details|note|warning|info)\b(.*)%\}`)
-	reZolaEnd     = regexp.MustCompile(`^\s*\{%-?\s*end(?:details|note|warning|info)?\s*-?%\}`) // Zola's {% end %}, Liquid's {% enddetails %} (dev.to, Jekyll)
-	reGHAlert     = regexp.MustCompile(`^\s*>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]`)
+	// Grav's shortcode-ui (and WordPress tab plugins): [ui-tabs] … [ui-tab title="macOS"] …
+	// [/ui-tab] … [/ui-tabs], or [tabs] [tab title="…"] … [/tab] [/tabs]
+	reBracketTabs  = regexp.MustCompile(`^\s*\[(?:ui-)?tabs\b[^\]]*\]\s*$`)
+	reBracketTabsX = regexp.MustCompile(`\[/(?:ui-)?tabs\]`)
+	reBracketTab   = regexp.MustCompile(`^\s*\[(?:ui-)?tab\s+(?:title|name|label)="([^"]*)"[^\]]*\]\s*$`)
+	reBracketTabX  = regexp.MustCompile(`\[/(?:ui-)?tab\]`)
+	reZolaAside    = regexp.MustCompile(`^\s*\{%\s*(details|note|warning|info)\b(.*)%\}`)
+	reZolaEnd      = regexp.MustCompile(`^\s*\{%-?\s*end(?:details|note|warning|info)?\s*-?%\}`) // Zola's {% end %}, Liquid's {% enddetails %} (dev.to, Jekyll)
+	reGHAlert      = regexp.MustCompile(`^\s*>\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]`)
 	// VitePress `::: code-group` and Mintlify `<CodeGroup>`: their fenced blocks are tabs
 	// named by the fence's label (```sh [npm], ```bash npm).
 	reCodeGroup  = regexp.MustCompile(`^\s*(?::::\s*code-group\s*$|<CodeGroup\b[^>]*>\s*$)`)
@@ -454,6 +460,11 @@ func scan(m *tutorial.LineMap) *scopes {
 			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reLiquidTabsX, start: ln})
 		case reLiquidTab.MatchString(line):
 			openTab(reLiquidTab.FindStringSubmatch(line)[1], sc.enclosingSet(stack), -1, reLiquidTabX, ln)
+		case reBracketTabs.MatchString(line):
+			nextSet++
+			stack = append(stack, container{kind: "tabs", set: nextSet, indent: -1, closer: reBracketTabsX, start: ln})
+		case reBracketTab.MatchString(line):
+			openTab(reBracketTab.FindStringSubmatch(line)[1], sc.enclosingSet(stack), -1, reBracketTabX, ln)
 		case reZolaAside.MatchString(line):
 			ma := reZolaAside.FindStringSubmatch(line)
 			stack = append(stack, container{kind: "aside", label: strings.TrimSpace(ma[1] + " " + ma[2]), indent: -1, closer: reZolaEnd, start: ln})

@@ -123,8 +123,22 @@ func isServer(command string) bool {
 	if strings.HasSuffix(c, "&") || strings.Contains(c, " -d") && strings.Contains(c, "compose up") || reInstallsPackages.MatchString(c) {
 		return false // `apt install gunicorn` installs a server, it does not start one
 	}
-	return reServer.MatchString(c)
+	return reServer.MatchString(c) || isWatcher(c)
 }
+
+// reEntr: entr, which runs a command again each time a file it watches changes, until
+// Ctrl+C (with -z, it exits after the first run).
+var reEntr = regexp.MustCompile(`(?:^|[\s;&|(])entr((?:\s+-\w+)*)\s`)
+
+// isWatcher: the command watches files and runs another one on each change, without end.
+func isWatcher(c string) bool {
+	m := reEntr.FindStringSubmatch(c)
+	return m != nil && !strings.Contains(strings.ReplaceAll(m[1], " ", ""), "z")
+}
+
+// reWatchedError: an error line of the command a watcher runs, which the reader sees in
+// the watcher's terminal.
+var reWatchedError = regexp.MustCompile(`(?m)^[^\n]*(?:: unbound variable|: (?:command )?not found|: No such file or directory|: Permission denied|\bTraceback \(most recent call last\))[^\n]*$`)
 
 // reSlowStep: language package installs, downloads and builds, which a reader waits for
 // longer than for an ordinary command (Debian's own are read by readApt), and compression

@@ -1,6 +1,7 @@
 package none
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,8 +23,10 @@ var plainLangs = map[string]bool{"": true, "text": true, "txt": true, "plaintext
 
 // noLanguage are info strings that name no language, read like an untagged block:
 // Confluence's export of its code macro, highlight.js's and Pygments' "no highlighting"
-// classes.
-var noLanguage = map[string]bool{"syntaxhighlighter-pre": true, "none": true, "nohighlight": true, "no-highlight": true, "code": true, "pre": true, "default": true, "sourcecode": true, "generic": true}
+// classes, and the DocBook elements pandoc keeps as a fence's class (```` ``` screen ````
+// for <screen>, a terminal session or its output; <programlisting>, <literallayout>).
+var noLanguage = map[string]bool{"syntaxhighlighter-pre": true, "none": true, "nohighlight": true, "no-highlight": true, "code": true, "pre": true, "default": true, "sourcecode": true, "generic": true,
+	"screen": true, "programlisting": true, "literallayout": true}
 
 func init() {
 	for l := range noLanguage {
@@ -62,7 +65,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	if windowsLangs[cb.Lang] {
 		return "a " + cb.Lang + " block (Windows)"
 	}
-	if why := sc.skipByScope(cb.StartLine); why != "" {
+	if why := sc.skipByScope(cb.StartLine); why != "" && !neededFile(sc, blocks, cb, lead, why) {
 		return why
 	}
 	if why := groupSkip(sc, blocks, cb); why != "" {
@@ -314,3 +317,22 @@ func foreignHeading(h string) bool {
 
 // shellSteps turns a shell block into one step per command, skipping the commands a
 // Debian reader would not type.
+
+// neededFile: a block a side note gives as a file to save ("Save this as `gen-users.sh`")
+// that a step outside any side note, further on, uses: the reader saves it.
+func neededFile(sc *scopes, blocks []tutorial.CodeBlock, cb tutorial.CodeBlock, lead, why string) bool {
+	if !strings.HasPrefix(why, "optional: inside a side note") {
+		return false
+	}
+	f, _, _, ok := fileTarget(cb, lead)
+	if !ok {
+		return false
+	}
+	re := regexp.MustCompile(`(?:^|[\s/'"=<])` + regexp.QuoteMeta(path.Base(f)) + `(?:$|[\s'";|&>)])`)
+	for _, b := range blocks {
+		if b.StartLine > cb.EndLine && sc.skipByScope(b.StartLine) == "" && (b.Shell || b.Console) && re.MatchString(b.Content) {
+			return true
+		}
+	}
+	return false
+}

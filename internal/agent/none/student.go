@@ -84,6 +84,7 @@ type session struct {
 	roots      []root
 	taintPaths map[string]int // absolute path a failed step was meant to create → root
 	badContent map[string]int // absolute path of a file the tutorial wrote whose content an error pointed at → root
+	wroteWrong map[string]int // absolute path of a file a step with a gap wrote, holding what it should not → root
 	taintTools map[string]int // tool a failed step was meant to install → root
 	missing    map[string]int // tool found missing → root
 	earlyUse   map[int]int    // line of an install step found placed after a first use → root
@@ -318,7 +319,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 // nothing run and nothing failed yet.
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
 	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, foldedRun: -1, aptSourceRoot: -1,
-		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, earlyUse: map[int]int{}, lostVars: map[string]int{},
+		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, wroteWrong: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, earlyUse: map[int]int{}, lostVars: map[string]int{},
 		recovered: map[int]bool{}, hostRoots: map[string]int{}, noSymbols: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}, overwrites: map[string][]writer{}, emptyVars: map[string]int{}}
 }
 
@@ -567,6 +568,20 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 			return fmt.Errorf("run line %d in the background: %w", cmd.StartLine, err)
 		}
 	}
+	if st.repl == "" && len(st.answers) == 0 && reTerminalOnly.MatchString(r.Stdout+r.Stderr) && !strings.Contains(cmd.Text, "script ") {
+		// entr 5.3's "unable to get terminal attributes": the reader types it into a
+		// terminal; util-linux's script gives the whole line one (its exit status with -e)
+		wrapped := "script -qec " + shellQuote(cmd.Text) + " /dev/null"
+		req2 := ss.request(wrapped, st.root, timeout)
+		if background {
+			req2 = ss.backgroundRequest(wrapped, st.root, timeout)
+		}
+		if r2, err := ss.task.Sandbox.Exec(ctx, req2); err == nil && !reTerminalOnly.MatchString(r2.Stdout+r2.Stderr) && !strings.Contains(r2.Stderr, "script: not found") && !strings.Contains(r2.Stderr, "script: command not found") {
+			r2.Stdout, r2.Stderr = fromTerminal(r2.Stdout), fromTerminal(r2.Stderr)
+			r = r2
+			ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "needs a terminal, as the reader's has: run under `script`"})
+		}
+	}
 	if !background && st.repl == "" && len(st.answers) == 0 && !r.TimedOut && reYesNoAsked.MatchString(r.Stdout+r.Stderr) && (r.ExitCode != 0 || reDeclined.MatchString(r.Stdout+r.Stderr)) {
 		// Taskwarrior's "Delete task 2 'Renew library card'? (yes/no)": Enter alone says
 		// no; the reader, doing what the tutorial does, says yes
@@ -658,6 +673,13 @@ func (ss *session) run(ctx context.Context, i int, st step) error {
 		failed = true
 		rec.Class, rec.Summary = loop.Classify(cmd.Text, 1, output, false)
 		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "exited 0 but printed an error (\"" + loop.Clip(line, 80) + "\"): judged as a failure"})
+	}
+	if line := reWatchedError.FindString(output); !failed && background && isWatcher(cmd.Text) && line != "" {
+		// `ls notes/*.md | entr ./check.sh`: entr keeps running, and the script it runs
+		// failed in front of the reader
+		failed = true
+		rec.Class, rec.Summary = loop.Classify(cmd.Text, 1, output, false)
+		ss.cov.Heuristics = append(ss.cov.Heuristics, loop.Note{Line: cmd.StartLine, Reason: "keeps running, but the command it runs on each change failed (\"" + loop.Clip(strings.TrimSpace(line), 80) + "\"): judged as a failure"})
 	}
 	if background {
 		pid := 0
@@ -1303,6 +1325,31 @@ var (
 var textPrinters = map[string]bool{"cat": true, "grep": true, "egrep": true, "head": true, "tail": true, "less": true, "more": true, "sed": true, "awk": true,
 	"echo": true, "printf": true, "jq": true, "sort": true, "uniq": true, "cut": true, "tee": true, "diff": true, "journalctl": true, "tr": true, "wc": true}
 
+var (
+	// reLocaleRefused: bash's warning (locale.c, set_locale_var) for a locale the system
+	// has not generated
+	reLocaleRefused = regexp.MustCompile(`[^\n]*setlocale: (?:LC_\w+|LANG|LANGUAGE): cannot change locale \(([^)\n]+)\)[^\n]*`)
+	// reSetsLocale: a command that sets a locale variable (`export LC_ALL=…`, `LANG=… cmd`)
+	reSetsLocale = regexp.MustCompile(`(?:^|[\s;&|(])(?:LC_\w+|LANG|LANGUAGE)=`)
+)
+
+// reLiteralTilde: an error about a path that starts with a `~` no shell expanded.
+var reLiteralTilde = regexp.MustCompile(`(?m)^[^\n]*(?:[\s'"‘“]|^)~/[^\n]*(?:[Nn]o such file|[Cc]ouldn't open|[Cc]annot open|[Cc]an't open|[Cc]ould not open|[Ff]ailed to open)[^\n]*$|^[^\n]*(?:[Cc]ouldn't open|[Cc]annot open|[Cc]an't open|[Cc]ould not open|[Ff]ailed to open)(?: file)? ['"‘“]?~/[^\n]*$`)
+
+// reNotThereLine: a line of output saying something is not there.
+var reNotThereLine = regexp.MustCompile(`(?mi)^[^\n]*(?:no such file|does not exist|cannot access|can't open|cannot open)[^\n]*$`)
+
+// reTerminalOnly: a line-mode program that refuses to run without a terminal (entr
+// 5.3's entr.c: "unable to get terminal attributes, use '-n' to run non-interactively"),
+// which a pseudo-terminal satisfies (full-screen ones are reNeedsTerminal).
+var reTerminalOnly = regexp.MustCompile(`unable to get terminal attributes|stdin is not a tty|standard input is not a terminal`)
+
+// fromTerminal is what a program printed to a terminal as a reader sees it: without the
+// carriage returns and the escape sequences that clear or colour the screen.
+func fromTerminal(s string) string {
+	return reANSI.ReplaceAllString(strings.ReplaceAll(s, "\r", ""), "")
+}
+
 // reMarkedError: an error line a program marks with a cross, as lnav does.
 var reMarkedError = regexp.MustCompile(`(?m)^\s*[✘✖❌]\s*(?i:error)\b[^\n]*`)
 
@@ -1312,6 +1359,31 @@ var reIgnoredArgs = regexp.MustCompile(`(?mi)^(?:error: )?(?:extra argument|unkn
 // reportedError is the error line a command printed although it exited 0, when the
 // tutorial shows no error for it ("" otherwise).
 func reportedError(cmd, output, shown string) string {
+	if name := shownValueQuoted(cmd, output, shown); name != "" {
+		// `jo heading='No results for "$QUERY"'` prints `$QUERY` where the tutorial
+		// shows the value
+		for _, l := range strings.Split(output, "\n") {
+			if strings.Contains(l, "$"+name) {
+				return strings.TrimSpace(l)
+			}
+		}
+	}
+	if l := reLiteralTilde.FindString(output); l != "" && !strings.Contains(shown, "~/") {
+		// num-utils' "Couldn't open file ~/steps/week19.txt for reading", exit 0: a `~`
+		// the shell never expanded (it was quoted) reached the program
+		return strings.TrimSpace(l)
+	}
+	if l := reNotThereLine.FindString(output); l != "" && reQuotedTildeArg.MatchString(cmd) && !reNotThere.MatchString(shown) {
+		// `mini_httpd -d "~/lab-www"` forks, exits 0 and its child says "chdir: No such
+		// file or directory"
+		return strings.TrimSpace(l)
+	}
+	if l := reLocaleRefused.FindString(output); l != "" && reSetsLocale.MatchString(cmd) && !strings.Contains(shown, "cannot change locale") {
+		// `export LC_ALL=ja_JP.UTF-8` on a system without that locale: bash 5.2 warns
+		// "setlocale: LC_ALL: cannot change locale (ja_JP.UTF-8)", exits 0, and the
+		// programs after it fall back to the C locale (`wc -m` counts bytes)
+		return strings.TrimSpace(l)
+	}
 	if l := unmatchedGlob(cmd, output); l != "" && !strings.Contains(strings.ToLower(shown), "no such file") {
 		// `for t in tests/test_*.sh; do sh "$t" || status=1; done` from the wrong folder:
 		// the pattern matched nothing and went to sh as it is ("sh: 0: cannot open
@@ -1385,4 +1457,24 @@ func reportedError(cmd, output, shown string) string {
 		return ""
 	}
 	return l
+}
+
+// reVarRef: a shell variable's use ($NAME, ${NAME}).
+var reVarRef = regexp.MustCompile(`\$\{?([A-Za-z_]\w*)`)
+
+// shownValueQuoted: a variable written inside single quotes, which the shell passes on
+// as it is, when the output holds it as such and the output the tutorial shows does not
+// (the value was meant): its name ("" when not so).
+func shownValueQuoted(cmd, output, shown string) string {
+	if strings.TrimSpace(shown) == "" {
+		return ""
+	}
+	for _, q := range reSingleQuoted.FindAllString(cmd, -1) {
+		for _, m := range reVarRef.FindAllStringSubmatch(q, -1) {
+			if strings.Contains(output, "$"+m[1]) && !strings.Contains(shown, "$"+m[1]) {
+				return m[1]
+			}
+		}
+	}
+	return ""
 }
