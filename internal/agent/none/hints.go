@@ -256,7 +256,7 @@ var knownErrors = []struct {
 	// bash 5.2 on Debian 12, where a fresh system has only C.UTF-8 (and POSIX): other
 	// locales need the locales package and an entry in /etc/locale.gen, built by
 	// locale-gen (locales 2.36, /usr/sbin/locale-gen)
-	{regexp.MustCompile(`setlocale: (?:LC_\w+|LANG|LANGUAGE): cannot change locale \(([\w.@-]+)\)`), func(_ context.Context, _ *session, m []string) string {
+	{reLocaleRefused, func(_ context.Context, _ *session, m []string) string {
 		name, charset, _ := strings.Cut(m[1], ".")
 		entry := m[1] + " " + strings.ToUpper(firstNonEmpty(charset, "UTF-8"))
 		if strings.EqualFold(charset, "utf8") || strings.EqualFold(charset, "utf-8") {
