@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -109,11 +110,17 @@ func (h *HostSandbox) Exec(ctx context.Context, req loop.ExecRequest) (loop.Exec
 	return res, nil
 }
 
-// WriteFile writes a file at container path p.
+// WriteFile writes a file at container path p. The real sandbox copies it in whole
+// (a tar stream to the Docker Engine), so nothing can run it half-written; here the
+// write holds syscall.ForkLock, so that no command a parallel test starts is forked
+// while the file is open for writing, which would make running it fail with "Text file
+// busy" (ETXTBSY, golang/go#22315).
 func (h *HostSandbox) WriteFile(_ context.Context, p string, data []byte, mode os.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(h.Path(p)), 0o755); err != nil {
 		return err
 	}
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
 	return os.WriteFile(h.Path(p), data, mode)
 }
 
