@@ -1463,7 +1463,7 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			f.Category = "missing step"
 		}
 	}
-	if m := reQuotedTildeArg.FindStringSubmatch(rec.Command); m != nil && f.Edit == nil && !strings.Contains(rec.Command, "\n") && (reNotThere.MatchString(output) || reNoEntry.MatchString(output)) {
+	if m := quotedTildeArg(rec.Command); m != nil && f.Edit == nil && !strings.Contains(rec.Command, "\n") && (reNotThere.MatchString(output) || reNoEntry.MatchString(output)) {
 		// `mini_httpd -d "~/lab-www"`: the program gets the `~` as it is
 		fixed := strings.Replace(rec.Command, m[0], `"$HOME/`+m[2]+`"`, 1)
 		f.Problem += fmt.Sprintf("; `%s` is inside quotes, where the shell does not expand `~`, so the program looked for a folder named `~`", m[0])
@@ -7267,3 +7267,18 @@ func (ss *session) groupJoinedFor(ctx context.Context, dir string, line int) (st
 
 // reQuotedTildeArg: an argument that starts with `~/` inside quotes ("~/lab-www").
 var reQuotedTildeArg = regexp.MustCompile(`(["'])~/([^"'\s]*)["']`)
+
+// quotedTildeArg is the first word of cmd that is a `~/` path in quotes, as the shell
+// reads it (not one inside another quoted argument, as in `python3 -c
+// '…expanduser("~/x")…'`, where the program expands it): the match and its groups, nil
+// when there is none.
+func quotedTildeArg(cmd string) []string {
+	for _, ix := range reQuotedTildeArg.FindAllStringSubmatchIndex(cmd, -1) {
+		before := ix[0] == 0 || strings.ContainsRune(" \t", rune(cmd[ix[0]-1]))
+		after := ix[1] == len(cmd) || strings.ContainsRune(" \t;|&)", rune(cmd[ix[1]]))
+		if before && after && !inSingleQuotes(cmd, ix[0]) && strings.Count(cmd[:ix[0]], `"`)%2 == 0 {
+			return []string{cmd[ix[0]:ix[1]], cmd[ix[2]:ix[3]], cmd[ix[4]:ix[5]]}
+		}
+	}
+	return nil
+}

@@ -1563,3 +1563,14 @@ func TestKnownErrorFixes(t *testing.T) {
 	assert.True(t, reCrontabInstall.MatchString("crontab jobs.txt"))
 	assert.False(t, reCrontabInstall.MatchString("crontab -l"))
 }
+
+// A quoted `~` path is found as a word of the command line, not inside another quoted
+// argument whose program expands it; a runner that echoes the single-quoted command it
+// runs does not count as printing the variable.
+func TestQuotedTildeWordsAndEchoedCommands(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, []string{`"~/www"`, `"`, "www"}, quotedTildeArg(`mini_httpd -p 8080 -d "~/www" -l x`))
+	assert.Nil(t, quotedTildeArg(`python3 -c 'open(os.path.expanduser("~/n.txt"))'`))
+	assert.Nil(t, quotedTildeArg(`STEPS="~/w.txt"`), "an assignment: quotedTilde's")
+	assert.Empty(t, shownValueQuoted(`runner 'cat "$LOG"'`, "Benchmark 1: cat \"$LOG\"\nError: exit 1", "hello"))
+}

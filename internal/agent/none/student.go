@@ -1373,7 +1373,7 @@ func reportedError(cmd, output, shown string) string {
 		// the shell never expanded (it was quoted) reached the program
 		return strings.TrimSpace(l)
 	}
-	if l := reNotThereLine.FindString(output); l != "" && reQuotedTildeArg.MatchString(cmd) && !reNotThere.MatchString(shown) {
+	if l := reNotThereLine.FindString(output); l != "" && quotedTildeArg(cmd) != nil && !reNotThere.MatchString(shown) {
 		// `mini_httpd -d "~/lab-www"` forks, exits 0 and its child says "chdir: No such
 		// file or directory"
 		return strings.TrimSpace(l)
@@ -1471,7 +1471,12 @@ func shownValueQuoted(cmd, output, shown string) string {
 	}
 	for _, q := range reSingleQuoted.FindAllString(cmd, -1) {
 		for _, m := range reVarRef.FindAllStringSubmatch(q, -1) {
-			if strings.Contains(output, "$"+m[1]) && !strings.Contains(shown, "$"+m[1]) {
+			if !strings.Contains(output, "$"+m[1]) || strings.Contains(shown, "$"+m[1]) {
+				continue
+			}
+			// (not a runner that echoes the command it runs in a shell of its own:
+			// hyperfine's "Benchmark 1: cat "$LOG""; `echo` prints its text as given)
+			if echoed := strings.Contains(output, strings.Trim(q, "'")); !echoed || textPrinters[firstWord(cmd)] {
 				return m[1]
 			}
 		}
