@@ -3019,3 +3019,22 @@ func TestChecksumCaseAndAVariableInSingleQuotes(t *testing.T) {
 	assert.Contains(t, v.AlsoAt, lineOf(md, "grep -q lamp"))
 	assert.Len(t, res.Findings, 3, "%+v", res.Findings)
 }
+
+// A second server on the port an earlier one still holds; a script run as a program
+// where it had to be sourced; BSD sed's in-place option with an empty suffix, on GNU sed.
+func TestPortHeldExportsLostAndBSDSed(t *testing.T) {
+	t.Parallel()
+	md := "# Serve\n\nStart the preview and leave it running:\n\n```bash\npython3 -m http.server 8123\n```\n\nIn a second terminal, serve the build too:\n\n```bash\npython3 -m http.server 8123 --directory /tmp\n```\n\n" +
+		"Save `env.sh`:\n\n```sh\n#!/bin/sh\nexport OUT_DIR=/tmp/out\n```\n\n```bash\nchmod +x env.sh\n./env.sh\n```\n\nSave `use.sh`:\n\n```sh\n#!/bin/sh\nset -u\necho \"$OUT_DIR\"\n```\n\n```bash\nsh use.sh\n```\n\n" +
+		"```bash\nprintf 'v1\\n' > v.txt\nsed -i '' 's/v1/v2/' v.txt\n```\n"
+	res, _ := attemptProving(t, md, nil)
+	p := findingOn(t, res.Findings, md, "--directory /tmp")
+	assert.Contains(t, p.Problem, fmt.Sprintf("the server line %d started (`python3 -m http.server 8123`) is still running", lineOf(md, "python3 -m http.server 8123")))
+	e := findingOn(t, res.Findings, md, "sh use.sh")
+	assert.Contains(t, e.Problem, fmt.Sprintf("`OUT_DIR` is set by `./env.sh`, which line %d runs as a program", lineOf(md, "./env.sh")))
+	assert.Contains(t, e.Fix, "`. ./env.sh`")
+	s := findingOn(t, res.Findings, md, "sed -i ''")
+	assert.Contains(t, s.Problem, "BSD (macOS) sed")
+	requireProven(t, *s)
+	assert.Len(t, res.Findings, 3, "%+v", res.Findings)
+}

@@ -592,6 +592,16 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 			// Linode's {{< file "/etc/fail2ban/jail.d/webapp.local" ini >}}: a file's contents
 			m, file, closer = []string{f[0], f[2]}, f[1], reHugoFileClose
 		}
+		doku := false
+		if d := reDokuOpen.FindStringSubmatch(t.Map.Line(ln)); m == nil && file == "" && d != nil {
+			doku = true
+			// DokuWiki's <code bash> … </code>, and <file ini conf> … </file>, a file's
+			// contents (its second word is the name it downloads as)
+			m, closer = []string{d[0], d[2]}, reDokuCodeClose
+			if d[1] == "file" {
+				file, closer = firstNonEmpty(d[3], "-"), reDokuFileClose
+			}
+		}
 		if m == nil && file == "" {
 			// Docsy's {{< tab header="Debian / Ubuntu" lang="bash" >}}: the tab is the code
 			if m = reDocsyCodeTab.FindStringSubmatch(t.Map.Line(ln)); m == nil {
@@ -613,7 +623,7 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 			nos = append(nos, k)
 		}
 		info := m[1]
-		if file != "" {
+		if file != "" && file != "-" {
 			info = strings.TrimSpace(m[1] + ` title="` + file + `"`)
 		}
 		cb := tutorial.CodeBlock{Block: tutorial.Block{Kind: tutorial.KindFencedCode, StartLine: ln, EndLine: end, Info: info, Text: strings.Join(lines, "\n")},
@@ -623,8 +633,9 @@ func allBlocks(t *tutorial.Tutorial) []tutorial.CodeBlock {
 			console := cb.Lang == "console" || promptLines(lines)
 			cb.Console = console
 			cb.Commands = tutorial.SplitCommands(lines, nos, console)
-			if !console {
-				// with `$ ` prompts the lines without one are the output already
+			if !console && !doku {
+				// with `$ ` prompts the lines without one are the output already (DokuWiki
+				// shows output in a <code> block of its own)
 				cb.Commands = firstCommandOnly(cb.Commands, lines, nos)
 			}
 		}
@@ -761,8 +772,12 @@ var (
 	// Eleventy's paired shortcode {% highlight "bash" %} … {% endhighlight %}
 	reHighlightOpen = regexp.MustCompile(`^\s*(?:\{\{[<%]|\{%-?)\s*highlight\s+["']?(\w+)`)
 	// Linode's {{< file "path" lang >}} … {{< /file >}}: the contents of the file named
-	reHugoFile       = regexp.MustCompile(`^\s*\{\{<\s*file\s+"([^"]+)"(?:\s+(\w+))?\s*>\}\}\s*$`)
-	reHugoFileClose  = regexp.MustCompile(`^\s*\{\{<\s*/\s*file\s*>\}\}\s*$`)
+	reHugoFile      = regexp.MustCompile(`^\s*\{\{<\s*file\s+"([^"]+)"(?:\s+(\w+))?\s*>\}\}\s*$`)
+	reHugoFileClose = regexp.MustCompile(`^\s*\{\{<\s*/\s*file\s*>\}\}\s*$`)
+	// DokuWiki's <code lang [file]> and <file lang [name]> blocks ("-" for no language)
+	reDokuOpen       = regexp.MustCompile(`^\s*<(code|file)(?:\s+([\w+#.-]+))?(?:\s+([\w./~-]+))?\s*>\s*$`)
+	reDokuCodeClose  = regexp.MustCompile(`^\s*</code>\s*$`)
+	reDokuFileClose  = regexp.MustCompile(`^\s*</file>\s*$`)
 	reHighlightClose = regexp.MustCompile(`^\s*(?:\{\{[<%]\s*/\s*highlight\s*[>%]\}\}|\{%-?\s*endhighlight\s*-?%\})`)
 	// a Docsy tab whose content is code in the language it names (closed by reHugoTabX)
 	reDocsyCodeTab = regexp.MustCompile(`^\s*\{\{<\s*tab\b[^>]*\blang="(\w+)"[^>]*>\}\}\s*$`)

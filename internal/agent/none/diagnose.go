@@ -376,6 +376,38 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec, r)
 		return
 	}
+	if m := reBSDSedInPlace.FindStringSubmatch(rec.Command); m != nil && rec.ExitCode != 0 {
+		// GNU sed 4.9 reads `-i ''` as `-i` and the script '', then the expression as a file
+		fixed := strings.Replace(strings.TrimSpace(rec.Command), m[0], m[1], 1)
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s; `-i ''` is the form of BSD (macOS) sed: Debian's GNU sed takes `-i` with no separate suffix, so it read `''` as the script and the expression as a file name", failureProblem(rec, output)),
+			Fix:      fmt.Sprintf("write `sed -i` without `''` at line %d (`%s`)", rec.Line, firstLine(fixed)),
+			Category: "command failure",
+			Edit:     &loop.Edit{Replace: fixed},
+		}, output)
+		ss.taint(rec, r)
+		return
+	}
+	if sv := ss.portHolder(rec, output); sv != nil {
+		// `python3 -m http.server 8000` again while the one of step 6 still runs
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s; the server line %d started (`%s`) is still running and holds that port", failureProblem(rec, output), sv.line, firstLine(sv.command)),
+			Fix:      fmt.Sprintf("tell the reader to stop the server of line %d (Ctrl+C in its terminal) before line %d, or give this one another port", sv.line, rec.Line),
+			Category: "missing step",
+		}, output)
+		ss.taint(rec, r)
+		return
+	}
+	if name, at, script := ss.exportsLost(rec, output); name != "" {
+		// `./env.sh` exports REL_OUT in a shell of its own, gone when it ends
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s; `%s` is set by `%s`, which line %d runs as a program: what it exports ends with it, and the reader's shell never has `%s`", failureProblem(rec, output), name, script, at, name),
+			Fix:      fmt.Sprintf("source the script at line %d (`. ./%s`) instead of running it", at, path.Base(script)),
+			Category: "command failure",
+		}, output)
+		ss.taint(rec, r)
+		return
+	}
 	if r, ok := ss.failedCrontabInstall(rec); ok {
 		// `crontab -l` says "no crontab for …" after the step that was to install one failed
 		ss.consequence(r, rec)
@@ -7137,7 +7169,7 @@ func (ss *session) swappedArgs(ctx context.Context, rec loop.CommandRecord, outp
 		swapped[pos[k]], swapped[pos[k+1]] = b, a
 		fixed = strings.Join(swapped, " ")
 		// the earlier form: the program with a non-file word, then the file that is first here
-		if ok, _ := ss.exists(ctx, ss.abs(a)); ok && namesFile(output, b) {
+		if ok, _ := ss.exists(ctx, ss.abs(a)); ok && namesArg(output, b) {
 			if ok, _ := ss.exists(ctx, ss.abs(b)); ok {
 				continue
 			}
@@ -7153,8 +7185,8 @@ func (ss *session) swappedArgs(ctx context.Context, rec loop.CommandRecord, outp
 			continue
 		}
 		// the output this step makes, named first, and the input it reads, named second
-		if ok, _ := ss.exists(ctx, ss.abs(b)); !ok || !namesFile(output, a) {
-			continue
+		if ok, _ := ss.exists(ctx, ss.abs(b)); !ok || !namesArg(output, a) || !strings.ContainsAny(a, "./") {
+			continue // (a file it makes has a name like one: not `-n file`, an option's value)
 		}
 		if ok, _ := ss.exists(ctx, ss.abs(a)); ok {
 			continue
@@ -7281,4 +7313,83 @@ func quotedTildeArg(cmd string) []string {
 		}
 	}
 	return nil
+}
+
+// reBSDSedInPlace: sed's in-place option with BSD's separate, empty backup suffix.
+var reBSDSedInPlace = regexp.MustCompile(`(\bsed\s+(?:-[A-Za-hj-z]+\s+)*-i)\s+(?:''|"")`)
+
+// reInUse: a server that could not bind its port.
+var reInUse = regexp.MustCompile(`(?i)address already in use`)
+
+// rePortArg: a port a command line names (`:8000`, ` 8000`, `-p 8000`, `--port=8000`).
+var rePortArg = regexp.MustCompile(`(?:[:= ]|^)(\d{2,5})(?:\s|/|$)`)
+
+// portHolder: rec could not bind a port that a server an earlier step started, still
+// running, listens on (nil when not so).
+func (ss *session) portHolder(rec loop.CommandRecord, output string) *server {
+	if !reInUse.MatchString(output) {
+		return nil
+	}
+	var ports []string
+	for _, m := range rePortArg.FindAllStringSubmatch(rec.Command, -1) {
+		ports = append(ports, m[1])
+	}
+	for i := len(ss.servers) - 1; i >= 0; i-- {
+		sv := &ss.servers[i]
+		if sv.line >= rec.Line || sv.pid == 0 || sv.root != serverRunning {
+			continue
+		}
+		for _, m := range rePortArg.FindAllStringSubmatch(sv.command, -1) {
+			if slices.Contains(ports, m[1]) {
+				return sv
+			}
+		}
+	}
+	return nil
+}
+
+// reUnsetName: a shell saying a variable is not set (mksh's "REL_OUT: not set", bash's
+// "unbound variable", "parameter null or not set").
+var reUnsetName = regexp.MustCompile(`\b([A-Z_][A-Z0-9_]*): (?:not set|unbound variable|parameter (?:null or )?not set)`)
+
+// exportsLost: the failure names a variable unset that a script the tutorial wrote sets,
+// and an earlier step ran that script as a program rather than sourcing it: the variable,
+// that step's line and the script.
+func (ss *session) exportsLost(rec loop.CommandRecord, output string) (string, int, string) {
+	m := reUnsetName.FindStringSubmatch(output)
+	if m == nil {
+		return "", 0, ""
+	}
+	sets := regexp.MustCompile(`(?m)^\s*(?:export\s+)?` + m[1] + `=`)
+	for _, c := range ss.res.Commands {
+		if c.Line >= rec.Line || c.ExitCode != 0 {
+			continue
+		}
+		w := strings.Fields(strings.TrimPrefix(strings.TrimSpace(c.Command), "!"))
+		if len(w) == 0 {
+			continue
+		}
+		script := w[0]
+		if (script == "sh" || script == "bash" || script == "mksh" || script == "dash") && len(w) > 1 {
+			script = w[1]
+		} else if !strings.HasPrefix(script, "./") && !strings.HasPrefix(script, "/") && !strings.HasPrefix(script, "~/") {
+			continue
+		}
+		for _, p := range slices.Sorted(maps.Keys(ss.written)) {
+			if path.Base(p) == path.Base(script) && sets.MatchString(ss.written[p]) {
+				return m[1], c.Line, script
+			}
+		}
+	}
+	return "", 0, ""
+}
+
+// reNotTherePhrase: the words of the errors that say something is not there, which name
+// no file of the command however they read.
+var reNotTherePhrase = regexp.MustCompile(`(?i)no such file or directory|not found|does not exist|cannot open|can't open|cannot access`)
+
+// namesArg: the output names w outside the wording of a not-there error ("file" in "No
+// such file or directory" is no argument).
+func namesArg(output, w string) bool {
+	return namesFile(reNotTherePhrase.ReplaceAllString(output, " "), w)
 }

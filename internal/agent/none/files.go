@@ -72,6 +72,8 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		// a word processor's export escapes what Markdown might read as markup:
 		// **\~/policy\-review/drafts/loans\-v1.txt** is **~/policy-review/drafts/loans-v1.txt**
 		l = unescapeProse(l)
+		l = reDokuMono.ReplaceAllString(l, "`$1`") // DokuWiki's ''~/team-week.ics''
+
 		l = reEmphPath.ReplaceAllStringFunc(l, func(m string) string {
 			// *lib/todo.rb* and **Rakefile** name files as `lib/todo.rb` does
 			// (a colon or comma only in a full path: **~/mail/cur/1699.M1P2.host:2,S**,
@@ -321,6 +323,11 @@ func fileTarget(cb tutorial.CodeBlock, lead string) (file, dir string, appendF, 
 				// calls it a file: "put one function in it, `~/.zfunc/mkcd` (the file
 				// holds only the body)")
 				ownShell := sameLanguage(cb.Lang, p) || reFileWord.MatchString(sentence[m[1]:])
+				if cb.Shell && runsFile(cb.Content, p) {
+					// "Save it as `~/cal-publish.sh` and run it:" over `chmod +x
+					// cal-publish.sh`, `./cal-publish.sh`: the block runs the file above
+					return "", "", false, false
+				}
 				if cb.Shell && !shebang && !ownShell && (!reCreateVerb.MatchString(sentence) || looksLikeShell(cb, nil) && !reScriptFile.MatchString(p) && !strings.Contains(strings.ToLower(sentence), "script")) {
 					// commands are not the content of a data file: "save the lines below
 					// as `access.log`" names the block after them
@@ -1205,4 +1212,13 @@ func unescapeProse(l string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// reDokuMono: DokuWiki's monospace, two single quotes on each side.
+var reDokuMono = regexp.MustCompile(`''([^'\s][^']*?)''`)
+
+// runsFile: shell lines that make executable, run or source the file p.
+func runsFile(content, p string) bool {
+	b := regexp.QuoteMeta(path.Base(p))
+	return regexp.MustCompile(`(?m)^\s*(?:\$\s+)?(?:chmod\s+\S+\s+(?:\S*/)?` + b + `\b|(?:sh|bash|source|\.)\s+(?:\S*/)?` + b + `\b|(?:\./|~/|/)\S*?` + b + `(?:\s|$))`).MatchString(content)
 }

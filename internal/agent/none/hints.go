@@ -293,6 +293,10 @@ var knownErrors = []struct {
 	{regexp.MustCompile(`"[^"\n]*":\d+: bad (minute|hour|day-of-month|month|day-of-week|day of week|day of month)`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("cron refused the entry's %s: the fields are minute (0-59), hour (0-23), day of month (1-31), month (1-12) and day of week (0-7), in that order; correct that field of the line", m[1])
 	}},
+	// OpenSSH 9.2 (sshkey.c, sshkey_perm_ok): a private key others can read is ignored
+	{regexp.MustCompile(`Permissions 0?\d+ for '([^']+)' are too open`), func(_ context.Context, _ *session, m []string) string {
+		return fmt.Sprintf("ssh ignores a private key that others can read: run `chmod 600 %s` after saving it", m[1])
+	}},
 	// Rake 13, lib/rake/clean.rb: CLEAN and CLOBBER are defined there, not by rake itself
 	{regexp.MustCompile(`uninitialized constant (CLEAN|CLOBBER)\b`), func(_ context.Context, _ *session, m []string) string {
 		return fmt.Sprintf("Rake defines `%s` only once the Rakefile loads `rake/clean`: add `require \"rake/clean\"` at the top of the Rakefile", m[1])
@@ -340,8 +344,8 @@ func knownErrorFix(ctx context.Context, ss *session, output string) string {
 }
 
 // reUndefinedRef: the linker's "undefined reference to `pow'" (GNU ld; lld and gold say
-// "undefined symbol: pow").
-var reUndefinedRef = regexp.MustCompile("undefined (?:reference to [`']|symbol: )([A-Za-z_]\\w*)")
+// "undefined symbol: pow", tcc 0.9.27 "undefined symbol 'sqrt'").
+var reUndefinedRef = regexp.MustCompile("undefined (?:reference to [`']|symbol: |symbol ')([A-Za-z_]\\w*)")
 
 // linkLibs: functions of libraries the C compiler does not link by itself, by name or by
 // prefix (glibc 2.34 and later has pthread, dl and rt inside libc, so those link).

@@ -1574,3 +1574,31 @@ func TestQuotedTildeWordsAndEchoedCommands(t *testing.T) {
 	assert.Nil(t, quotedTildeArg(`STEPS="~/w.txt"`), "an assignment: quotedTilde's")
 	assert.Empty(t, shownValueQuoted(`runner 'cat "$LOG"'`, "Benchmark 1: cat \"$LOG\"\nError: exit 1", "hello"))
 }
+
+// DokuWiki's <code> and <file> blocks and paths in its monospace; a block under "save it as
+// `x` and run it" that runs x is commands, not x.
+func TestReadDokuWikiBlocks(t *testing.T) {
+	t.Parallel()
+	md := "====== Calendar ======\n\n<code bash>\nmkdir -p ~/.config/cal\ncd ~\ncal --version\n</code>\n\n" +
+		"Then save this as ''~/.config/cal/conf'':\n\n<file ini conf>\nformat=4\n</file>\n\n" +
+		"The export script:\n\n<file bash publish.sh>\n#!/bin/sh\necho published\n</file>\n\n" +
+		"Save it as ''~/publish.sh'' and run it:\n\n<code bash>\nchmod +x publish.sh\n./publish.sh\n</code>\n\n<code>\npublished\n</code>\n"
+	run, files, _, _ := readMD(t, md)
+	assert.Equal(t, []string{"mkdir -p ~/.config/cal", "cd ~", "cal --version", "chmod +x publish.sh", "./publish.sh"}, run)
+	assert.Equal(t, []string{"~/.config/cal/conf", "publish.sh"}, files)
+}
+
+func TestBSDSedLinkerAndKeyFixes(t *testing.T) {
+	t.Parallel()
+	m := reBSDSedInPlace.FindStringSubmatch(`sed -i '' -E 's/a/b/' f.txt`)
+	require.NotNil(t, m)
+	assert.Equal(t, "sed -i", m[1])
+	assert.Nil(t, reBSDSedInPlace.FindStringSubmatch(`sed -i 's/a/b/' f.txt`))
+	// tcc 0.9.27's link error
+	lib, fn := missingLib("tcc: error: undefined symbol 'sqrt'")
+	assert.Equal(t, []string{"m", "sqrt"}, []string{lib, fn})
+	// OpenSSH 9.2
+	assert.Contains(t, knownErrorFix(context.Background(), &session{}, "Permissions 0644 for 'ci-test-key' are too open.\nThis private key will be ignored."), "chmod 600 ci-test-key")
+	assert.False(t, namesArg("Couldn't load public key k: No such file or directory", "file"), "a word of the error is no argument")
+	assert.True(t, namesArg("Input file /home/u/html not found", "html"))
+}
