@@ -7200,7 +7200,7 @@ func (ss *session) swappedArgs(ctx context.Context, rec loop.CommandRecord, outp
 				readers = append(readers, fmt.Sprint(st.line))
 			}
 		}
-		if len(readers) > 0 && !ss.writtenBefore(a, rec.Line) {
+		if len(readers) > 0 && !ss.namedBefore(a, rec.Line) {
 			return fixed, fmt.Sprintf("the two file arguments are in the wrong order: `%s` is what this step makes (line %s reads it, and no step before writes it) and `%s`, which exists, is what it reads", a, strings.Join(readers, " and "), b)
 		}
 	}
@@ -7211,8 +7211,8 @@ func (ss *session) swappedArgs(ctx context.Context, rec loop.CommandRecord, outp
 // a swap (`cp notes.txt backup/`).
 var noSwapPrograms = map[string]bool{"cp": true, "mv": true, "ln": true, "rsync": true, "scp": true, "install": true, "cat": true, "diff": true, "cmp": true, "sudo": true}
 
-// writtenBefore: a step before line writes name, as a file or by a redirection.
-func (ss *session) writtenBefore(name string, line int) bool {
+// namedBefore: a step before line writes name as a file or names it in a command.
+func (ss *session) namedBefore(name string, line int) bool {
 	for _, st := range ss.steps {
 		if st.line >= line {
 			break
@@ -7317,36 +7317,6 @@ func quotedTildeArg(cmd string) []string {
 
 // reBSDSedInPlace: sed's in-place option with BSD's separate, empty backup suffix.
 var reBSDSedInPlace = regexp.MustCompile(`(\bsed\s+(?:-[A-Za-hj-z]+\s+)*-i)\s+(?:''|"")`)
-
-// reInUse: a server that could not bind its port.
-var reInUse = regexp.MustCompile(`(?i)address already in use`)
-
-// rePortArg: a port a command line names (`:8000`, ` 8000`, `-p 8000`, `--port=8000`).
-var rePortArg = regexp.MustCompile(`(?:[:= ]|^)(\d{2,5})(?:\s|/|$)`)
-
-// portHolder: rec could not bind a port that a server an earlier step started, still
-// running, listens on (nil when not so).
-func (ss *session) portHolder(rec loop.CommandRecord, output string) *server {
-	if !reInUse.MatchString(output) {
-		return nil
-	}
-	var ports []string
-	for _, m := range rePortArg.FindAllStringSubmatch(rec.Command, -1) {
-		ports = append(ports, m[1])
-	}
-	for i := len(ss.servers) - 1; i >= 0; i-- {
-		sv := &ss.servers[i]
-		if sv.line >= rec.Line || sv.pid == 0 || sv.root != serverRunning {
-			continue
-		}
-		for _, m := range rePortArg.FindAllStringSubmatch(sv.command, -1) {
-			if slices.Contains(ports, m[1]) {
-				return sv
-			}
-		}
-	}
-	return nil
-}
 
 // reUnsetName: a shell saying a variable is not set (mksh's "REL_OUT: not set", bash's
 // "unbound variable", "parameter null or not set").

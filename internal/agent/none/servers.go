@@ -447,3 +447,30 @@ func (ss *session) serverErrors(ctx context.Context) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// reInUse: a server that could not bind its port.
+var reInUse = regexp.MustCompile(`(?i)address already in use`)
+
+// portHolder: rec could not bind a port that a server an earlier step started, still
+// running, listens on (nil when not so).
+func (ss *session) portHolder(rec loop.CommandRecord, output string) *server {
+	if !reInUse.MatchString(output) {
+		return nil
+	}
+	var ports []string
+	for _, m := range rePort.FindAllStringSubmatch(rec.Command, -1) {
+		ports = append(ports, m[1])
+	}
+	for i := len(ss.servers) - 1; i >= 0; i-- {
+		sv := &ss.servers[i]
+		if sv.line >= rec.Line || sv.pid == 0 || !sv.running() {
+			continue
+		}
+		for _, m := range rePort.FindAllStringSubmatch(sv.command, -1) {
+			if slices.Contains(ports, m[1]) {
+				return sv
+			}
+		}
+	}
+	return nil
+}

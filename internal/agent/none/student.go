@@ -1345,9 +1345,9 @@ var reNotThereLine = regexp.MustCompile(`(?mi)^[^\n]*(?:no such file|does not ex
 var reTerminalOnly = regexp.MustCompile(`unable to get terminal attributes|stdin is not a tty|standard input is not a terminal`)
 
 // fromTerminal is what a program printed to a terminal as a reader sees it: without the
-// carriage returns and the escape sequences that clear or colour the screen.
+// carriage returns (combine drops the escape sequences that clear or colour the screen).
 func fromTerminal(s string) string {
-	return reANSI.ReplaceAllString(strings.ReplaceAll(s, "\r", ""), "")
+	return strings.ReplaceAll(s, "\r", "")
 }
 
 // reMarkedError: an error line a program marks with a cross, as lnav does.
