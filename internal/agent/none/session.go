@@ -31,15 +31,18 @@ var prelude = strings.Join([]string{
 	`__smile_s=` + sessionFile,
 	`if [ -f "$__smile_s.env" ]; then . "$__smile_s.env" >/dev/null 2>&1; fi`,
 	`if [ -f "$__smile_s.cwd" ]; then cd "$(cat "$__smile_s.cwd")" 2>/dev/null || true; fi`,
-	// root acting for the learner's sudo has root's programs too (sudo's secure_path)
-	`if [ -n "${__smile_owner:-}" ]; then PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"; fi`,
+	// root acting for the learner's sudo has root's programs too (sudo's secure_path);
+	// and outside sudo the line is still the learner's: `sudo chown "$(id -un)": dir`
+	// names the learner, as the reader's shell expands it before sudo runs (the shell's
+	// own functions: a program sudo starts sees root, and the session does not keep them)
+	`if [ -n "${__smile_owner:-}" ]; then PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"; ` + asOwner + `; fi`,
 	`if ! command -v sudo >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then sudo() { while [ "${1#-}" != "$1" ]; do shift; done; "$@"; }; fi`,
 	// a terminal's ~/.bashrc runs whole when sourced; Debian's returns at once in a shell
 	// that is not interactive (`case $- in *i*)`), so the session reads it without that guard
 	`__smile_bashrc() { if [ -r "$1" ]; then eval "$(sed -e '/^case \$- in/,/^esac/d' -e '/^\[ -z "\$PS1" \] && return/d' "$1")"; else . "$1"; fi; }`,
 	// and before the next prompt it runs PROMPT_COMMAND, where hooks live (direnv's loads
 	// the folder's .envrc): at the end of each command, in the reader's own shell only
-	`__smile_save() { __smile_rc=$?; if [ -n "${PROMPT_COMMAND:-}" ] && [ -z "${__smile_owner:-}" ]; then eval "$PROMPT_COMMAND" >&2; fi; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_|SMILE_EXEC_ID'"${__smile_owner:+|PATH}"')='; declare -p PROMPT_COMMAND 2>/dev/null; __smile_vars; declare -f 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '%s\n' "$__smile_rc" > "$__smile_s.rc" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; __smile_mine; return $__smile_rc; }`,
+	`__smile_save() { __smile_rc=$?; if [ -n "${PROMPT_COMMAND:-}" ] && [ -z "${__smile_owner:-}" ]; then eval "$PROMPT_COMMAND" >&2; fi; { export -p 2>/dev/null | grep -v -E '^declare -[a-zA-Z]*r[a-zA-Z]* |^declare -x (OLDPWD|PWD|SHLVL|_|SMILE_EXEC_ID'"${__smile_owner:+|PATH}"')='; declare -p PROMPT_COMMAND 2>/dev/null; __smile_vars; { [ -z "${__smile_owner:-}" ] || unset -f id whoami groups logname __smile_named; declare -f; } 2>/dev/null; } > "$__smile_s.env.tmp" && mv -f "$__smile_s.env.tmp" "$__smile_s.env"; pwd > "$__smile_s.cwd" 2>/dev/null; printf '%s\n' "$__smile_rc" > "$__smile_s.rc" 2>/dev/null; printf '\n` + cwdMarker + `%s\n' "$PWD" >&2; __smile_mine; return $__smile_rc; }`,
 	// the shell's own variables the tutorial set without export (`LOG=app.log`), which a
 	// terminal keeps for the next command: not bash's, not read-only, not the session's
 	`__smile_vars() { local v; v=$(comm -23 <(compgen -v | sort -u) <({ compgen -e; readonly -p | sed -n 's/^declare -[a-zA-Z]* \([A-Za-z_][A-Za-z0-9_]*\).*/\1/p'; } | sort -u) | grep -v -E '^(BASH.*|COMP.*|FUNCNAME|GROUPS|PIPESTATUS|DIRSTACK|EPOCH.*|SRANDOM|RANDOM|SECONDS|LINENO|HISTCMD|HOSTTYPE|MACHTYPE|OSTYPE|IFS|OPTIND|OPTERR|OPTARG|PS[0-4]|PROMPT_COMMAND|_|__smile_.*|COLUMNS|LINES|MAILCHECK)$'); [ -z "$v" ] || declare -p $v 2>/dev/null; }`,
@@ -48,6 +51,14 @@ var prelude = strings.Join([]string{
 	`__smile_mine() { [ -n "${__smile_owner:-}" ] || return 0; chown "$__smile_owner:" "$__smile_s.env" "$__smile_s.cwd" "$__smile_s.rc" 2>/dev/null; [ -z "${__smile_fix:-}" ] || find ` + loop.WorkMount + ` "$HOME" -xdev -user 0 -cnewer "$__smile_s.stamp" -exec chown -h "$__smile_owner:" {} + 2>/dev/null; return 0; }`,
 	`trap __smile_save EXIT`,
 }, "; ") + "; "
+
+// asOwner: id, whoami, groups and logname with no user named answer for the learner
+// (__smile_owner) in a line run as root for their sudo.
+const asOwner = `__smile_named() { local a; for a; do [ "${a#-}" != "$a" ] || return 0; done; return 1; }; ` +
+	`id() { if __smile_named "$@"; then command id "$@"; else command id "$@" "$__smile_owner"; fi; }; ` +
+	`groups() { if [ $# -gt 0 ]; then command groups "$@"; else command groups "$__smile_owner"; fi; }; ` +
+	`whoami() { if [ $# -gt 0 ]; then command whoami "$@"; else printf '%s\n' "$__smile_owner"; fi; }; ` +
+	`logname() { printf '%s\n' "$__smile_owner"; }`
 
 // noninteractive: the session runs as a newcomer's terminal would when they accept
 // every default: pipelines fail when any part fails, editors and pagers do not wait,
