@@ -416,6 +416,10 @@ func language(info string) string {
 		}
 		return ""
 	}
+	if m := reRemarkupLang.FindStringSubmatch(info); m != nil {
+		// Phabricator's Remarkup: ```lang=sh, or ```name=src/app.py, lang=python
+		return strings.ToLower(m[1])
+	}
 	l = strings.TrimLeft(l, "{.")
 	// (HackMD/CodiMD: `bash=` numbers the lines, `bash=101` from 101, `bash!` wraps them)
 	if i := strings.IndexAny(l, "{},:=!"); i >= 0 {
@@ -423,6 +427,9 @@ func language(info string) string {
 	}
 	return l
 }
+
+// reRemarkupLang: Remarkup's language attribute of a fence (`lang=sh`), among its others.
+var reRemarkupLang = regexp.MustCompile(`(?:^|[\s,])lang=([\w+#-]+)`)
 
 var shellLangs = map[string]bool{
 	"bash": true, "sh": true, "shell": true, "zsh": true, "ksh": true,

@@ -946,7 +946,11 @@ func TestLearnerWithSudoThroughRoot(t *testing.T) {
 		"```bash\nmkdir -p mine && sudo true && touch mine/a\ntest \"$(stat -c %U mine mine/a | sort -u)\" = \"$(whoami)\"\nwhoami | grep -qx learner\nsudo whoami | grep -qx root\n```\n\n" + // 11-17
 		"```bash\napt-get install -y nano\n```\n\n" + // 18-21
 		"Choose a passphrase when asked:\n\n```bash\nprintf 'Enter new passphrase: ' >&2; read -r p; printf '%s' \"$p\" > ~/.pw\n```\n\n" + // 22-27
-		"```bash\nexport VAULT_PASSPHRASE=s3cret\n[ \"$(cat ~/.pw)\" = \"$VAULT_PASSPHRASE\" ] || { echo 'passphrase supplied in VAULT_PASSPHRASE is incorrect.' >&2; exit 2; }\n```\n" // 28-31
+		"```bash\nexport VAULT_PASSPHRASE=s3cret\n[ \"$(cat ~/.pw)\" = \"$VAULT_PASSPHRASE\" ] || { echo 'passphrase supplied in VAULT_PASSPHRASE is incorrect.' >&2; exit 2; }\n```\n\n" + // 28-31
+		// the reader's shell expands `$(id -un)` before sudo runs: the learner, not root
+		"```bash\nsudo mkdir -p /srv/own && sudo chown \"$(id -un)\": /srv/own && echo \"$(whoami) $(id -u) $(logname)\" > /srv/own/who\n" +
+		"grep -qx \"learner $(id -u learner) learner\" /srv/own/who && [ \"$(sudo id -un)\" = root ] && sudo sh -c '[ \"$(whoami)\" = root ]' && [ \"$(stat -c %U /srv/own)\" = learner ]\n" +
+		"! declare -F whoami id\n```\n" // 32-36
 	res, _ := attemptProving(t, md, nil)
 	require.Len(t, res.Findings, 2, "%+v", res.Findings)
 	vault, apt := res.Findings[0], res.Findings[1]
@@ -3037,4 +3041,83 @@ func TestPortHeldExportsLostAndBSDSed(t *testing.T) {
 	assert.Contains(t, s.Problem, "BSD (macOS) sed")
 	requireProven(t, *s)
 	assert.Len(t, res.Findings, 3, "%+v", res.Findings)
+}
+
+// What a reader's shell does not carry over: a script's `cd` and `umask` end with it,
+// sudo resets the environment, a PATH line appended to ~/.bashrc waits for the next
+// shell, a relative link target is read from the link's folder, and the machine's clock
+// is UTC whatever zone the page's times are in. Each is named where the reader stops.
+func TestWhatAShellDoesNotCarryOver(t *testing.T) {
+	t.Parallel()
+	md := "# Publish\n\nSave this as `publish.sh`:\n\n```sh\n#!/bin/sh\numask 077\ncd /srv/pub || exit 1\necho hello > page.txt\n```\n\n" +
+		"Run it; it leaves you in the folder:\n\n```bash\nsudo mkdir -p /srv/pub && sudo chown \"$(id -un)\": /srv/pub\nchmod +x publish.sh && ./publish.sh\nls -l page.txt\n```\n\n" +
+		"The web server reads it as www-data:\n\n```bash\nsudo -u www-data cat /srv/pub/page.txt\n```\n\n" +
+		"Install it for everyone:\n\n```bash\nexport PUB_DIR=/srv/pub\nsudo sh -c ': \"${PUB_DIR:?PUB_DIR is not set}\"; echo ok'\n```\n\n" +
+		"Put a tool in `~/bin` and on your PATH:\n\n```bash\nmkdir -p ~/bin && printf '#!/bin/sh\\necho tool 1.0\\n' > ~/bin/pubtool && chmod +x ~/bin/pubtool\necho 'export PATH=\"$HOME/bin:$PATH\"' >> ~/.bashrc\npubtool\n```\n\n" +
+		"Keep the newest page under a fixed name:\n\n```bash\nmkdir -p pages && echo v1 > pages/v1.txt\nln -sf pages/v1.txt pages/current.txt\ncat pages/current.txt\n```\n"
+	res, _ := attemptProving(t, md, nil)
+	require.Len(t, res.Findings, 5, "%+v", res.Findings)
+	cd := findingOn(t, res.Findings, md, "ls -l page.txt")
+	assert.Contains(t, cd.Problem, "a script runs in a process of its own: its `cd` ends with it")
+	assert.Contains(t, cd.Fix, "add `cd /srv/pub`")
+	requireProven(t, *cd)
+	mask := findingOn(t, res.Findings, md, "sudo -u www-data cat")
+	assert.Contains(t, mask.Problem, "`-rw-------`: `./publish.sh` (run at line 16) sets `umask 077`")
+	requireProven(t, *mask)
+	env := findingOn(t, res.Findings, md, "sudo sh -c")
+	assert.Contains(t, env.Problem, "sudo resets the environment")
+	assert.Contains(t, env.Fix, "sudo --preserve-env=PUB_DIR sh -c")
+	requireProven(t, *env)
+	at := map[int]loop.Finding{}
+	for _, f := range res.Findings {
+		at[f.Line] = f
+	}
+	rc := at[lineOf(md, "~/.bashrc")+1]
+	assert.Contains(t, rc.Problem, "line 37 adds `~/bin` to PATH in `~/.bashrc`, but the running shell read `~/.bashrc` when it started")
+	requireProven(t, rc)
+	link := findingOn(t, res.Findings, md, "cat pages/current.txt")
+	assert.Contains(t, link.Problem, "`pages/current.txt` is a symbolic link to `pages/v1.txt`, which does not exist")
+	assert.Contains(t, link.Fix, "`ln -sf v1.txt pages/current.txt`")
+	requireProven(t, *link)
+}
+
+// Times a page gives in its own zone, which a fresh machine (UTC, TZ unset) prints an hour
+// or two earlier, summer time and all: the gap is the step that turns them into local
+// time, and its fix (TZ set) is proven by the output the page shows.
+func TestTimesInTheMachinesZone(t *testing.T) {
+	t.Parallel()
+	md := "# Calls\n\nThe office is in Berlin; every time on this page is Berlin time.\n\n```bash\nstart=$(date -d '2027-01-14 15:00 UTC' '+%H:%M')\necho \"call at $start\"\n```\n\n```\ncall at 16:00\n```\n\n" +
+		"## Log\n\n```bash\nprintf '2024-03-05 10:00 start\\n2024-07-03 11:46 check\\n' > expected.txt\n{ date -d '2024-03-05 09:00 UTC' '+%F %H:%M start'; date -d '2024-07-03 09:46 UTC' '+%F %H:%M check'; } | diff expected.txt -\n```\n"
+	res, _ := attemptProving(t, md, nil)
+	require.Len(t, res.Findings, 2, "%+v", res.Findings)
+	call := findingOn(t, res.Findings, md, "start=$(date")
+	assert.Contains(t, call.Problem, "gives `15:00` where the tutorial has `16:00`: every time is one hour earlier than the page's")
+	assert.Contains(t, call.Problem, "line 6 turns the times into the machine's local time")
+	assert.Contains(t, call.Fix, "`export TZ=Europe/Berlin`")
+	requireProven(t, *call)
+	assert.Contains(t, call.FixEvidence, "printed what the tutorial shows")
+	log := findingOn(t, res.Findings, md, "| diff expected.txt -")
+	assert.Contains(t, log.Problem, "(an hour more or less under summer time)")
+	requireProven(t, *log)
+}
+
+// Mistakes of the shell's own rules, named from the command and its error: spaces around
+// `=`, an unquoted find pattern, `sh -c` given no $0, a leading zero in arithmetic, a
+// script named like the module it imports, and the file a compressor replaced.
+func TestShellMistakesNamedFromTheError(t *testing.T) {
+	t.Parallel()
+	md := "# Mistakes\n\n```bash\nmkdir -p scripts && touch scripts/a.sh scripts/b.sh && cd scripts\nLOGDIR = /tmp/logs\n```\n\n" +
+		"```bash\nfind . -name *.sh\n```\n\n" +
+		"```bash\nls *.sh | xargs -n 1 sh -c 'cp \"$1\" \"$1.bak\"'\n```\n\n" +
+		"```bash\nn=08; echo $((n + 1))\n```\n\n" +
+		"Save this as `json.py`:\n\n```python\nimport json\nprint(json.dumps({'a': 1}))\n```\n\n```bash\npython3 json.py\n```\n\n" +
+		"```bash\necho hello > notes.txt && gzip notes.txt\ncat notes.txt\n```\n"
+	res, _ := attempt(t, md, nil)
+	require.Len(t, res.Findings, 6, "%+v", res.Findings)
+	assert.Contains(t, findingOn(t, res.Findings, md, "LOGDIR = ").Fix, "`LOGDIR=/tmp/logs`")
+	assert.Contains(t, findingOn(t, res.Findings, md, "find . -name").Fix, "`find . -name '*.sh'`")
+	assert.Contains(t, findingOn(t, res.Findings, md, "xargs -n 1 sh -c").Fix, "sh -c 'cp \"$1\" \"$1.bak\"' sh`")
+	assert.Contains(t, findingOn(t, res.Findings, md, "n=08").Problem, "reads a number with a leading zero (`08`) as octal")
+	assert.Contains(t, findingOn(t, res.Findings, md, "python3 json.py").Problem, "`import json` loads the script itself")
+	assert.Contains(t, findingOn(t, res.Findings, md, "cat notes.txt").Problem, "line 32 compressed it with `gzip`")
 }

@@ -376,6 +376,10 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.taint(rec, r)
 		return
 	}
+	if first, second := diffSides(output); reDiff.MatchString(rec.Command) && ss.zoneShifted(ctx, rec, first, second, output) {
+		// `… | diff expected.txt -`: the expected times are Berlin's, the printed UTC
+		return
+	}
 	if m := reBSDSedInPlace.FindStringSubmatch(rec.Command); m != nil && rec.ExitCode != 0 {
 		// GNU sed 4.9 reads `-i ''` as `-i` and the script '', then the expression as a file
 		fixed := strings.Replace(strings.TrimSpace(rec.Command), m[0], m[1], 1)
@@ -394,6 +398,27 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			Problem:  fmt.Sprintf("%s; the server line %d started (`%s`) is still running and holds that port", failureProblem(rec, output), sv.line, firstLine(sv.command)),
 			Fix:      fmt.Sprintf("tell the reader to stop the server of line %d (Ctrl+C in its terminal) before line %d, or give this one another port", sv.line, rec.Line),
 			Category: "missing step",
+		}, output)
+		ss.taint(rec, r)
+		return
+	}
+	if f, ok := ss.shellMistake(ctx, rec, output); ok {
+		// `DIR = x`, `find . -name *.sh`, `sh -c '… $1' {}`, `$((08 + 1))`…
+		r := ss.addFinding(rec, f, output)
+		ss.taint(rec, r)
+		if m := reSpacedAssign.FindStringSubmatch(strings.TrimSpace(rec.Command)); m != nil {
+			ss.emptyVars[m[2]] = r // (what later reads it reads it empty)
+		}
+		return
+	}
+	if name := ss.sudoDropped(ctx, rec, output); name != "" {
+		// `export FEED_DIR=/srv/feeds`, then `sudo ./publish.sh`, which reads it
+		fixed := strings.Replace(strings.TrimSpace(rec.Command), "sudo ", "sudo --preserve-env="+name+" ", 1)
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s; the reader's shell exports `%s`, but sudo resets the environment (Debian's sudoers: `Defaults env_reset`), so the command it runs never gets it", failureProblem(rec, output), name),
+			Fix:      fmt.Sprintf("keep the variable for sudo at line %d (`%s`, or `sudo -E …`)", rec.Line, fixed),
+			Edit:     &loop.Edit{Replace: fixed},
+			Category: "command failure",
 		}, output)
 		ss.taint(rec, r)
 		return
@@ -868,6 +893,25 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 		ss.cwdRoot = r
 		return
 	}
+	if d, ok := ss.danglingLink(ctx, rec, output); ok {
+		// `ln -sf logs/2024-03.log logs/current.log`, then `./logtime < logs/current.log`
+		f := loop.Finding{Problem: failureProblem(rec, output)}
+		d.explain(rec, &f)
+		ss.taint(rec, ss.addFinding(rec, f, output))
+		return
+	}
+	if file, dir, sc := ss.cdLost(ctx, rec, output); file != "" {
+		// cal-publish.sh's `cd /srv/…/calendar`, and then `ls -l team.ics` in the reader's
+		// shell, which never left ~
+		r := ss.addFinding(rec, loop.Finding{
+			Problem:  fmt.Sprintf("%s; `%s` is in `%s`, where `%s` (run at line %d) changes with `cd`, but a script runs in a process of its own: its `cd` ends with it, and the reader's shell is still in `%s`", failureProblem(rec, output), file, ss.homeRel(dir), sc.name, sc.line, ss.homeRel(ss.cwd)),
+			Fix:      fmt.Sprintf("add `cd %s` before line %d (or give the file's full path there), and do not say the script leaves the reader in that folder", ss.homeRel(dir), rec.Line),
+			Edit:     &loop.Edit{InsertBefore: []string{"cd " + shellQuote(dir)}},
+			Category: "missing step",
+		}, output)
+		ss.taint(rec, r)
+		return
+	}
 	if name, at := ss.givenLater(rec, output); name != "" {
 		// minizinc rota.mzn rota.dzn, and rota.dzn shown a section further on
 		r := ss.addFinding(rec, loop.Finding{
@@ -1040,6 +1084,13 @@ func (ss *session) judge(ctx context.Context, i int, st step, rec loop.CommandRe
 			Category: "command failure",
 		}, output)
 		return // (only the files that ask for it fail: the program is not tainted)
+	}
+	if x, ok := ss.maskedFromOthers(ctx, rec, output); ok {
+		// `umask 077` in cal-publish.sh, then `sudo -u www-data head team.ics`
+		f := loop.Finding{Problem: failureProblem(rec, output)}
+		x.explain(rec, &f)
+		ss.taint(rec, ss.addFinding(rec, f, output))
+		return
 	}
 	denied, dir, owner, made := ss.notOwned(ctx, rec, output)
 	if r, ok := ss.madeBySudoFix(dir); ok && made == 0 {
@@ -2596,6 +2647,16 @@ func (ss *session) missingCommand(ctx context.Context, i int, st step, rec loop.
 				Edit: &loop.Edit{InsertBefore: []string{fmt.Sprintf(`export PATH="$PATH:%s"`, d)}},
 			}, output)
 		}
+		if at, rc := ss.rcPathLine(path.Dir(found), rec.Line); at > 0 {
+			// `echo 'export PATH="$HOME/bin:$PATH"' >> ~/.bashrc`, then `logtime` in the
+			// same shell, which read ~/.bashrc when it started
+			return ss.addFinding(rec, loop.Finding{
+				Problem:  fmt.Sprintf("`%s` is `%s`, and line %d adds `%s` to PATH in `%s`, but the running shell read `%s` when it started: the line applies only to shells started after it, and nothing reloads it", name, ss.homeRel(found), at, ss.homeRel(path.Dir(found)), rc, rc),
+				Fix:      fmt.Sprintf("after line %d, have the reader run `source %s` (or open a new terminal) before line %d", at, rc, rec.Line),
+				Edit:     &loop.Edit{InsertBefore: []string{"source " + rc}},
+				Category: "missing step",
+			}, output)
+		}
 		if d := path.Dir(found); ss.home != "" && d == path.Join(ss.home, "bin") {
 			// Debian's ~/.profile puts ~/bin on PATH only if it exists when the login
 			// shell starts: made in this session, it is not there yet
@@ -4067,22 +4128,31 @@ func (ss *session) missingParent(ctx context.Context, output string) string {
 	return ""
 }
 
-// reDeniedFile: a file a program could not write for want of rights (coreutils' cp:
-// "cannot create regular file 'take-02.wav': Permission denied").
-var reDeniedFile = regexp.MustCompile(`(?:cannot create regular file|cannot open|can't open) ['"‘]([^'"’]+)['"’][^\n]*Permission denied`)
+// reDeniedFile: a file a program could not write or read for want of rights (coreutils'
+// cp: "cannot create regular file 'take-02.wav': Permission denied", head's "cannot open
+// 'x' for reading: Permission denied", cat's "cat: x: Permission denied").
+var reDeniedFile = regexp.MustCompile(`(?:cannot create regular file|cannot open|can't open) ['"‘]([^'"’]+)['"’][^\n]*Permission denied|(?m)^[\w.+-]+: ([^\s:'"]+): Permission denied`)
+
+// deniedFile: the file a permission error names ("" when none).
+func deniedFile(output string) string {
+	if m := reDeniedFile.FindStringSubmatch(output); m != nil {
+		return m[1] + m[2]
+	}
+	return ""
+}
 
 // lockedAnnexed is the file, named in a permission error, that is a link into the
 // git-annex object store of the session's repository ("" when not so).
 func (ss *session) lockedAnnexed(ctx context.Context, output string) string {
-	m := reDeniedFile.FindStringSubmatch(output)
-	if m == nil || ss.task.Sandbox == nil {
+	file := deniedFile(output)
+	if file == "" || ss.task.Sandbox == nil {
 		return ""
 	}
-	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && readlink " + shellQuote(m[1]), Timeout: 10 * time.Second, User: ss.user})
+	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "cd " + shellQuote(ss.cwd) + " && readlink " + shellQuote(file), Timeout: 10 * time.Second, User: ss.user})
 	if err != nil || r.ExitCode != 0 || !strings.Contains(r.Stdout, ".git/annex/objects/") {
 		return ""
 	}
-	return m[1]
+	return file
 }
 
 // reDirItself: the words before a path that say the path is the missing folder.
@@ -7321,38 +7391,6 @@ var reBSDSedInPlace = regexp.MustCompile(`(\bsed\s+(?:-[A-Za-hj-z]+\s+)*-i)\s+(?
 // reUnsetName: a shell saying a variable is not set (mksh's "REL_OUT: not set", bash's
 // "unbound variable", "parameter null or not set").
 var reUnsetName = regexp.MustCompile(`\b([A-Z_][A-Z0-9_]*): (?:not set|unbound variable|parameter (?:null or )?not set)`)
-
-// exportsLost: the failure names a variable unset that a script the tutorial wrote sets,
-// and an earlier step ran that script as a program rather than sourcing it: the variable,
-// that step's line and the script.
-func (ss *session) exportsLost(rec loop.CommandRecord, output string) (string, int, string) {
-	m := reUnsetName.FindStringSubmatch(output)
-	if m == nil {
-		return "", 0, ""
-	}
-	sets := regexp.MustCompile(`(?m)^\s*(?:export\s+)?` + m[1] + `=`)
-	for _, c := range ss.res.Commands {
-		if c.Line >= rec.Line || c.ExitCode != 0 {
-			continue
-		}
-		w := strings.Fields(strings.TrimPrefix(strings.TrimSpace(c.Command), "!"))
-		if len(w) == 0 {
-			continue
-		}
-		script := w[0]
-		if (script == "sh" || script == "bash" || script == "mksh" || script == "dash") && len(w) > 1 {
-			script = w[1]
-		} else if !strings.HasPrefix(script, "./") && !strings.HasPrefix(script, "/") && !strings.HasPrefix(script, "~/") {
-			continue
-		}
-		for _, p := range slices.Sorted(maps.Keys(ss.written)) {
-			if path.Base(p) == path.Base(script) && sets.MatchString(ss.written[p]) {
-				return m[1], c.Line, script
-			}
-		}
-	}
-	return "", 0, ""
-}
 
 // reNotTherePhrase: the words of the errors that say something is not there, which name
 // no file of the command however they read.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -31,6 +32,12 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 	for n := cb.StartLine - 1; n >= 1 && n >= cb.StartLine-25 && len(paras) < 3; n-- {
 		raw := t.Map.Line(n)
 		l := strings.TrimSpace(tutorial.CodeTagsAsBackticks(raw)) // <p>Save it as <path>a.c</path>:</p>
+		textileItem := false
+		if m := reTextileItem.FindStringSubmatch(l); m != nil && len(cur) == 0 && len(paras) == 0 {
+			// Textile's numbered item right above (Redmine's "# Install:"), which Markdown
+			// reads as a heading: it says what the block is
+			l, textileItem = m[1], true
+		}
 		if strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") || strings.HasPrefix(l, "#") || reHighlightClose.MatchString(l) {
 			break
 		}
@@ -72,7 +79,8 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 		// a word processor's export escapes what Markdown might read as markup:
 		// **\~/policy\-review/drafts/loans\-v1.txt** is **~/policy-review/drafts/loans-v1.txt**
 		l = unescapeProse(l)
-		l = reDokuMono.ReplaceAllString(l, "`$1`") // DokuWiki's ''~/team-week.ics''
+		l = reDokuMono.ReplaceAllString(l, "`$1`")        // DokuWiki's ''~/team-week.ics''
+		l = reTextileCode.ReplaceAllString(l, "$1`$2`$3") // Textile's @mkfeed.sh@
 
 		l = reEmphPath.ReplaceAllStringFunc(l, func(m string) string {
 			// *lib/todo.rb* and **Rakefile** name files as `lib/todo.rb` does
@@ -84,6 +92,11 @@ func leadText(t *tutorial.Tutorial, cb tutorial.CodeBlock) string {
 			return m
 		})
 		cur = append([]string{l}, cur...)
+		if textileItem {
+			paras = append(paras, cur)
+			cur = nil
+			break
+		}
 		if reListItem.MatchString(raw) && indentOf(raw) < indentOf(t.Map.Line(cb.StartLine))+1 {
 			// the list item that holds the block: its first paragraph ends the lead
 			paras = append(paras, cur)
@@ -209,7 +222,7 @@ var (
 	rePathTick = regexp.MustCompile("`([^`\\s]+)`")
 	// the info string names the file: ```py title="app.py" (Docusaurus, MkDocs),
 	// ```js [vite.config.js] (VitePress), ```rust,file=src/main.rs
-	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name|caption)=["']?([^"'\s}]+)|\[([^\]\s]+)\]`)
+	reInfoFile     = regexp.MustCompile(`(?:title|filename|file|name|file-name|caption)=["']?([^"'\s},]+)|\[([^\]\s]+)\]`)
 	reFilenameLine = regexp.MustCompile("(?i)(?:^|[\\s*_])(?:filename|file):[*_]{0,2}\\s*`?([~\\w./-]+)`?")
 	// knitr's cat engine writes the chunk to the file its options name (R Markdown,
 	// Bookdown): ```{cat, engine.opts = list(file = "data/ref.fa")}
@@ -638,7 +651,9 @@ func (ss *session) write(ctx context.Context, s step) error {
 	if !path.IsAbs(p) {
 		p = path.Join(ss.cwd, p)
 	}
-	if s.dir == "~" && ss.cwd == loop.WorkMount {
+	if dir := ss.besideDir(s); dir != "" {
+		p = path.Join(dir, s.file) // "to the same folder" as the file before
+	} else if s.dir == "~" && ss.cwd == loop.WorkMount {
 		// "Save it as `notes-load` in your home directory" while the session has not
 		// left the folder it started in, which stands for the home folder the reader's
 		// terminal opens in (their `./notes-load` runs it from there)
@@ -1221,4 +1236,26 @@ var reDokuMono = regexp.MustCompile(`''([^'\s][^']*?)''`)
 func runsFile(content, p string) bool {
 	b := regexp.QuoteMeta(path.Base(p))
 	return regexp.MustCompile(`(?m)^\s*(?:\$\s+)?(?:chmod\s+\S+\s+(?:\S*/)?` + b + `\b|(?:sh|bash|source|\.)\s+(?:\S*/)?` + b + `\b|(?:\./|~/|/)\S*?` + b + `(?:\s|$))`).MatchString(content)
+}
+
+// reTextileItem: a line of Textile's numbered list (Redmine, Textpattern) that ends with a
+// colon, as it introduces the block below it: "# Make a working folder and go there:".
+var reTextileItem = regexp.MustCompile(`^#\s+([^#\s].*:)$`)
+
+// reTextileCode: Textile's inline code, an at sign on each side (`@results.txt@`), between
+// spaces or punctuation (not an e-mail address, which has one).
+var reTextileCode = regexp.MustCompile(`(^|[\s(])@([^@\s](?:[^@\n]*[^@\s])?)@([\s.,:;!?)]|$)`)
+
+// besideDir: the folder a file step goes in by the earlier file it names (step.beside):
+// where the session saved that file ("" when none).
+func (ss *session) besideDir(s step) string {
+	if s.beside == "" {
+		return ""
+	}
+	for _, w := range slices.Sorted(maps.Keys(ss.written)) {
+		if path.Base(w) == path.Base(s.beside) {
+			return path.Dir(w)
+		}
+	}
+	return ""
 }

@@ -36,6 +36,9 @@ type step struct {
 	dir     string            // fileStep: the directory the prose names for it ("" when none)
 	appendF bool
 	prepend bool // fileStep: the block goes at the top of the file ("Insert this line at the very top of greet.scm")
+	// beside: fileStep: the file goes in the folder of this earlier one ("to the same
+	// folder", "next to it"), wherever the reader stands now
+	beside string
 	// before: fileStep: the block goes in above the last line holding this text ("just
 	// above the closing `</project>` tag")
 	before  string
@@ -378,6 +381,15 @@ func read(t *tutorial.Tutorial) []step {
 			s.block, s.lead = cb, lead
 			if s.line == 0 {
 				s.line = cb.StartLine
+			}
+			if s.kind == fileStep && s.dir == "" && !strings.Contains(s.file, "/") && reSameFolder.MatchString(lastSentence(lead)) {
+				// "I added `publish.sh` to the same folder:": where the file before went
+				for k := len(steps) - 1; k >= 0; k-- {
+					if steps[k].kind == fileStep {
+						s.beside = steps[k].file
+						break
+					}
+				}
 			}
 			steps = append(steps, s)
 		}
@@ -1278,3 +1290,6 @@ func inAnyBlock(blocks []tutorial.CodeBlock, ln int) bool {
 	}
 	return false
 }
+
+// reSameFolder: prose that puts a file where the one before it went.
+var reSameFolder = regexp.MustCompile(`(?i)\b(?:(?:in|into|to)\s+the\s+same\s+(?:folder|directory|place)|next\s+to\s+it|alongside\s+it|beside\s+it)\b`)

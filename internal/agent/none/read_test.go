@@ -1602,3 +1602,26 @@ func TestBSDSedLinkerAndKeyFixes(t *testing.T) {
 	assert.False(t, namesArg("Couldn't load public key k: No such file or directory", "file"), "a word of the error is no argument")
 	assert.True(t, namesArg("Input file /home/u/html not found", "html"))
 }
+
+// Redmine's Textile: a numbered item ("# Make a folder:") reads as a Markdown heading but
+// introduces the block under it, and @name@ is code; "to the same folder" saves a file
+// where the one before it went; a block that pipes into `wc -l` is commands, whatever
+// the sentence says it prints.
+func TestTextileItemsSameFolderAndPipedBlocks(t *testing.T) {
+	md := "h2. Feature #1\n\n# Make a working folder and go there:\n<pre>\nmkdir -p ~/nightly/out\ncd ~/nightly\n</pre>\n" +
+		"# Save @mkfeed.sh@ next to it:\n<pre><code class=\"shell\">\n#!/bin/sh\necho feed\n</code></pre>\n\n" +
+		"I added @publish.sh@ to the same folder:\n\n<pre><code class=\"shell\">\n#!/bin/sh\necho published\n</code></pre>\n\n" +
+		"`build-program` runs gcc behind the scenes and prints a few lines of its own:\n\n```bash\n./logtime < events.log | wc -l\n```\n"
+	tut, err := tutorial.Parse("t.md", []byte(md))
+	require.NoError(t, err)
+	var got []string
+	for _, s := range read(tut) {
+		switch s.kind {
+		case runStep:
+			got = append(got, "run "+s.command.Text)
+		case fileStep:
+			got = append(got, "file "+s.file+" beside="+s.beside)
+		}
+	}
+	assert.Equal(t, []string{"run mkdir -p ~/nightly/out", "run cd ~/nightly", "file mkfeed.sh beside=", "file publish.sh beside=mkfeed.sh", "run ./logtime < events.log | wc -l"}, got)
+}

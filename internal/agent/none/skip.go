@@ -108,7 +108,7 @@ func skipWhy(t *tutorial.Tutorial, sc *scopes, blocks []tutorial.CodeBlock, cb t
 	// and a purpose clause is not either ("sorted by path so that everyone's output looks
 	// the same:")
 	bare := reSoThat.ReplaceAllString(reNoOutput.ReplaceAllString(reCodeSpan.ReplaceAllString(reParenthetical.ReplaceAllString(last, ""), "code"), ""), "")
-	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !(cb.Shell && reInlineOutput.MatchString(last)) && !reMakeClause.MatchString(last) && !explainsOptions(last, cb) && !runsSpan(last, cb) && !onlyInstalls(cb) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
+	if (cb.Shell || plainLangs[cb.Lang]) && (reOutputLead.MatchString(bare) || outputVerb(bare) && !promptLines(strings.Split(cb.Content, "\n"))) && !reRunLeadStrong.MatchString(last) && !(cb.Shell && reInlineOutput.MatchString(last)) && !reMakeClause.MatchString(last) && !explainsOptions(last, cb) && !runsSpan(last, cb) && !piped(cb) && !onlyInstalls(cb) && !(cb.Shell && (outputBelow(t, blocks, cb) || writesWithShell(cb))) {
 		return "expected output (\"" + loop.Clip(last, 80) + "\")"
 	}
 	if why := alternativeSection(t, cb.StartLine, followed); why != "" {
@@ -168,6 +168,24 @@ func runsSpan(sentence string, cb tutorial.CodeBlock) bool {
 	}
 	for _, q := range reCodeSpan.FindAllStringSubmatch(sentence, -1) {
 		if strings.Contains(q[1], " ") && slices.ContainsFunc(lines, func(l string) bool { return strings.TrimSpace(l) == strings.TrimSpace(q[1]) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// rePipedLine: a command line that feeds a file to a program or pipes into a well-known
+// filter (`./logtime < events.log | wc -l`), which no program's output reads like.
+var rePipedLine = regexp.MustCompile(`^(?:\./|~/|[a-z])[\w./+-]*(?:\s+[^|<>]*)?\s(?:<\s*[\w./~-]+|\|\s*(?:wc|grep|sort|head|tail|tee|xargs|cut|awk|sed|uniq|tr|jq)\b)`)
+
+// piped: a line of a shell block pipes or redirects as a command does: the block is the
+// command, whatever the sentence above says it prints.
+func piped(cb tutorial.CodeBlock) bool {
+	if !cb.Shell {
+		return false
+	}
+	for _, l := range strings.Split(cb.Content, "\n") {
+		if rePipedLine.MatchString(strings.TrimSpace(l)) {
 			return true
 		}
 	}

@@ -107,6 +107,7 @@ type session struct {
 	noSymbols      map[string]int       // a program a debugger found without debugging information: its root
 	aptSourceRoot  int                  // the gap that left apt unable to read the tutorial's own repository (-1 when none)
 	movedUp        map[int]int          // a later step run early as a failed step's fix: its line → that step's line
+	rechecks       map[int]recheck      // finding (index) about what a command printed → how its fix is proven
 	replCells      map[string][]string  // interpreter → the cells typed into it that worked
 	replOut        map[string]string    // interpreter → what those cells printed
 	lastRun        int                  // index of the previous step that ran
@@ -320,7 +321,7 @@ func (ss *session) sudoRedirectDenied(ctx context.Context, st step, background b
 func newSession(s *Student, task loop.StudentTask, grace time.Duration) *session {
 	return &session{s: s, task: task, grace: grace, cwd: loop.WorkMount, cwdRoot: -1, lastRoot: -1, lastFailedStep: -2, lastRun: -1, lastFailRoot: -1, foldedRun: -1, aptSourceRoot: -1,
 		blockRoots: map[int]int{}, taintPaths: map[string]int{}, badContent: map[string]int{}, wroteWrong: map[string]int{}, taintTools: map[string]int{}, missing: map[string]int{}, earlyUse: map[int]int{}, lostVars: map[string]int{},
-		recovered: map[int]bool{}, hostRoots: map[string]int{}, noSymbols: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}, overwrites: map[string][]writer{}, emptyVars: map[string]int{}}
+		recovered: map[int]bool{}, hostRoots: map[string]int{}, noSymbols: map[string]int{}, replCells: map[string][]string{}, replOut: map[string]string{}, movedUp: map[int]int{}, rechecks: map[int]recheck{}, overwrites: map[string][]writer{}, emptyVars: map[string]int{}}
 }
 
 // Attempt follows the whole tutorial once.

@@ -36,7 +36,7 @@ func (ss *session) verifyFixes(ctx context.Context) {
 		}
 		n++
 		edit := *f.Edit
-		if ss.verify(ctx, f, proven) {
+		if ss.verify(ctx, i, proven) {
 			proven[f.Line] = edit
 		}
 	}
@@ -45,7 +45,8 @@ func (ss *session) verifyFixes(ctx context.Context) {
 // verify re-runs the steps with f's fix inserted before its line, or with its line
 // replaced by the fix's new text.
 // Earlier fixes already proven are applied too, as the reader would have.
-func (ss *session) verify(ctx context.Context, f *loop.Finding, proven map[int]loop.Edit) bool {
+func (ss *session) verify(ctx context.Context, i int, proven map[int]loop.Edit) bool {
+	f := &ss.res.Findings[i]
 	at := -1
 	for i, s := range ss.steps {
 		if s.kind == runStep && s.line == f.Line {
@@ -122,6 +123,29 @@ func (ss *session) verify(ctx context.Context, f *loop.Finding, proven map[int]l
 			return false
 		}
 	}
+	if rc, ok := ss.rechecks[i]; ok {
+		// the command worked all along: what it prints is what the fix is to change
+		got = nil
+		for k := range re.res.Commands {
+			if c := &re.res.Commands[k]; c.Line == rc.line && c.Command == rc.command {
+				got = c
+			}
+		}
+		switch {
+		case got == nil:
+			f.FixEvidence = fmt.Sprintf("not checked: %s, line %d was not reached", added, rc.line)
+		case got.ExitCode == 0 && rc.ok(got.Output):
+			yes := true
+			f.FixVerified = &yes
+			f.Edit.Replace = ss.replacement(f)
+			f.FixEvidence = fmt.Sprintf("%s, `%s` printed what the tutorial shows in a fresh container", added, firstLine(got.Command))
+		default:
+			no := false
+			f.FixVerified = &no
+			f.FixEvidence = fmt.Sprintf("%s, `%s` still does not print what the tutorial shows: %s", added, firstLine(got.Command), firstNonEmpty(keyLine(got.Output), fmt.Sprintf("exit %d", got.ExitCode)))
+		}
+		return f.FixVerified != nil && *f.FixVerified
+	}
 	switch {
 	case got == nil:
 		f.FixEvidence = fmt.Sprintf("not checked: %s, line %d was not reached", added, f.Line)
@@ -193,4 +217,12 @@ func (ss *session) replacement(f *loop.Finding) string {
 		lines = append(lines, m.OriginalLine(n))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// A recheck proves the fix of a finding about what a command printed (it did not fail):
+// the command at line, re-run with the fix, must print what the tutorial shows.
+type recheck struct {
+	line    int
+	command string
+	ok      func(output string) bool
 }
