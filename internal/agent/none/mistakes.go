@@ -41,6 +41,10 @@ var reOctal = regexp.MustCompile(`value too great for base \(error token is "(0[
 // told to keep it: the program and the file.
 var reCompressInPlace = regexp.MustCompile(`^\s*(gzip|bzip2|xz|lzip|plzip|lzma|zstd\s+--rm|pigz)\s+((?:-[A-Za-z0-9]+\s+)*)([^\s|<>;&-][^\s|<>;&]*)\s*$`)
 
+// reKeepsInput: a compressor's options that keep the input (-k), write to standard output
+// (-c), decompress (-d) or only test (-t).
+var reKeepsInput = regexp.MustCompile(`-\w*[kcdt]`)
+
 // reShadowedModule: Python importing the script's own file for a module of its library.
 var reShadowedModule = regexp.MustCompile(`partially initialized module '([A-Za-z_][A-Za-z0-9_]*)'|module '([A-Za-z_][A-Za-z0-9_]*)' has no attribute`)
 
@@ -133,7 +137,7 @@ func (ss *session) compressedAway(ctx context.Context, rec loop.CommandRecord, o
 		}
 		for _, part := range splitList(c.Command) {
 			m := reCompressInPlace.FindStringSubmatch(part)
-			if m == nil || strings.ContainsAny(m[2], "kcdt") && regexp.MustCompile(`-\w*[kcdt]`).MatchString(m[2]) || !strings.Contains(output, path.Base(m[3])) {
+			if m == nil || reKeepsInput.MatchString(m[2]) || !strings.Contains(output, path.Base(m[3])) {
 				continue
 			}
 			if !slices.ContainsFunc(strings.Fields(rec.Command), func(w string) bool { return path.Base(strings.Trim(w, `"'<>`)) == path.Base(m[3]) }) && !namesArg(output, path.Base(m[3])) {

@@ -508,10 +508,12 @@ func (ss *session) checkOutput(ctx context.Context, st step, rec loop.CommandRec
 		// the run, with no one at the keyboard, cannot show
 		return
 	}
-	if f, ok := ss.shellMistake(ctx, rec, output); ok && reMakeUpToDate.MatchString(output) {
-		// `make test` with a folder named test: "make: 'test' is up to date."
-		ss.taint(rec, ss.addFinding(rec, f, output))
-		return
+	if reMakeUpToDate.MatchString(output) {
+		if f, ok := ss.shellMistake(ctx, rec, output); ok {
+			// `make test` with a folder named test: "make: 'test' is up to date."
+			ss.taint(rec, ss.addFinding(rec, f, output))
+			return
+		}
 	}
 	if ss.zoneShifted(ctx, rec, shown, output, output) {
 		// 16:00 -> 17:00 shown, 15:00 -> 16:00 printed, and nothing set TZ

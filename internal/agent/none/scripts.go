@@ -261,7 +261,7 @@ func (ss *session) danglingLink(ctx context.Context, rec loop.CommandRecord, out
 		}
 		d := dangling{link: w, target: target, fixed: rel}
 		for _, c := range ss.res.Commands {
-			if c.Line <= rec.Line && regexp.MustCompile(`\bln\s+(?:-\S+\s+)*`).MatchString(c.Command) && strings.Contains(c.Command, target) {
+			if c.Line <= rec.Line && reLnCommand.MatchString(c.Command) && strings.Contains(c.Command, target) {
 				d.at = c.Line
 			}
 		}
@@ -272,6 +272,9 @@ func (ss *session) danglingLink(ctx context.Context, rec loop.CommandRecord, out
 
 // reSymlink: `ln -s TARGET LINK` on its own: the target and the link.
 var reSymlink = regexp.MustCompile(`^\s*ln\s+(?:-[a-zA-Z]*s[a-zA-Z]*\s+)(?:-\S+\s+)*(\S+)\s+(\S+)\s*$`)
+
+// reLnCommand: a command that runs ln.
+var reLnCommand = regexp.MustCompile(`\bln\s`)
 
 // relPath is target relative to the folder dir (both absolute, cleaned).
 func relPath(dir, target string) (string, error) {

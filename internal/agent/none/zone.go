@@ -85,6 +85,9 @@ func (ss *session) zoneSet() bool {
 // reZoneName: a time zone of the tz database (Europe/Berlin).
 var reZoneName = regexp.MustCompile(`\b(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?\b`)
 
+// reISODay: a day written as 2027-01-14.
+var reISODay = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`)
+
 // reCapWord: a capitalised word of the prose (a city the page names).
 var reCapWord = regexp.MustCompile(`\b[A-Z][a-z]+(?:_[A-Z][a-z]+)?\b`)
 
@@ -97,7 +100,7 @@ func (ss *session) pageZone(ctx context.Context, hours int, text string) string 
 	}
 	body := ss.task.Tutorial.Body
 	day := time.Now().UTC().Format("2006-01-02")
-	if d := regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}\b`).FindString(text); d != "" {
+	if d := reISODay.FindString(text); d != "" {
 		day = d
 	}
 	var cands []string
@@ -162,9 +165,13 @@ func (ss *session) zoneShifted(ctx context.Context, rec loop.CommandRecord, show
 	if hours < 0 {
 		dir = "later"
 	}
+	dst := ""
+	if summer {
+		dst = " (an hour more or less under summer time)"
+	}
 	f := loop.Finding{
 		Problem: fmt.Sprintf("`%s` (line %d) gives `%s` where the tutorial has `%s`: every time is %s %s than the page's%s, all else the same; %s, but nothing sets the time zone (TZ), and a fresh Debian machine runs on UTC",
-			firstLine(rec.Command), rec.Line, have, want, plural(abs(hours), "one hour", fmt.Sprintf("%d hours", abs(hours))), dir, map[bool]string{true: " (an hour more or less under summer time)"}[summer], named),
+			firstLine(rec.Command), rec.Line, have, want, plural(abs(hours), "one hour", fmt.Sprintf("%d hours", abs(hours))), dir, dst, named),
 		Fix:      fmt.Sprintf("set the time zone before line %d (`export TZ=%s`), or say which zone the times are in", rec.Line, firstNonEmpty(zone, "Region/City")),
 		Category: "missing step",
 	}
