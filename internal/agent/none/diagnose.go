@@ -1913,7 +1913,7 @@ func (ss *session) notOwned(ctx context.Context, rec loop.CommandRecord, output 
 		return "", "", "", 0
 	}
 	r, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: `p=$__smile_denied; while [ ! -e "$p" ] && [ "$p" != / ]; do p=$(dirname "$p"); done; [ -d "$p" ] || p=$(dirname "$p"); [ "$(stat -c %u "$p")" != "$(id -u)" ] && [ ! -w "$p" ] && stat -c '%U %n' "$p"`,
-		Env: map[string]string{"__smile_denied": m[1]}, Timeout: 10 * time.Second, User: ss.user})
+		Env: map[string]string{"__smile_denied": m[1]}, Timeout: 10 * time.Second, User: ss.reader()})
 	if err != nil || r.ExitCode != 0 {
 		return "", "", "", 0
 	}

@@ -19,6 +19,7 @@
 package none
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -130,7 +131,13 @@ type session struct {
 	// rootExec: the learner's sudo cannot elevate (smile-loop's own containers run with
 	// no-new-privileges), so a command that uses sudo or su, or one typed at root's
 	// prompt, runs through an exec as root instead: what the reader's sudo would do
-	rootExec   bool
+	rootExec bool
+	// login: the exec user of the reader's own commands, with the groups they had when
+	// their shell started ("learner:learner" when those were only their own group): `docker
+	// exec -u learner` reads /etc/group at every command, so a group joined with `usermod
+	// -aG` would apply at once, where the reader's shell keeps its groups until they log in
+	// again ("" when that is ss.user)
+	login      string
 	home       string // the user's home directory
 	promptedAt int    // line of the last step that asked for a passphrase or password
 }
@@ -152,12 +159,19 @@ func (ss *session) whoami(ctx context.Context) {
 		return
 	}
 	ss.user, ss.home = Learner, strings.TrimSpace(r.Stdout)
+	if g, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "id -Gn " + Learner, Timeout: 10 * time.Second, User: rootUser}); err == nil && g.ExitCode == 0 && len(strings.Fields(g.Stdout)) == 1 {
+		ss.login = Learner + ":" + strings.TrimSpace(g.Stdout)
+	}
 	// a container started with no-new-privileges (smile-loop's own) cannot elevate
 	// through sudo, where a newcomer's sudo always does: sudo then goes through root
 	if s, err := ss.task.Sandbox.Exec(ctx, loop.ExecRequest{Command: "sudo -n true", Timeout: 10 * time.Second, User: Learner}); err != nil || s.ExitCode != 0 {
 		ss.rootExec = true
 	}
 }
+
+// reader is the exec user of what the reader's shell does: the learner with the groups of
+// their login (ss.login), or ss.user.
+func (ss *session) reader() string { return cmp.Or(ss.login, ss.user) }
 
 // request is the exec request of one command of the tutorial (or of a fix) as the reader
 // runs it.
@@ -175,7 +189,7 @@ func (ss *session) asReader(text string, root bool, timeout time.Duration, wrap 
 	if root && ss.user != "" {
 		text = "sudo -n bash -c " + shellQuote(text) // root's prompt: the reader is root for it
 	}
-	return loop.ExecRequest{Command: wrap(text), Timeout: timeout, User: ss.user}
+	return loop.ExecRequest{Command: wrap(text), Timeout: timeout, User: ss.reader()}
 }
 
 // asRoot runs req as root in the learner's session (their HOME, USER and files): the

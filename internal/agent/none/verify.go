@@ -87,7 +87,7 @@ func (ss *session) verify(ctx context.Context, i int, proven map[int]loop.Edit) 
 		steps = append(steps, s)
 	}
 	re := newSession(ss.s, ss.task, ss.grace)
-	re.steps, re.pre, re.noVerify, re.user, re.rootExec, re.home = steps, ss.pre, true, ss.user, ss.rootExec, ss.home
+	re.steps, re.pre, re.noVerify, re.user, re.login, re.rootExec, re.home = steps, ss.pre, true, ss.user, ss.login, ss.rootExec, ss.home
 	re.task.Events = loop.Discard
 	re.prepare(ctx)
 	for i, s := range steps {
